@@ -58,8 +58,12 @@ export const schemaNames = {
 const EVENT_STREAM_ID = /^[\s\S]{26}$/u;
 
 function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  // verbose: errors carry their parentSchema, whose x-rule names the broken rule.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
   addFormats(ajv);
+  // x-rule: an annotation naming the rule (spec/rules.ts) that a schema node states.
+  // Either a rule id, or a map from keyword to rule id with '*' for the rest.
+  ajv.addKeyword({ keyword: 'x-rule', schemaType: ['string', 'object'] });
   ajv.addFormat('event-stream-id', { type: 'string', validate: (s: string) => EVENT_STREAM_ID.test(s) });
   for (const schema of Object.values(schemaFiles)) ajv.addSchema(schema);
   return ajv;
@@ -83,6 +87,8 @@ export interface SchemaError {
   keyword: string;
   message: string;
   params: Record<string, unknown>;
+  /** The rule this error breaks, from the schema's x-rule annotations. */
+  rule: string | undefined;
 }
 
 export type ValidationResult = { valid: true; errors: [] } | { valid: false; errors: SchemaError[] };
@@ -90,16 +96,72 @@ export type ValidationResult = { valid: true; errors: [] } | { valid: false; err
 export function validate(name: SchemaName, value: unknown): ValidationResult {
   const fn = compiled.get(name)!;
   if (fn(value)) return { valid: true, errors: [] };
-  return { valid: false, errors: (fn.errors ?? []).map(toSchemaError) };
+  const fallback = rootRule(name);
+  return {
+    valid: false,
+    errors: (fn.errors ?? []).map((e) => ({ ...toSchemaError(e), rule: ruleOf(e) ?? refRootRule(e) ?? fallback })),
+  };
+}
+
+/** Inside a $ref'd schema, Ajv's schemaPath starts with that schema's file name: its root rule. */
+function refRootRule(e: ErrorObject): string | undefined {
+  const m = /^([a-z-]+)\.schema\.json/.exec(e.schemaPath);
+  return m && m[1]! in schemaFiles ? rootRule(m[1] as SchemaName) : undefined;
+}
+
+/** The rule a schema states as a whole: its root x-rule (or the root's '*'). */
+export function rootRule(name: SchemaName): string | undefined {
+  const x = (schemaFiles[name] as SchemaNode)['x-rule'];
+  return typeof x === 'string' ? x : x?.['*'];
+}
+
+/** Every rule id a schema names in its x-rule annotations, the root's first. */
+export function rulesOf(name: SchemaName): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown, seen: Set<unknown>): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    const x = (node as SchemaNode)['x-rule'];
+    if (typeof x === 'string') found.add(x);
+    else if (x) Object.values(x).forEach((r) => found.add(r));
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) walk(schemaFiles[v.replace(/\.schema\.json$/, '')], seen);
+      else if (k !== 'x-rule') walk(v, seen);
+    }
+  };
+  walk(schemaFiles[name], new Set());
+  const root = rootRule(name);
+  return root ? [root, ...[...found].filter((r) => r !== root)] : [...found];
 }
 
 function toSchemaError(e: ErrorObject): SchemaError {
-  return { instancePath: e.instancePath, keyword: e.keyword, message: e.message ?? e.keyword, params: e.params };
+  return { instancePath: e.instancePath, keyword: e.keyword, message: e.message ?? e.keyword, params: e.params, rule: ruleOf(e) };
 }
 
-/** One line per error: `/path keyword: message`. */
+type XRule = string | Record<string, string>;
+type SchemaNode = { 'x-rule'?: XRule; properties?: Record<string, SchemaNode> };
+
+/**
+ * The rule an error breaks: the x-rule of the schema node holding the failing
+ * keyword (by keyword, else '*'); for `required`, the keyword's own entry,
+ * else the missing property's x-rule.
+ */
+function ruleOf(e: ErrorObject): string | undefined {
+  const node = e.parentSchema as SchemaNode | undefined;
+  const x = node?.['x-rule'];
+  if (typeof x === 'string') return x;
+  if (x?.[e.keyword]) return x[e.keyword];
+  if (e.keyword === 'required') {
+    const missing = String((e.params as { missingProperty?: string }).missingProperty);
+    const own = node?.properties?.[missing]?.['x-rule'];
+    if (typeof own === 'string') return own;
+  }
+  return x?.['*'];
+}
+
+/** One line per error: `/path keyword: message [rule]`. */
 export function formatErrors(errors: readonly SchemaError[]): string {
-  return errors.map((e) => `${e.instancePath || '(root)'} ${e.keyword}: ${e.message}`).join('\n');
+  return errors.map((e) => `${e.instancePath || '(root)'} ${e.keyword}: ${e.message}${e.rule ? ` [${e.rule}]` : ''}`).join('\n');
 }
 
 /** The schema object itself, for building documents (OpenAPI) from the same source. */
