@@ -1,0 +1,368 @@
+/**
+ * Authentication of the emulator:
+ *  - the OAuth 2.0 client-credentials token endpoint (RFC 6749 §4.4) at
+ *    {auth_url}/oauth/token/ (and without the slash), form or JSON bodies,
+ *    client authentication in the body or by HTTP Basic (RFC 6749 §2.3.1);
+ *  - RS256 JWT access tokens signed with a key pair made at start (jose),
+ *    published at /.well-known/jwks.json;
+ *  - the bearer check of every /api/v2 request (RFC 6750): signature, alg,
+ *    exp, aud, iss; then the rate limit; then the route's scopes.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1
+ */
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { inScopeScopes } from '../spec/operations.js';
+import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
+import { apiError, type ApiError } from './errors.js';
+import type { RateLimitOptions, ResolvedOptions } from './options.js';
+import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET } from './rate-limit.js';
+import { Rng } from './state.js';
+
+/** Access token lifetime (seconds). */
+export const TOKEN_TTL_SECONDS = 86_400;
+/** Verified tokens remembered (until their exp) so a hot token costs no signature check. */
+const VERIFY_CACHE_SIZE = 10_000;
+
+/**
+ * Scopes of the emulator's extra management routes (not among the eight
+ * operations; they exist so that events come from real state changes and so
+ * that careful clients can snapshot and restore what they change).
+ */
+export const managementScopes = {
+  readCustomSigningKeys: ['read:custom_signing_keys'],
+  deleteCustomSigningKeys: ['delete:custom_signing_keys'],
+  readCustomText: ['read:self_service_profile_custom_texts'],
+  createUsers: ['create:users'],
+  updateUsers: ['update:users'],
+  deleteUsers: ['delete:users'],
+  createOrganizations: ['create:organizations'],
+  deleteOrganizations: ['delete:organizations'],
+  createConnections: ['create:connections'],
+  deleteConnections: ['delete:connections'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** A scope the limited client holds: outside every route's scopes. */
+export const LIMITED_SCOPES = ['read:stats'] as const;
+
+export type ClientRole = 'full' | 'limited' | 'rateLimited';
+
+export interface Client {
+  role: ClientRole;
+  clientId: string;
+  clientSecret: string;
+  name: string;
+  scopes: readonly string[];
+  rateLimit: RateLimitOptions;
+}
+
+export interface Principal {
+  clientId: string;
+  clientName: string;
+  scopes: ReadonlySet<string>;
+  /** jti of the token: the rate-limit key. */
+  tokenId: string;
+  rateLimit: RateLimitOptions;
+}
+
+/** RFC 6749 §5.2 error of the token endpoint. */
+export class OAuthError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'server_error',
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+}
+
+function allScopes(): string[] {
+  return [...new Set([...inScopeScopes, ...Object.values(managementScopes).flat()])].sort();
+}
+
+function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
+  // Client ids follow the seed; secrets are random per start and never logged.
+  const rng = new Rng(options.seed ^ 0x5eed);
+  const id = () => rng.chars('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 32);
+  const secret = () => randomBytes(32).toString('base64url');
+  return {
+    full: { role: 'full', clientId: id(), clientSecret: secret(), name: 'Conformance full client', scopes: allScopes(), rateLimit: options.rateLimit },
+    limited: { role: 'limited', clientId: id(), clientSecret: secret(), name: 'Conformance limited client', scopes: [...LIMITED_SCOPES], rateLimit: options.rateLimit },
+    rateLimited: {
+      role: 'rateLimited',
+      clientId: id(),
+      clientSecret: secret(),
+      name: 'Conformance rate-limited client',
+      scopes: allScopes(),
+      rateLimit: options.rateLimitedClient,
+    },
+  };
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class Auth {
+  private readonly byId: Map<string, Client>;
+  private readonly cache = new Map<string, { principal: Principal; expMs: number }>();
+
+  private constructor(
+    readonly clients: Record<ClientRole, Client>,
+    private readonly privateKey: CryptoKey,
+    private readonly publicKey: CryptoKey,
+    private readonly publicJwk: JWK,
+  ) {
+    this.byId = new Map(Object.values(clients).map((c) => [c.clientId, c]));
+  }
+
+  static async create(options: ResolvedOptions): Promise<Auth> {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwk = await exportJWK(publicKey);
+    const kid = randomBytes(12).toString('base64url');
+    return new Auth(makeClients(options), privateKey, publicKey, { ...jwk, kid, alg: 'RS256', use: 'sig' });
+  }
+
+  get kid(): string {
+    return this.publicJwk.kid!;
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: [this.publicJwk] };
+  }
+
+  client(clientId: string): Client | undefined {
+    return this.byId.get(clientId);
+  }
+
+  /**
+   * Signs an access token for `client`. `overrides` exist for the self-tests
+   * (an expired token, a foreign audience or issuer signed with the real key).
+   */
+  async issue(client: Client, origin: string, scopes: readonly string[], overrides: { ttlSeconds?: number; audience?: string; issuer?: string } = {}): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ scope: scopes.join(' '), gty: 'client-credentials', azp: client.clientId })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.kid })
+      .setIssuer(overrides.issuer ?? `${origin}/`)
+      .setSubject(`${client.clientId}@clients`)
+      .setAudience(overrides.audience ?? audienceOf(origin))
+      .setIssuedAt(now)
+      .setExpirationTime(now + (overrides.ttlSeconds ?? TOKEN_TTL_SECONDS))
+      .setJti(randomUUID())
+      .sign(this.privateKey);
+  }
+
+  /** A verified token's principal from the cache, if it is there and not expired. */
+  cached(token: string): Principal | undefined {
+    const hit = this.cache.get(token);
+    if (hit === undefined) return undefined;
+    if (hit.expMs <= Date.now()) {
+      this.cache.delete(token);
+      return undefined;
+    }
+    return hit.principal;
+  }
+
+  /** Verifies signature (RS256 only), exp, iss and aud; rejects on any failure. */
+  async verify(token: string, origin: string): Promise<Principal> {
+    const { payload } = await jwtVerify(token, this.publicKey, {
+      algorithms: ['RS256'],
+      issuer: `${origin}/`,
+      audience: audienceOf(origin),
+      requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+    });
+    const sub = payload.sub ?? '';
+    const client = sub.endsWith('@clients') ? this.byId.get(sub.slice(0, -'@clients'.length)) : undefined;
+    if (client === undefined || typeof payload.scope !== 'string' || typeof payload.exp !== 'number') throw new Error('unknown client');
+    const principal: Principal = {
+      clientId: client.clientId,
+      clientName: client.name,
+      scopes: new Set(payload.scope.split(' ').filter(Boolean)),
+      tokenId: String(payload.jti),
+      rateLimit: client.rateLimit,
+    };
+    if (this.cache.size >= VERIFY_CACHE_SIZE) {
+      // Map iteration is insertion order: drop the oldest entry.
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+    this.cache.set(token, { principal, expMs: payload.exp * 1000 });
+    return principal;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Token endpoint
+
+const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i;
+const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i;
+
+function formDecode(s: string): string {
+  return decodeURIComponent(s.replace(/\+/g, ' '));
+}
+
+/** RFC 6749 §2.3.1: client id and secret, form-encoded, then Basic. */
+function parseBasic(header: string): { id: string; secret: string } | null {
+  const m = BASIC.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    return null;
+  }
+}
+
+/** The audiences the token endpoint accepts: `{origin}/api/v2/` and the bare `/api/v2/` of the document. */
+function acceptedAudience(audience: string, origin: string): boolean {
+  return audience === audienceOf(origin) || audience === `${API_PREFIX}/`;
+}
+
+function stringParams(body: unknown): Record<string, string> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new OAuthError(400, 'invalid_request', 'The request body must be a form or a JSON object');
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v !== 'string') throw new OAuthError(400, 'invalid_request', `Parameter ${k} must be a single string`);
+    out[k] = v;
+  }
+  return out;
+}
+
+async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply) {
+  const params = stringParams(request.body);
+  const grantType = params['grant_type'];
+  if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
+  if (grantType !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
+
+  const header = request.headers.authorization;
+  let basic: { id: string; secret: string } | null = null;
+  if (header !== undefined && /^Basic\b/i.test(header)) {
+    basic = parseBasic(header);
+    if (basic === null) throw new OAuthError(401, 'invalid_client', 'Malformed HTTP Basic client authentication', { 'www-authenticate': 'Basic realm="oauth"' });
+    if (params['client_secret'] !== undefined) throw new OAuthError(400, 'invalid_request', 'Use only one client authentication method');
+    if (params['client_id'] !== undefined && params['client_id'] !== basic.id) throw new OAuthError(400, 'invalid_request', 'client_id does not match the authenticated client');
+  }
+  const clientId = basic?.id ?? params['client_id'];
+  const secret = basic?.secret ?? params['client_secret'];
+  const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {};
+  if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
+  const client = ctx.auth.client(clientId);
+  if (client === undefined || !safeEqual(secret, client.clientSecret)) throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
+
+  const audience = params['audience'];
+  if (!audience) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: audience');
+  if (!acceptedAudience(audience, ctx.origin)) throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
+
+  let scopes = client.scopes;
+  if (params['scope'] !== undefined) {
+    const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
+    const missing = requested.filter((s) => !client.scopes.includes(s));
+    if (missing.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
+    scopes = requested;
+  }
+
+  const accessToken = await ctx.auth.issue(client, ctx.origin, scopes);
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
+}
+
+function renderOAuthError(err: unknown, reply: FastifyReply): void {
+  let e: OAuthError;
+  if (err instanceof OAuthError) e = err;
+  else {
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 415) e = new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/x-www-form-urlencoded or application/json');
+    else if (status === 413) e = new OAuthError(413, 'invalid_request', 'Request body is too large');
+    else if (typeof status === 'number' && status >= 400 && status < 500) e = new OAuthError(400, 'invalid_request', 'Malformed request body');
+    else e = new OAuthError(500, 'server_error', 'Internal error');
+  }
+  reply.code(e.statusCode).headers(e.headers).header('cache-control', 'no-store').send({ error: e.error, error_description: e.description });
+}
+
+// ---------------------------------------------------------------------------
+// The bearer check of /api/v2 requests
+
+export function isApiPath(url: string): boolean {
+  if (!url.startsWith(API_PREFIX)) return false;
+  const c = url.charCodeAt(API_PREFIX.length);
+  // '/', '?' or the end: /api/v2, /api/v2/..., /api/v2?...
+  return Number.isNaN(c) || c === 47 || c === 63;
+}
+
+function setRateHeaders(reply: FastifyReply, d: { limit: number; remaining: number; reset: number }): void {
+  reply.header(HEADER_LIMIT, d.limit).header(HEADER_REMAINING, d.remaining).header(HEADER_RESET, d.reset);
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const len = request.headers['content-length'];
+  return (len !== undefined && len !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/** After a valid token: rate limit, then scopes, then the route's media types. */
+function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, principal: Principal): ApiError | undefined {
+  const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
+  setRateHeaders(reply, d);
+  if (!d.allowed) return apiError('too_many_requests', undefined, { 'retry-after': String(d.retryAfter) });
+  request.principal = principal;
+
+  const config = request.routeOptions.config;
+  const required = config.scopes;
+  if (required !== undefined && !required.some((s) => principal.scopes.has(s))) {
+    return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.join(', ')}`, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"`,
+    });
+  }
+  const types = config.contentTypes;
+  if (types !== undefined && hasBody(request)) {
+    const mime = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+    if (!types.includes(mime)) return apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
+  }
+  return undefined;
+}
+
+/** Requests without a valid token still count, against their address. */
+export function limitAnonymous(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
+  const d = ctx.limiter.hit(`address:${request.ip}`, ctx.options.rateLimit);
+  setRateHeaders(reply, d);
+  return d.allowed ? undefined : apiError('too_many_requests', undefined, { 'retry-after': String(d.retryAfter) });
+}
+
+const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.decorateRequest('principal', null);
+
+  app.route({
+    method: 'POST',
+    url: TOKEN_PATH,
+    errorHandler: (err, _request, reply) => renderOAuthError(err, reply),
+    handler: (request, reply) => tokenHandler(ctx, request, reply),
+  });
+
+  app.get(JWKS_PATH, async () => ctx.auth.jwks());
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isApiPath(request.url)) return done();
+    const header = request.headers.authorization;
+    const m = header === undefined ? null : BEARER.exec(header);
+    if (m === null) {
+      const limited = limitAnonymous(ctx, request, reply);
+      return done(limited ?? apiError('missing_authorization', 'Missing or malformed Authorization: Bearer header', { 'www-authenticate': 'Bearer' }));
+    }
+    const token = m[1]!;
+    const hit = ctx.auth.cached(token);
+    if (hit !== undefined) return done(admit(ctx, request, reply, hit));
+    ctx.auth.verify(token, ctx.origin).then(
+      (principal) => done(admit(ctx, request, reply, principal)),
+      () => done(limitAnonymous(ctx, request, reply) ?? apiError('invalid_token', undefined, INVALID_TOKEN_CHALLENGE)),
+    );
+  });
+}

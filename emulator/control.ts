@@ -1,0 +1,64 @@
+/**
+ * The control endpoints, mounted only with `control: true` (CLI
+ * `--control`), without authentication, under /__control:
+ *
+ *  - POST /__control/events `{ "type": "<event type>", "count"?: 1..1000 }`
+ *    appends synthetic events (201 `{ offsets }`);
+ *  - POST /__control/reset restores the seeded state (users, experiments,
+ *    keys, custom text, ...) and forgets rate-limit windows (204); the event
+ *    log is kept, so cursors stay valid;
+ *  - GET /__control/state: a summary of the state, for debugging.
+ */
+import type { FastifyInstance } from 'fastify';
+import { CONTROL_PREFIX, type EmulatorContext } from './context.js';
+import { apiError } from './errors.js';
+import { isEventType, requestContext } from './events.js';
+import { isPlainObject } from './routes/shared.js';
+import { fullConnection } from './state.js';
+
+export const CONTROL_EVENT_MAX = 1000;
+
+function syntheticObject(ctx: EmulatorContext, type: string, n: number): { object: Record<string, unknown>; resource: string } {
+  const resource = type.split('.')[0]!;
+  const id = ctx.state.newId('syn_', 'alnum', 16);
+  if (type.startsWith('connection.')) {
+    return { object: fullConnection(id, `synthetic-${n}-${id.slice(4, 10).toLowerCase()}`, 'oidc') as unknown as Record<string, unknown>, resource: 'connections' };
+  }
+  if (type.startsWith('user.')) {
+    return { object: { user_id: `auth0|${id}`, email: `synthetic${n}@conformance.test`, created_at: new Date().toISOString() }, resource: 'users' };
+  }
+  return { object: { id, name: `synthetic-${resource}-${n}` }, resource: `${resource}s` };
+}
+
+export function registerControl(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.post(`${CONTROL_PREFIX}/events`, (request, reply) => {
+    const body = request.body;
+    if (!isPlainObject(body) || typeof body['type'] !== 'string' || !isEventType(body['type'])) {
+      throw apiError('invalid_body', 'type must be one of the event types');
+    }
+    const count = body['count'] ?? 1;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > CONTROL_EVENT_MAX) {
+      throw apiError('invalid_body', `count must be an integer from 1 to ${CONTROL_EVENT_MAX}`);
+    }
+    const offsets: string[] = [];
+    for (let n = 1; n <= count; n++) {
+      const { object, resource } = syntheticObject(ctx, body['type'], n);
+      offsets.push(ctx.events.append(body['type'], object, requestContext(request), resource).offset);
+    }
+    return reply.code(201).send({ offsets });
+  });
+
+  app.post(`${CONTROL_PREFIX}/reset`, (_request, reply) => {
+    ctx.state.reset();
+    ctx.limiter.clear();
+    return reply.code(204).send();
+  });
+
+  app.get(`${CONTROL_PREFIX}/state`, () => ({
+    ...ctx.state.summary(),
+    events: { position: ctx.events.position, subscribers: ctx.events.subscriberCount },
+    openStreams: ctx.streams.size,
+    faults: [...ctx.faults],
+    variant: ctx.variant ?? null,
+  }));
+}

@@ -1,0 +1,128 @@
+/**
+ * The one catalogue of the emulator's API errors: a stable `errorCode`, the
+ * HTTP status, and a default message. Every error of an /api/v2 (or control)
+ * route leaves the emulator as
+ *
+ *   { "statusCode": 404, "error": "Not Found", "message": "...", "errorCode": "inexistent_user" }
+ *
+ * Tests assert on `errorCode` and `statusCode`, never on message prose.
+ * The token endpoint answers in RFC 6749 style instead (see auth.ts).
+ */
+import { STATUS_CODES } from 'node:http';
+
+export const errorCatalogue = {
+  // Authentication and authorization
+  missing_authorization: { statusCode: 401, message: 'Missing authentication' },
+  invalid_token: { statusCode: 401, message: 'Invalid token' },
+  insufficient_scope: { statusCode: 403, message: 'Insufficient scope' },
+  too_many_requests: { statusCode: 429, message: 'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.' },
+
+  // Request shape
+  invalid_uri: { statusCode: 400, message: 'Invalid request URI' },
+  invalid_query_string: { statusCode: 400, message: 'Invalid query string' },
+  invalid_body: { statusCode: 400, message: 'Payload validation error' },
+  invalid_json: { statusCode: 400, message: 'Malformed JSON body' },
+  invalid_cursor: { statusCode: 400, message: 'Invalid or unknown cursor' },
+  unsupported_media_type: { statusCode: 415, message: 'Unsupported Media Type' },
+  payload_too_large: { statusCode: 413, message: 'Request body is too large' },
+  bad_request: { statusCode: 400, message: 'Bad Request' },
+
+  // Routing
+  not_found: { statusCode: 404, message: 'Not Found' },
+  method_not_allowed: { statusCode: 405, message: 'Method Not Allowed' },
+
+  // Resources that do not exist
+  inexistent_user: { statusCode: 404, message: 'The user does not exist.' },
+  inexistent_experiment: { statusCode: 404, message: 'The experiment does not exist.' },
+  inexistent_client_grant: { statusCode: 404, message: 'The client grant does not exist.' },
+  inexistent_event_stream: { statusCode: 404, message: 'The event stream does not exist.' },
+  inexistent_self_service_profile: { statusCode: 404, message: 'The self-service profile does not exist.' },
+  inexistent_custom_signing_keys: { statusCode: 404, message: 'No custom signing keys are set.' },
+  inexistent_organization: { statusCode: 404, message: 'The organization does not exist.' },
+  inexistent_connection: { statusCode: 404, message: 'The connection does not exist.' },
+
+  // State conflicts
+  invalid_transition: { statusCode: 409, message: 'The experiment cannot move to the requested status.' },
+  already_exists: { statusCode: 409, message: 'The resource already exists.' },
+
+  // Never expected: the self-tests fail on any 5xx.
+  internal_error: { statusCode: 500, message: 'Internal Server Error' },
+} as const satisfies Record<string, { statusCode: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  errorCode: ErrorCode;
+}
+
+/** An error of the catalogue, thrown by handlers and hooks, rendered by the error handler. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly errorCode: ErrorCode;
+  /** Same as errorCode; lets fastify's hook callbacks take an ApiError as a FastifyError. */
+  readonly code: string;
+  /** Extra response headers (e.g. Allow on 405, WWW-Authenticate on 401/403). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(errorCode: ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? errorCatalogue[errorCode].message);
+    this.name = 'ApiError';
+    this.errorCode = errorCode;
+    this.code = errorCode;
+    this.statusCode = errorCatalogue[errorCode].statusCode;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      statusCode: this.statusCode,
+      error: STATUS_CODES[this.statusCode] ?? 'Error',
+      message: this.message,
+      errorCode: this.errorCode,
+    };
+  }
+}
+
+export function apiError(code: ErrorCode, message?: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(code, message, headers);
+}
+
+/** Fastify's own error codes, mapped onto the catalogue. */
+const fastifyCodes: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_BAD_URL: 'invalid_uri',
+  FST_ERR_MAX_PARAM_LENGTH: 'invalid_uri',
+  FST_ERR_NOT_FOUND: 'not_found',
+};
+
+interface ErrorLike {
+  code?: unknown;
+  statusCode?: unknown;
+  message?: unknown;
+}
+
+/**
+ * Any thrown value as an ApiError: catalogue errors pass through, fastify's
+ * parser and router errors map by code, other 4xx keep their status under
+ * `bad_request`, and everything else is an internal_error.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorLike;
+  const code = typeof e.code === 'string' ? fastifyCodes[e.code] : undefined;
+  if (code) return new ApiError(code, code === 'invalid_json' ? 'Malformed JSON body' : undefined);
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  // JSON.parse / secure-json-parse failures (malformed JSON, __proto__ keys) carry 400.
+  if (status === 400 && err instanceof SyntaxError) return new ApiError('invalid_json', 'Malformed JSON body');
+  if (status === 413) return new ApiError('payload_too_large');
+  if (status === 415) return new ApiError('unsupported_media_type');
+  if (status >= 400 && status < 500) return new ApiError('bad_request');
+  return new ApiError('internal_error');
+}

@@ -1,0 +1,76 @@
+/**
+ * The HTML a custom text value may hold: "plain text or rich HTML limited to
+ * basic styling tags and hyperlinks" (Resources: Self-service profile custom
+ * text). The emulator reads that as an allow-list, checked with htmlparser2:
+ *
+ *  - tags: b, strong, i, em, u, br, p, span, div, ul, ol, li, small, sup, sub, a;
+ *  - attributes: class, title, dir, lang, style (no url(), expression(),
+ *    @import, behavior, CSS escapes or script URLs inside); on `a` also
+ *    href, target, rel; no attribute value may be a javascript:, vbscript:
+ *    or data: URL;
+ *  - href: an absolute http:, https: or mailto: URL;
+ *  - refused: every other tag (script, style, iframe, svg, img, form, ...),
+ *    every on* attribute, comments, CDATA, processing instructions/doctypes.
+ *
+ * `htmlViolation(value)` answers the first violation as a short sentence, or
+ * undefined when the value is acceptable.
+ */
+import { Parser } from 'htmlparser2';
+
+export const ALLOWED_TAGS: ReadonlySet<string> = new Set(['b', 'strong', 'i', 'em', 'u', 'br', 'p', 'span', 'div', 'ul', 'ol', 'li', 'small', 'sup', 'sub', 'a']);
+const COMMON_ATTRIBUTES: ReadonlySet<string> = new Set(['class', 'title', 'dir', 'lang', 'style']);
+const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'target', 'rel']);
+const LINK_SCHEMES = /^(?:https?:\/\/|mailto:)/i;
+/** No attribute value may be a script URL (after removing whitespace and control characters). */
+const SCRIPT_URL = /^(?:javascript|vbscript|data):/i;
+/** What a style attribute may not hold: script URLs, resource loads, legacy script hooks, CSS escapes. */
+const DANGEROUS_STYLE = /javascript:|vbscript:|expression\(|url\(|@import|behavior|-moz-binding|[<>\\]/i;
+
+function squash(value: string): string {
+  // Browsers ignore these inside a scheme ("java\tscript:"), so the check does too.
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]+/g, '');
+}
+
+export function htmlViolation(value: string): string | undefined {
+  // Plain text fast path: no markup at all.
+  if (!value.includes('<') && !value.includes('&')) return undefined;
+  let violation: string | undefined;
+  let tag = '';
+  const fail = (why: string) => {
+    violation ??= why;
+  };
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        tag = name;
+        if (!ALLOWED_TAGS.has(name)) fail(`tag <${name}> is not allowed`);
+      },
+      onattribute(name, attrValue) {
+        if (name.startsWith('on')) return fail(`event handler attribute ${name} is not allowed`);
+        const allowed = COMMON_ATTRIBUTES.has(name) || (tag === 'a' && LINK_ATTRIBUTES.has(name));
+        if (!allowed) return fail(`attribute ${name} is not allowed on <${tag}>`);
+        const squashed = squash(attrValue);
+        if (SCRIPT_URL.test(squashed)) return fail(`attribute ${name} holds a script URL`);
+        if (name === 'style' && DANGEROUS_STYLE.test(squashed)) return fail('style attribute holds a forbidden construct');
+        if (name === 'href' && !LINK_SCHEMES.test(squashed)) fail('href must be an absolute http, https or mailto URL');
+      },
+      onclosetag(name) {
+        if (!ALLOWED_TAGS.has(name)) fail(`tag </${name}> is not allowed`);
+      },
+      oncomment() {
+        fail('HTML comments are not allowed');
+      },
+      oncdatastart() {
+        fail('CDATA sections are not allowed');
+      },
+      onprocessinginstruction(name) {
+        fail(`declaration <${name}> is not allowed`);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+  );
+  parser.write(value);
+  parser.end();
+  return violation;
+}

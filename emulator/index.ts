@@ -1,0 +1,175 @@
+/**
+ * The reference emulator: a real HTTP server implementing the whole
+ * interface document (token endpoint, the eight operations, the events
+ * stream), with in-memory state from a deterministic seed.
+ *
+ * @example
+ *   const emu = await startEmulator({ control: true });
+ *   process.env = { ...process.env, ...emu.env() };
+ *   // ... run checks against emu.baseUrl ...
+ *   await emu.close();
+ *
+ * @example in-process, for unit tests
+ *   const app = await buildEmulator();
+ *   const res = await app.inject({ method: 'GET', url: '/api/v2/client-grants/x' });
+ */
+import type { AddressInfo } from 'node:net';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import qs from 'qs';
+import { Auth, isApiPath, limitAnonymous, registerAuth } from './auth.js';
+import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
+import { registerControl } from './control.js';
+import { apiError, toApiError, type ApiError } from './errors.js';
+import { EventLog } from './events.js';
+import { resolveOptions, type EmulatorOptions } from './options.js';
+import { FixedWindowLimiter } from './rate-limit.js';
+import { registerApiRoutes } from './routes/index.js';
+import { State, type Fixtures } from './state.js';
+
+export type { EmulatorOptions, RateLimitOptions } from './options.js';
+export type { Fixtures } from './state.js';
+export { errorCatalogue, type ErrorCode } from './errors.js';
+
+/** Limits of the form-urlencoded parser (bracket notation via qs). */
+export const FORM_LIMITS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } as const;
+
+/** Parses `application/x-www-form-urlencoded` with qs: `keys[0][kty]=EC` → `{ keys: [{ kty: 'EC' }] }`. */
+export function parseForm(body: string): Record<string, unknown> {
+  try {
+    return qs.parse(body, { ...FORM_LIMITS, allowPrototypes: false, allowDots: false, charset: 'utf-8' });
+  } catch {
+    throw apiError('invalid_body', 'Malformed form body');
+  }
+}
+
+function sendError(reply: FastifyReply, e: ApiError): void {
+  if (e.statusCode >= 500) process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
+  void reply.code(e.statusCode).headers(e.headers).send(e.toBody());
+}
+
+/** Builds the fastify app (not listening). `app.emulator` is its context. */
+export async function buildEmulator(options: EmulatorOptions = {}): Promise<FastifyInstance> {
+  const resolved = resolveOptions(options);
+  const auth = await Auth.create(resolved);
+  const ctx: EmulatorContext = {
+    options: resolved,
+    faults: resolved.faults,
+    variant: resolved.variant,
+    origin: resolved.origin,
+    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId }),
+    auth,
+    events: new EventLog({ tenant: 'conformance', stream: 'events-api', purpose: 'test' }),
+    limiter: new FixedWindowLimiter(),
+    streams: new Set(),
+  };
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: resolved.bodyLimit,
+    exposeHeadRoutes: false,
+    // Open SSE streams and keep-alive sockets must not hold close() up.
+    forceCloseConnections: true,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
+    // Bad percent-encoding and over-long parameters go through the catalogue too.
+    frameworkErrors: (err, request, reply) => {
+      if (isApiPath(request.url)) limitAnonymous(ctx, request, reply);
+      sendError(reply, toApiError(err));
+    },
+  });
+  app.decorate('emulator', ctx);
+
+  await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
+  app.setErrorHandler((err, _request, reply) => sendError(reply, toApiError(err)));
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
+  });
+  app.addHook('preClose', async () => {
+    for (const s of [...ctx.streams]) s.close();
+  });
+
+  registerAuth(app, ctx);
+  registerApiRoutes(app, ctx);
+  if (resolved.control) registerControl(app, ctx);
+  return app;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:PORT/api/v2` */
+  baseUrl: string;
+  /** `http://127.0.0.1:PORT` (the token endpoint is `${authUrl}/oauth/token/`) */
+  authUrl: string;
+  /** `http://127.0.0.1:PORT/api/v2/` */
+  audience: string;
+  /** `${authUrl}/__control` when control is on. */
+  controlUrl: string | undefined;
+  clients: { full: ClientCredentials; limited: ClientCredentials; rateLimited: ClientCredentials };
+  fixtures: Fixtures;
+  /** The fastify app, for inspection. */
+  app: FastifyInstance;
+  /** The dotenv variables the suite reads. */
+  env(): Record<string, string>;
+  close(): Promise<void>;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the emulator on `options.port` (0: a free port) of `options.host` (127.0.0.1). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved = resolveOptions(options);
+  const app = await buildEmulator(options);
+  await app.listen({ port: resolved.port, host: resolved.host });
+  const { port } = app.server.address() as AddressInfo;
+  const authUrl = `http://${hostForUrl(resolved.host)}:${port}`;
+  const ctx = app.emulator;
+  ctx.origin = authUrl;
+  const baseUrl = `${authUrl}${API_PREFIX}`;
+  const audience = audienceOf(authUrl);
+  const controlUrl = resolved.control ? `${authUrl}${CONTROL_PREFIX}` : undefined;
+  const creds = (role: 'full' | 'limited' | 'rateLimited'): ClientCredentials => ({
+    clientId: ctx.auth.clients[role].clientId,
+    clientSecret: ctx.auth.clients[role].clientSecret,
+  });
+  const clients = { full: creds('full'), limited: creds('limited'), rateLimited: creds('rateLimited') };
+  const fixtures = ctx.state.fixtures;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    authUrl,
+    audience,
+    controlUrl,
+    clients,
+    fixtures,
+    app,
+    env: () => ({
+      CONFORMANCE_BASE_URL: baseUrl,
+      CONFORMANCE_AUTH_URL: authUrl,
+      CONFORMANCE_AUDIENCE: audience,
+      CONFORMANCE_CLIENT_ID: clients.full.clientId,
+      CONFORMANCE_CLIENT_SECRET: clients.full.clientSecret,
+      CONFORMANCE_LIMITED_CLIENT_ID: clients.limited.clientId,
+      CONFORMANCE_LIMITED_CLIENT_SECRET: clients.limited.clientSecret,
+      CONFORMANCE_RATE_LIMIT_CLIENT_ID: clients.rateLimited.clientId,
+      CONFORMANCE_RATE_LIMIT_CLIENT_SECRET: clients.rateLimited.clientSecret,
+      CONFORMANCE_USER_ID: fixtures.userId,
+      CONFORMANCE_CLIENT_GRANT_ID: fixtures.clientGrantId,
+      CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,
+      CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),
+      CONFORMANCE_USER_CONNECTION: fixtures.userConnection,
+      CONFORMANCE_WRITES: 'restore',
+      CONFORMANCE_RATE_LIMIT_PROBE: 'on',
+      CONFORMANCE_EVENTS_TRIGGER: 'management-api',
+      ...(controlUrl ? { CONFORMANCE_CONTROL_URL: controlUrl } : {}),
+    }),
+    close: () => (closing ??= app.close().then(() => undefined)),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Options of the reference emulator, their defaults, and their validation.
+ * The CLI (cli.ts) and startEmulator()/buildEmulator() (index.ts) both go
+ * through resolveOptions(), so a bad value fails the same way everywhere.
+ */
+
+/** A fixed-window rate limit: `limit` requests per `windowSeconds`. */
+export interface RateLimitOptions {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface EmulatorOptions {
+  /** TCP port; 0 (default) picks a free port. */
+  port?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Rate limit of the `full` and `limited` clients' tokens (default 100000 per 10 s). */
+  rateLimit?: RateLimitOptions;
+  /** Rate limit of the `rateLimited` client's tokens (default 10 per 60 s). */
+  rateLimitedClient?: RateLimitOptions;
+  /** Interval of `offset-only` heartbeats on GET /events (default 1000 ms). */
+  heartbeatMs?: number;
+  /** Mount the unauthenticated /__control endpoints (default false). */
+  control?: boolean;
+  /** Seed of the deterministic initial state (default 20250101). */
+  seed?: number;
+  /** Faults to switch on: comma-separated fault names (catalogue added later). */
+  fault?: string;
+  /** A named behaviour variant, stored for later use. */
+  variant?: string;
+  /**
+   * Origin the app believes it is served at, for buildEmulator() used with
+   * inject(). startEmulator() sets it from the listening address.
+   */
+  origin?: string;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  rateLimit: RateLimitOptions;
+  rateLimitedClient: RateLimitOptions;
+  heartbeatMs: number;
+  control: boolean;
+  seed: number;
+  faults: ReadonlySet<string>;
+  variant: string | undefined;
+  origin: string;
+  bodyLimit: number;
+}
+
+export const DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  rateLimit: { limit: 100_000, windowSeconds: 10 },
+  rateLimitedClient: { limit: 10, windowSeconds: 60 },
+  heartbeatMs: 1000,
+  control: false,
+  seed: 20250101,
+  origin: 'http://localhost',
+  bodyLimit: 1024 * 1024,
+} as const;
+
+function positiveInt(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new RangeError(`emulator option ${name} must be an integer from 1 to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function rate(name: string, value: RateLimitOptions): RateLimitOptions {
+  return {
+    limit: positiveInt(`${name}.limit`, value.limit),
+    windowSeconds: positiveInt(`${name}.windowSeconds`, value.windowSeconds, 86_400),
+  };
+}
+
+/** Parses `100/10` (limit per window seconds), as the CLI's --rate-limit takes it. */
+export function parseRate(text: string): RateLimitOptions {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m) throw new RangeError(`rate limit must look like LIMIT/WINDOW_SECONDS (e.g. 100/10), got ${text}`);
+  return rate('rate', { limit: Number(m[1]), windowSeconds: Number(m[2]) });
+}
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const port = options.port ?? DEFAULTS.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`emulator option port must be 0..65535, got ${port}`);
+  const seed = options.seed ?? DEFAULTS.seed;
+  if (!Number.isInteger(seed)) throw new RangeError(`emulator option seed must be an integer, got ${seed}`);
+  const faults = new Set(
+    (options.fault ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter((f) => f.length > 0),
+  );
+  return {
+    port,
+    host: options.host ?? DEFAULTS.host,
+    rateLimit: rate('rateLimit', options.rateLimit ?? DEFAULTS.rateLimit),
+    rateLimitedClient: rate('rateLimitedClient', options.rateLimitedClient ?? DEFAULTS.rateLimitedClient),
+    heartbeatMs: positiveInt('heartbeatMs', options.heartbeatMs ?? DEFAULTS.heartbeatMs, 3_600_000),
+    control: options.control ?? DEFAULTS.control,
+    seed,
+    faults,
+    variant: options.variant,
+    origin: (options.origin ?? DEFAULTS.origin).replace(/\/+$/, ''),
+    bodyLimit: positiveInt('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Endpoints 7: PUT /keys/custom-signing — create or replace the whole set of
+ * custom signing keys (a JWKS with at least one key). JSON or
+ * form-urlencoded (bracket notation: `keys[0][kty]=EC&keys[0][x5c][0]=...`).
+ *
+ * Emulator choices where the document is silent:
+ *  - each key is an object with a non-empty string `kty`; `oct` (a shared
+ *    secret) and private-key members (d, p, q, dp, dq, qi, oth, k) are
+ *    refused, since these are public signing keys;
+ *  - success is 200 with `{ keys }`, the stored set;
+ *  - GET /keys/custom-signing answers the set, or 404
+ *    `inexistent_custom_signing_keys` when none is set (the seed sets none);
+ *  - DELETE /keys/custom-signing removes the set (204, also when none is set),
+ *    so careful clients can snapshot with GET and restore with PUT or DELETE.
+ */
+import { operation } from '../../spec/operations.js';
+import { managementScopes } from '../auth.js';
+import type { EmulatorContext } from '../context.js';
+import { apiError } from '../errors.js';
+import type { Jwk } from '../state.js';
+import { isPlainObject, JSON_OR_FORM, validateBody, type RouteDef } from './shared.js';
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+
+function checkKeys(body: unknown): Jwk[] {
+  validateBody('jwks', body);
+  const keys = (body as { keys: unknown[] }).keys;
+  keys.forEach((key, i) => {
+    if (!isPlainObject(key)) throw apiError('invalid_body', `keys[${i}] must be an object`);
+    if (typeof key['kty'] !== 'string' || key['kty'].length === 0) throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
+    if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
+    for (const m of PRIVATE_MEMBERS) {
+      if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
+    }
+  });
+  // A deep copy: the stored set shares nothing with the request.
+  return JSON.parse(JSON.stringify(keys)) as Jwk[];
+}
+
+export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
+  const url = '/api/v2/keys/custom-signing';
+  return [
+    {
+      method: 'PUT',
+      url,
+      scopes: operation('custom-signing-keys.put').scopes,
+      contentTypes: JSON_OR_FORM,
+      handler: (request) => {
+        const keys = checkKeys(request.body);
+        ctx.state.customSigningKeys = keys;
+        return { keys };
+      },
+    },
+    {
+      method: 'GET',
+      url,
+      scopes: managementScopes.readCustomSigningKeys,
+      handler: () => {
+        const keys = ctx.state.customSigningKeys;
+        if (keys === null) throw apiError('inexistent_custom_signing_keys');
+        return { keys };
+      },
+    },
+    {
+      method: 'DELETE',
+      url,
+      scopes: managementScopes.deleteCustomSigningKeys,
+      handler: (_request, reply) => {
+        ctx.state.customSigningKeys = null;
+        return reply.code(204).send();
+      },
+    },
+  ];
+}

@@ -1,0 +1,79 @@
+/**
+ * Endpoints 5 and 6: GET /event-streams/{id} and GET /event-streams.
+ *
+ * - id of a length other than 26 → 400 `invalid_uri`; unknown → 404.
+ * - take: integer 1..100 (default 50), anything else → 400 `invalid_query_string`.
+ * - from: the opaque `next` of the previous page (base64url of `es1:<last id>`);
+ *   anything else → 400 `invalid_cursor`.
+ * - The answer is `{ eventStreams, next }`; `next` is present only when more
+ *   streams remain, so the last page has no `next`.
+ */
+import { operation } from '../../spec/operations.js';
+import type { EmulatorContext } from '../context.js';
+import { apiError } from '../errors.js';
+import { codePoints, param, singleQuery, type RouteDef } from './shared.js';
+
+export const EVENT_STREAM_ID_LENGTH = 26;
+export const TAKE_MIN = 1;
+export const TAKE_MAX = 100;
+export const TAKE_DEFAULT = 50;
+
+const CURSOR_PREFIX = 'es1:';
+
+export function encodeStreamCursor(lastId: string): string {
+  return Buffer.from(CURSOR_PREFIX + lastId, 'utf8').toString('base64url');
+}
+
+function decodeStreamCursor(ctx: EmulatorContext, cursor: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!text.startsWith(CURSOR_PREFIX)) return undefined;
+  const id = text.slice(CURSOR_PREFIX.length);
+  if (encodeStreamCursor(id) !== cursor) return undefined;
+  return ctx.state.eventStreamIndexOf(id);
+}
+
+function parseTake(raw: string | undefined): number {
+  if (raw === undefined) return TAKE_DEFAULT;
+  if (!/^[0-9]{1,3}$/.test(raw)) throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
+  const n = Number(raw);
+  if (n < TAKE_MIN || n > TAKE_MAX) throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
+  return n;
+}
+
+export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/api/v2/event-streams/:id',
+      scopes: operation('event-streams.get').scopes,
+      handler: (request) => {
+        const id = param(request, 'id');
+        if (codePoints(id) !== EVENT_STREAM_ID_LENGTH) throw apiError('invalid_uri', `Path parameter id must be exactly ${EVENT_STREAM_ID_LENGTH} characters`);
+        const i = ctx.state.eventStreamIndexOf(id);
+        if (i === undefined) throw apiError('inexistent_event_stream');
+        return ctx.state.eventStreams[i];
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/v2/event-streams',
+      scopes: operation('event-streams.list').scopes,
+      handler: (request) => {
+        const take = parseTake(singleQuery(request, 'take'));
+        const from = singleQuery(request, 'from');
+        let start = 0;
+        if (from !== undefined) {
+          const i = decodeStreamCursor(ctx, from);
+          if (i === undefined) throw apiError('invalid_cursor', 'from is not a cursor this service returned');
+          start = i + 1;
+        }
+        const all = ctx.state.eventStreams;
+        const page = all.slice(start, start + take);
+        const last = page[page.length - 1];
+        const more = start + take < all.length;
+        return more && last !== undefined ? { eventStreams: page, next: encodeStreamCursor(last.id) } : { eventStreams: page };
+      },
+    },
+  ];
+}

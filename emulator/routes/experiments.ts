@@ -1,0 +1,59 @@
+/**
+ * Endpoints 2: POST /experimentation/experiments/{id}/status — move an
+ * experiment to a new lifecycle status.
+ *
+ * The document leaves the allowed source states open; the emulator's table:
+ *
+ *   draft     → active
+ *   active    → paused | completed | archived
+ *   paused    → active | completed | archived
+ *   completed → archived
+ *   archived  → (none)
+ *
+ * A move outside the table, including to the current status, is 409
+ * `invalid_transition` and changes nothing. `draft` as a target, a missing
+ * body or an unknown status is 400 `invalid_body`; an unknown id is 404.
+ * started_at is set on the first move to active; ended_at on the move that
+ * ends the run (to completed, or to archived from active or paused);
+ * updated_at on every successful move.
+ */
+import { operation } from '../../spec/operations.js';
+import type { EmulatorContext } from '../context.js';
+import { apiError } from '../errors.js';
+import type { ExperimentStatus } from '../state.js';
+import { JSON_ONLY, nowIso, param, validateBody, type RouteDef } from './shared.js';
+
+export const TRANSITIONS: Readonly<Record<ExperimentStatus, readonly ExperimentStatus[]>> = {
+  draft: ['active'],
+  active: ['paused', 'completed', 'archived'],
+  paused: ['active', 'completed', 'archived'],
+  completed: ['archived'],
+  archived: [],
+};
+
+export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
+  return [
+    {
+      method: 'POST',
+      url: '/api/v2/experimentation/experiments/:id/status',
+      scopes: operation('experiments.transition').scopes,
+      contentTypes: JSON_ONLY,
+      handler: (request) => {
+        validateBody('experiment-transition-request', request.body);
+        const target = (request.body as { status: ExperimentStatus }).status;
+        const experiment = ctx.state.experiments.get(param(request, 'id'));
+        if (experiment === undefined) throw apiError('inexistent_experiment');
+        const from = experiment.status;
+        if (!TRANSITIONS[from].includes(target)) {
+          throw apiError('invalid_transition', `The experiment cannot move from ${from} to ${target}`);
+        }
+        const now = nowIso();
+        experiment.status = target;
+        experiment.updated_at = now;
+        if (target === 'active') experiment.started_at ??= now;
+        if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused'))) experiment.ended_at ??= now;
+        return experiment;
+      },
+    },
+  ];
+}

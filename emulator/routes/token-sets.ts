@@ -1,0 +1,28 @@
+/**
+ * Endpoints 1: GET /users/{id}/federated-connections-tokensets — the active
+ * token sets held for a user. id longer than 300 characters → 400
+ * `invalid_uri`; unknown user → 404 `inexistent_user`.
+ */
+import { operation } from '../../spec/operations.js';
+import type { EmulatorContext } from '../context.js';
+import { apiError } from '../errors.js';
+import { codePoints, param, type RouteDef } from './shared.js';
+
+/** Endpoints 1: "maximum length 300 (user identifier)". */
+export const USER_ID_MAX = 300;
+
+export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/api/v2/users/:id/federated-connections-tokensets',
+      scopes: operation('token-sets.list').scopes,
+      handler: (request) => {
+        const id = param(request, 'id');
+        if (codePoints(id) > USER_ID_MAX) throw apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`);
+        if (!ctx.state.users.has(id)) throw apiError('inexistent_user');
+        return ctx.state.tokenSets.get(id) ?? [];
+      },
+    },
+  ];
+}
