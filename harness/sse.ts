@@ -1,0 +1,235 @@
+/**
+ * The SSE harness: reads GET {base_url}/events with byte-level control.
+ *
+ * It reads the stream with `fetch` and eventsource-parser (the parser the
+ * `eventsource` package is built on), because a conformance check must see
+ * what a WHATWG EventSource hides: messages of any event name (including
+ * undocumented ones), the status and headers of a refused subscription,
+ * comments and `retry:` lines. It never reconnects on its own: a resumption
+ * is always an explicit new subscription with `from`, so nothing is
+ * re-delivered behind the check's back.
+ *
+ * Every wait has a timeout; every connection is closed by `close()`, which
+ * the `sse` fixture also calls after each test, so no test can hang or leak.
+ */
+import { createParser } from 'eventsource-parser';
+import { buildUrl, mediaType, type Query } from './client.ts';
+import { countRequest } from './request-log.ts';
+import { describeNetworkError } from './tokens.ts';
+
+export const EVENTS_PATH = '/events';
+
+export interface SseMessage {
+  /** Position in the connection, from 0. */
+  index: number;
+  /** The SSE event field ('' when absent). */
+  event: string;
+  /** The SSE id field, if any. */
+  id: string | undefined;
+  data: string;
+  /** Each data line parsed as JSON (undefined where a line is not JSON). */
+  lines: unknown[];
+  /** The payload: the first data line parsed as JSON. */
+  payload: unknown;
+  receivedAt: number;
+}
+
+export interface SubscribeOptions {
+  query?: Query;
+  /** Default: the harness's token. `'none'` for no header, or a header value. */
+  auth?: 'token' | 'none' | { header: string };
+  /** How long to wait for the response head. */
+  connectTimeoutMs?: number;
+}
+
+export class SseTimeout extends Error {
+  override name = 'SseTimeout';
+}
+
+type Waiter = { pred: (m: SseMessage) => boolean; from: number; resolve: (m: SseMessage) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+
+/** One subscription to the events stream. */
+export class SseConnection {
+  readonly messages: SseMessage[] = [];
+  readonly comments: string[] = [];
+  readonly retries: number[] = [];
+  /** Parse problems reported by the parser (unknown fields, bad retry). */
+  readonly parseErrors: string[] = [];
+  status = 0;
+  headers: Record<string, string> = {};
+  /** The body of a refused subscription (bounded). */
+  errorBody = '';
+  ended = false;
+  endError: Error | undefined;
+  private waiters: Waiter[] = [];
+  private readonly abort = new AbortController();
+  private readonly onEnd: Array<() => void> = [];
+
+  constructor(
+    readonly url: string,
+    /** Path under {base_url} with the query: evidence, no token. */
+    readonly target: string,
+  ) {}
+
+  get contentType(): string {
+    return this.headers['content-type'] ?? '';
+  }
+
+  get isEventStream(): boolean {
+    return mediaType(this.contentType) === 'text/event-stream';
+  }
+
+  /** Messages of event types (not heartbeats, errors or nameless ones). */
+  get events(): SseMessage[] {
+    return this.messages.filter((m) => m.event !== 'offset-only' && m.event !== 'error' && m.event !== '');
+  }
+
+  /** The first message at or after index `from` that satisfies `pred`; waits up to `timeoutMs`. */
+  waitFor(pred: (m: SseMessage) => boolean, timeoutMs: number, from = 0, what = 'a matching message'): Promise<SseMessage> {
+    const found = this.messages.slice(from).find(pred);
+    if (found) return Promise.resolve(found);
+    if (this.ended) return Promise.reject(new SseTimeout(`the stream ended before ${what} arrived (${this.messages.length} messages read)`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.timer !== timer);
+        reject(new SseTimeout(`${what} did not arrive within ${timeoutMs} ms (${this.messages.length} messages read on ${this.target})`));
+      }, timeoutMs);
+      this.waiters.push({ pred, from, resolve, reject, timer });
+    });
+  }
+
+  /** Waits until `n` messages satisfying `pred` have arrived; answers them in order. */
+  async collect(n: number, pred: (m: SseMessage) => boolean, timeoutMs: number, what = 'messages'): Promise<SseMessage[]> {
+    const deadline = Date.now() + timeoutMs;
+    let from = 0;
+    const got: SseMessage[] = [];
+    while (got.length < n) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new SseTimeout(`${got.length} of ${n} ${what} arrived within ${timeoutMs} ms on ${this.target}`);
+      try {
+        const m = await this.waitFor(pred, left, from, what);
+        got.push(m);
+        from = m.index + 1;
+      } catch (e) {
+        if (e instanceof SseTimeout) throw new SseTimeout(`${got.length} of ${n} ${what} arrived within ${timeoutMs} ms on ${this.target}`);
+        throw e;
+      }
+    }
+    return got;
+  }
+
+  close(): void {
+    if (!this.ended) this.abort.abort();
+    this.finish();
+  }
+
+  /** @internal */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** @internal */
+  push(event: string | undefined, id: string | undefined, data: string): void {
+    const lines = data.split('\n').map((l) => {
+      try {
+        return JSON.parse(l) as unknown;
+      } catch {
+        return undefined;
+      }
+    });
+    const m: SseMessage = { index: this.messages.length, event: event ?? '', id, data, lines, payload: lines[0], receivedAt: Date.now() };
+    this.messages.push(m);
+    for (const w of [...this.waiters]) {
+      if (m.index >= w.from && w.pred(m)) {
+        clearTimeout(w.timer);
+        this.waiters = this.waiters.filter((x) => x !== w);
+        w.resolve(m);
+      }
+    }
+  }
+
+  /** @internal */
+  finish(err?: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.endError = err;
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.reject(new SseTimeout(`the stream ended (${err?.message ?? 'closed'}) after ${this.messages.length} messages on ${this.target}`));
+    }
+    this.waiters = [];
+    this.onEnd.forEach((f) => f());
+  }
+}
+
+/**
+ * Opens GET {base_url}/events. Resolves once the response head has arrived:
+ * inspect `status` and `contentType`; a refused subscription has its body in
+ * `errorBody` and is already closed.
+ */
+export async function subscribe(baseUrl: string, token: string | undefined, opts: SubscribeOptions = {}): Promise<SseConnection> {
+  const url = buildUrl(baseUrl, EVENTS_PATH, opts.query);
+  const conn = new SseConnection(url, url.slice(baseUrl.length));
+  const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
+  const auth = opts.auth ?? 'token';
+  if (auth === 'token') {
+    if (!token) throw new Error('the SSE harness has no token');
+    headers.authorization = `Bearer ${token}`;
+  } else if (auth !== 'none') headers.authorization = auth.header;
+
+  countRequest('GET', EVENTS_PATH);
+  const connectTimer = setTimeout(() => conn.close(), opts.connectTimeoutMs ?? 10_000);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, signal: conn.signal });
+  } catch (e) {
+    conn.finish(e as Error);
+    if (conn.signal.aborted) throw new SseTimeout(`no response head from ${conn.target} within ${opts.connectTimeoutMs ?? 10_000} ms`);
+    throw new Error(describeNetworkError(url, e));
+  } finally {
+    clearTimeout(connectTimer);
+  }
+  conn.status = res.status;
+  res.headers.forEach((v, k) => (conn.headers[k] = v));
+  if (!res.ok || !res.body || !conn.isEventStream) {
+    conn.errorBody = (await readBounded(res, 4096)).trim();
+    conn.close();
+    return conn;
+  }
+  const parser = createParser({
+    onEvent: (m) => conn.push(m.event, m.id, m.data),
+    onComment: (c) => conn.comments.push(c),
+    onRetry: (r) => conn.retries.push(r),
+    onError: (e) => conn.parseErrors.push(`${e.type}: ${e.message}`),
+  });
+  void (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      conn.finish();
+    } catch (e) {
+      conn.finish(conn.signal.aborted ? undefined : (e as Error));
+    }
+  })();
+  return conn;
+}
+
+async function readBounded(res: Response, max: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // A body cut short is still evidence.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, max);
+}

@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The conformance suite. Target: CONFORMANCE_BASE_URL from the environment
+ * or .env; unset, the embedded reference emulator (harness/global-setup.ts).
+ * Playwright's own flags pass through: `npm run conformance -- --grep @sse`.
+ */
+export default defineConfig({
+  testDir: 'tests',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './harness/global-setup.ts',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  outputDir: 'reports/artifacts',
+  reporter: [
+    ['list'],
+    ['json', { outputFile: 'reports/results.json' }],
+    ['junit', { outputFile: 'reports/junit.xml' }],
+    ['html', { outputFolder: 'reports/html', open: 'never' }],
+  ],
+  use: {
+    // Traces would record Authorization headers: never on.
+    trace: 'off',
+  },
+  projects: [
+    { name: 'conformance', testIgnore: '**/rate-limit.spec.ts' },
+    // The rate-limit probe drives a client past its limit: after everything else.
+    { name: 'rate-limit', testMatch: '**/rate-limit.spec.ts', dependencies: ['conformance'] },
+  ],
+});

@@ -1,0 +1,166 @@
+/**
+ * Endpoints 5. Get an event stream: GET /event-streams/{id}
+ * Endpoints 6. List event streams: GET /event-streams?take=&from=
+ * Success codes, error statuses, scope and the last page's form: not shown (observed).
+ */
+import type { Api, Exchange } from '../harness/client.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
+import { rules, test } from '../harness/fixtures.ts';
+import { authChecks } from '../harness/auth-checks.ts';
+import { fc, fcParams } from '../harness/properties.ts';
+import { rulesOf } from '../schemas/index.ts';
+import type { RuleId } from '../spec/rules.ts';
+
+const LIST = '/event-streams';
+const one = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
+/** Bounds a walk: no tenant holds more streams than this in a conformance run. */
+const MAX_PAGES = 60;
+
+interface Page {
+  eventStreams: Array<{ id?: string }>;
+  next?: string;
+}
+
+async function page(api: Api, query: Record<string, string | number | undefined>): Promise<{ ex: Exchange; body: Page }> {
+  const ex = await api.get(LIST, { query });
+  return { ex, body: ex.json as Page };
+}
+
+/** Whether a page ends the walk: next absent or empty, or no items (the last page's form is not shown). */
+const isLast = (p: Page) => !p.next || p.eventStreams.length === 0;
+
+/** Walks every page by next; checks termination, duplicates and page sizes on the way. */
+async function walk(api: Api, take: number | undefined): Promise<{ ids: string[]; pages: number; last: Page }> {
+  const ids: string[] = [];
+  let from: string | undefined;
+  for (let n = 1; ; n++) {
+    const { ex, body } = await page(api, { take, from });
+    mustSucceed('event-streams.list.success', ex);
+    mustMatchSchema('event-stream-page', body, ex);
+    const size = take ?? 50;
+    must('event-streams.list.take.page-size', body.eventStreams.length <= size && (isLast(body) || body.eventStreams.length === size), {
+      expected: `at most ${size} items, exactly ${size} when a next page follows`,
+      actual: `${body.eventStreams.length} items, next ${body.next === undefined ? 'absent' : JSON.stringify(body.next)}`,
+      exchange: ex,
+    });
+    for (const s of body.eventStreams) {
+      must('event-streams.list.next.no-duplicates', !ids.includes(s.id!), { expected: 'each stream once in a walk', actual: `stream ${s.id} again on page ${n}`, exchange: ex });
+      ids.push(s.id!);
+    }
+    if (isLast(body)) return { ids, pages: n, last: body };
+    must('event-streams.list.next.terminates', n < MAX_PAGES, { expected: `a last page within ${MAX_PAGES} pages`, actual: `page ${n} still has next`, exchange: ex });
+    from = body.next;
+  }
+}
+
+test.describe('event streams @event-streams', () => {
+  test('should list a page of event streams', rules('event-streams.list.success', 'http.json-bodies', ...(rulesOf('event-stream-page') as RuleId[])), async ({ api }) => {
+    const { ex, body } = await page(api, {});
+    mustSucceed('event-streams.list.success', ex);
+    mustBeJson('http.json-bodies', ex);
+    mustMatchSchema('event-stream-page', body, ex);
+    observe('event-streams.status', `list answered ${ex.status}`);
+  });
+
+  for (const take of [1, 50, 100]) {
+    test(`should accept take=${take} and return at most ${take} streams`, rules('event-streams.list.take.range', 'event-streams.list.take.page-size'), async ({ api }) => {
+      const { ex, body } = await page(api, { take });
+      mustSucceed('event-streams.list.take.range', ex);
+      must('event-streams.list.take.page-size', body.eventStreams.length <= take, { expected: `at most ${take} streams`, actual: `${body.eventStreams.length}`, exchange: ex });
+    });
+  }
+
+  for (const take of ['0', '101', '-1', '1.5', 'ten']) {
+    test(`should refuse take=${take}`, rules('event-streams.list.take.range'), async ({ api }) => {
+      mustRefuse('event-streams.list.take.range', (await page(api, { take })).ex, `take=${take} is outside the integers 1 to 100`);
+    });
+  }
+
+  test('should refuse any take outside 1..100 (property)', rules('event-streams.list.take.range'), async ({ api }) => {
+    const outside = fc.oneof(fc.integer({ min: -1000, max: 0 }), fc.integer({ min: 101, max: 100_000 }));
+    await fc.assert(
+      fc.asyncProperty(outside, async (take) => {
+        mustRefuse('event-streams.list.take.range', (await page(api, { take })).ex, `take=${take} is outside 1 to 100`);
+      }),
+      fcParams(15),
+    );
+  });
+
+  test('should accept any take in 1..100 and size the page by it (property)', rules('event-streams.list.take.range', 'event-streams.list.take.page-size'), async ({ api }) => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 100 }), async (take) => {
+        const { ex, body } = await page(api, { take });
+        mustSucceed('event-streams.list.take.range', ex);
+        must('event-streams.list.take.page-size', body.eventStreams.length <= take && (isLast(body) || body.eventStreams.length === take), {
+          expected: `at most ${take} streams, exactly ${take} when next follows`,
+          actual: `${body.eventStreams.length} streams, next ${body.next === undefined ? 'absent' : 'present'}`,
+          exchange: ex,
+        });
+      }),
+      fcParams(10),
+    );
+  });
+
+  test('should size a page as take=50 when take is absent', rules('event-streams.list.take.default'), async ({ api }) => {
+    const dflt = await page(api, {});
+    const fifty = await page(api, { take: 50 });
+    mustSucceed('event-streams.list.take.default', dflt.ex);
+    must('event-streams.list.take.default', dflt.body.eventStreams.length === fifty.body.eventStreams.length, {
+      expected: `the same number of streams as take=50 (${fifty.body.eventStreams.length})`,
+      actual: `${dflt.body.eventStreams.length} streams`,
+      exchange: dflt.ex,
+    });
+  });
+
+  test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size'), async ({ api }) => {
+    const big = await walk(api, 100);
+    observe('event-streams.list.last-page', `last page: next ${big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : 'present'} with ${big.last.eventStreams.length} items`);
+    for (const take of [7, 50]) {
+      const small = await walk(api, take);
+      const missing = big.ids.filter((id) => !small.ids.includes(id));
+      const extra = small.ids.filter((id) => !big.ids.includes(id));
+      must('event-streams.list.next.no-gap', missing.length === 0 && extra.length === 0, {
+        expected: `walks with take=100 and take=${take} return the same ${big.ids.length} streams`,
+        actual: `take=${take} walk: ${small.ids.length} streams; missing ${missing.slice(0, 5).join(', ') || 'none'}; extra ${extra.slice(0, 5).join(', ') || 'none'}`,
+      });
+    }
+  });
+
+  test('should get each listed stream by id, as listed', rules('event-streams.get.success', 'event-streams.get.same-stream', 'http.json-bodies', ...(rulesOf('event-stream') as RuleId[])), async ({ api }) => {
+    const { body } = await page(api, { take: 3 });
+    test.skip(!body?.eventStreams?.length, 'The target holds no event stream to read');
+    for (const listed of body.eventStreams) {
+      const ex = await api.get(one(listed.id!));
+      mustSucceed('event-streams.get.success', ex);
+      mustBeJson('http.json-bodies', ex);
+      mustMatchSchema('event-stream', ex.json, ex);
+      const got = (ex.json as { id?: unknown }).id;
+      must('event-streams.get.same-stream', got === undefined || got === listed.id, { expected: `id ${listed.id}`, actual: `id ${String(got)}`, exchange: ex });
+    }
+  });
+
+  for (const length of [25, 27]) {
+    test(`should refuse a stream id of ${length} characters`, rules('event-streams.get.id.length'), async ({ api }) => {
+      const ex = await api.get(one('e'.repeat(length)));
+      mustRefuse('event-streams.get.id.length', ex, `id of ${length} characters; exactly 26 required`);
+    });
+  }
+
+  test('should refuse stream ids of any length but 26 (property)', rules('event-streams.get.id.length'), async ({ api }) => {
+    const len = fc.oneof(fc.integer({ min: 1, max: 25 }), fc.integer({ min: 27, max: 200 }));
+    await fc.assert(
+      fc.asyncProperty(len, async (n) => {
+        mustRefuse('event-streams.get.id.length', await api.get(one('s'.repeat(n))), `id of ${n} characters`);
+      }),
+      fcParams(10),
+    );
+  });
+
+  test('should be observed answering an unknown id of 26 characters', rules('event-streams.status'), async ({ api }) => {
+    const ex = await api.get(one('z'.repeat(26)));
+    observe('event-streams.status', `unknown 26-character id answered ${ex.status}`);
+  });
+});
+
+authChecks('event-streams.list', (api, _c, auth) => api.get(LIST, { auth, query: { take: 1 } }));
+authChecks('event-streams.get', (api, _c, auth) => api.get(one('z'.repeat(26)), { auth }));

@@ -1,0 +1,278 @@
+/**
+ * Endpoints 4. Subscribe to events (Server-Sent Events): GET /events
+ * and Events: message format, payloads, offsets and resumption, start
+ * positions and filters.
+ *
+ * Checks assert on what arrives and on what must not: events the suite
+ * caused are recognised by a nonce; a sentinel event caused last bounds the
+ * wait for anything that must not arrive, so no check sleeps to synchronise.
+ */
+import { EventSource } from 'eventsource';
+import type { Exchange } from '../harness/client.ts';
+import { authChecks } from '../harness/auth-checks.ts';
+import { must, mustMatchSchema, mustRefuse, observe, type Evidence } from '../harness/checks.ts';
+import type { Config } from '../harness/config.ts';
+import { rules, test, type EventsHarness } from '../harness/fixtures.ts';
+import { RUN_TOKEN } from '../harness/global-setup.ts';
+import { fc, fcParams } from '../harness/properties.ts';
+import { subscribe, type SseConnection, type SseMessage } from '../harness/sse.ts';
+import { causedBy, nonce, requireTrigger } from '../harness/triggers.ts';
+import { schemaOf, rulesOf } from '../schemas/index.ts';
+import type { RuleId } from '../spec/rules.ts';
+
+const EVENT_TYPES = (schemaOf('event-type') as { enum: string[] }).enum;
+const SPECIAL = ['error', 'offset-only'];
+/** How long to wait for an event: a tenant's pipeline is slower than the emulator. */
+const waitMs = (c: Config) => (c.embedded ? 5_000 : 30_000);
+/** How long to wait for a heartbeat, whose frequency is not shown. */
+const heartbeatWaitMs = (c: Config) => (c.embedded ? 5_000 : 60_000);
+
+test.describe.configure({ timeout: 120_000 });
+
+/** A subscription as evidence (no token). */
+function streamExchange(conn: SseConnection): Exchange {
+  return { method: 'GET', target: conn.target, url: conn.url, authorization: 'token', status: conn.status, headers: conn.headers, contentType: conn.contentType, text: conn.errorBody, json: undefined, waitedMs: 0 };
+}
+
+function describeMessage(m: SseMessage): string {
+  const data = m.data.length > 300 ? `${m.data.slice(0, 300)}…` : m.data;
+  return `message #${m.index}: event ${JSON.stringify(m.event)}, id ${JSON.stringify(m.id)}, data ${data}`;
+}
+
+function ev(conn: SseConnection, expected: string, actual: string, detail?: string): Evidence {
+  return { expected, actual, exchange: streamExchange(conn), detail };
+}
+
+const offsetOf = (m: SseMessage) => (m.payload as { offset?: unknown } | undefined)?.offset as string | undefined;
+const envelopeOf = (m: SseMessage) => (m.payload as { event?: { id?: string; type?: string } } | undefined)?.event;
+/** An event's identity: the envelope id, else its offset. */
+const identity = (m: SseMessage) => envelopeOf(m)?.id ?? offsetOf(m) ?? `#${m.index}`;
+
+/** Every message rule, applied to one message. */
+function checkMessage(conn: SseConnection, m: SseMessage): void {
+  must('events.message.event-field', EVENT_TYPES.includes(m.event) || SPECIAL.includes(m.event), ev(conn, `an event field among the documented types, error, offset-only`, `event ${JSON.stringify(m.event)}`, describeMessage(m)));
+  must('events.message.data-json', m.lines.every((l) => l !== undefined) && !!m.payload && typeof m.payload === 'object', ev(conn, 'each data line one JSON payload (an object)', 'a data line that is not a JSON object', describeMessage(m)));
+  const payload = m.payload as { type?: unknown; event?: { type?: unknown } };
+  if (m.event === 'offset-only') {
+    mustMatchSchema('sse-offset-only-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
+  } else if (m.event === 'error') {
+    observe('events.error-payload', 'an error message arrived', { data: m.data.slice(0, 500) });
+  } else {
+    mustMatchSchema('sse-event-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
+    const t = payload.event?.type;
+    must('events.payload.type-matches', t === m.event && (payload.type === undefined || payload.type === m.event), ev(conn, `envelope type${payload.type !== undefined ? ' and payload type' : ''} equal to the SSE event field ${m.event}`, `envelope type ${JSON.stringify(t)}, payload type ${JSON.stringify(payload.type)}`, describeMessage(m)));
+    if (m.event === 'connection.created') {
+      mustMatchSchema('connection-created-object', (payload.event as { data?: { object?: unknown } }).data?.object, streamExchange(conn), `data.object of ${describeMessage(m)}`);
+    }
+  }
+}
+
+/** Subscribes from the latest position and causes the standard sequence; answers the caused events, in order. */
+async function causeAndRead(events: EventsHarness, config: Config, query = {}): Promise<{ conn: SseConnection; caused: SseMessage[]; n: string }> {
+  const conn = await events.subscribe({ query });
+  must('events.content-type', conn.isEventStream, ev(conn, 'a 200 text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  const n = nonce();
+  const types = await events.causer.causeSequence(n);
+  const caused = await conn.collect(types.length, causedBy(n), waitMs(config), `events caused with nonce ${n}`);
+  return { conn, caused, n };
+}
+
+test.describe('events stream @sse', () => {
+  test('should answer a text/event-stream', rules('events.content-type'), async ({ events }) => {
+    const conn = await events.subscribe();
+    observe('events.status', `subscription answered ${conn.status} ${conn.contentType}`);
+    must('events.content-type', conn.status === 200 && conn.isEventStream, ev(conn, 'status 200 with Content-Type text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  });
+
+  test('should be readable by a standard EventSource client', rules('events.content-type'), async ({ config }) => {
+    const token = process.env[RUN_TOKEN]!;
+    const es = new EventSource(`${config.baseUrl}/events`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
+    });
+    try {
+      const opened = await new Promise<string>((resolve) => {
+        const timer = setTimeout(() => resolve('no open event within 10 s'), 10_000);
+        es.addEventListener('open', () => (clearTimeout(timer), resolve('open')));
+        es.addEventListener('error', (e) => (clearTimeout(timer), resolve(`error: ${(e as { code?: number; message?: string }).code ?? ''} ${(e as { message?: string }).message ?? ''}`)));
+      });
+      must('events.content-type', opened === 'open', { expected: 'a WHATWG EventSource opens the stream (status 200, text/event-stream)', actual: opened });
+    } finally {
+      es.close();
+    }
+  });
+
+  test('should send only well-formed messages for the events it streams', rules('events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', ...(rulesOf('sse-event-payload') as RuleId[])), async ({ events, config }) => {
+    requireTrigger(config);
+    const { conn, caused } = await causeAndRead(events, config);
+    for (const m of conn.messages.slice(0, caused.at(-1)!.index + 1)) checkMessage(conn, m);
+  });
+
+  test('should send connection.created with the documented object', rules('events.connection-created.object', 'events.payload.envelope'), async ({ events, config }) => {
+    requireTrigger(config);
+    test.skip(!config.embedded, 'connection.created is caused only against the embedded emulator (a real connection needs an identity provider)');
+    const conn = await events.subscribe({ query: { event_type: 'connection.created' } });
+    const n = nonce();
+    await events.causer.createConnection(n);
+    const m = await conn.waitFor(causedBy(n), waitMs(config), 0, `connection.created with nonce ${n}`);
+    checkMessage(conn, m);
+  });
+
+  test('should send heartbeats that carry an offset', rules('events.offset-only.offset', 'events.message.data-json'), async ({ events, config }) => {
+    const conn = await events.subscribe();
+    const started = Date.now();
+    let hb: SseMessage;
+    try {
+      hb = await conn.waitFor((m) => m.event === 'offset-only', heartbeatWaitMs(config), 0, 'an offset-only heartbeat');
+    } catch {
+      observe('events.heartbeat.frequency', `no heartbeat within ${heartbeatWaitMs(config)} ms`);
+      test.skip(true, `No heartbeat within ${heartbeatWaitMs(config)} ms: the frequency is not shown`);
+      return;
+    }
+    observe('events.heartbeat.frequency', `first heartbeat after ${hb.receivedAt - started} ms; comments ${conn.comments.length}, retry ${conn.retries.join(',') || 'none'}`);
+    checkMessage(conn, hb);
+  });
+
+  test('should start from the latest events when from is absent', rules('events.start.latest'), async ({ events, config }) => {
+    requireTrigger(config);
+    const conn = await events.subscribe();
+    const before = conn.events.length;
+    const n = nonce();
+    const connectedAt = Date.now();
+    await events.causer.createOrganization(n);
+    const m = await conn.waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`).catch(() => undefined);
+    must('events.start.latest', !!m, ev(conn, `the organization.created caused after connecting (nonce ${n})`, `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`));
+    const older = conn.events.slice(0, m!.index).filter((e) => Date.parse(String((envelopeOf(e) as { time?: string })?.time)) < connectedAt - 1000);
+    observe('events.start.replay', `${older.length} events older than the connection arrived first (${before} at connect)`);
+  });
+
+  test('should resume after the offset of event k with nothing lost, repeated or reordered', rules('events.resume.no-loss', 'events.resume.no-duplicate', 'events.resume.order'), async ({ events, config }) => {
+    requireTrigger(config);
+    const { caused, n } = await causeAndRead(events, config);
+    const ids = caused.map(identity);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: caused.length - 2 }), async (k) => {
+        await checkResume(events, config, caused, ids, n, k);
+      }),
+      fcParams(config.embedded ? 4 : 2),
+    );
+  });
+
+  test('should resume from a heartbeat offset with the events caused after it', rules('events.resume.heartbeat-offset'), async ({ events, config }) => {
+    requireTrigger(config);
+    const conn = await events.subscribe();
+    const hb = await conn.waitFor((m) => m.event === 'offset-only', heartbeatWaitMs(config), 0, 'an offset-only heartbeat').catch(() => undefined);
+    test.skip(!hb || typeof offsetOf(hb) !== 'string', 'No heartbeat with an offset arrived: its frequency is not shown');
+    const n = nonce();
+    await events.causer.createOrganization(n);
+    const org = await conn.waitFor(causedBy(n), waitMs(config), hb!.index, `organization.created with nonce ${n}`);
+    conn.close();
+    const resumed = await events.subscribe({ query: { from: offsetOf(hb!)! } });
+    const again = await resumed.waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n} after the heartbeat`).catch(() => undefined);
+    must('events.resume.heartbeat-offset', !!again && identity(again) === identity(org), ev(resumed, `the event caused after the heartbeat (${identity(org)})`, again ? `another event ${identity(again)}` : `nothing within ${waitMs(config)} ms`, `heartbeat offset ${offsetOf(hb!)}`));
+  });
+
+  test('should start at from_timestamp: later events arrive, earlier ones do not', rules('events.from-timestamp.start'), async ({ events, config }) => {
+    requireTrigger(config);
+    const conn = await events.subscribe();
+    const n1 = nonce();
+    await events.causer.createOrganization(n1);
+    const early = await conn.waitFor(causedBy(n1), waitMs(config), 0, 'the early event');
+    const earlyTime = Date.parse(String((envelopeOf(early) as { time?: string }).time));
+    // The next whole second after the early event, by the target's own clock.
+    const boundary = Math.floor(earlyTime / 1000) * 1000 + 1000;
+    let late: SseMessage | undefined;
+    for (let i = 0; i < 3 && !late; i++) {
+      const wait = boundary - Date.now() + 50;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait)); // the clock must pass the boundary: a wait for time itself
+      const n2 = nonce();
+      await events.causer.createOrganization(n2);
+      const m = await conn.waitFor(causedBy(n2), waitMs(config), 0, 'the late event');
+      if (Date.parse(String((envelopeOf(m) as { time?: string }).time)) >= boundary) late = m;
+    }
+    test.skip(!late, 'The target\'s event times did not pass the second boundary');
+    const from_timestamp = new Date(boundary).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const replay = await events.subscribe({ query: { from_timestamp } });
+    const got = await replay.waitFor((m) => identity(m) === identity(late!), waitMs(config), 0, `the event at ${from_timestamp}`).catch(() => undefined);
+    must('events.from-timestamp.start', !!got, ev(replay, `the event timed at or after ${from_timestamp} (${identity(late!)})`, `not within ${waitMs(config)} ms`));
+    const before = replay.messages.slice(0, got!.index).filter((m) => identity(m) === identity(early));
+    must('events.from-timestamp.start', before.length === 0, ev(replay, `no event timed before ${from_timestamp}`, `the earlier event ${identity(early)} arrived`, describeMessage(before[0] ?? got!)));
+  });
+
+  test('should deliver only the requested event types', rules('events.filter.only-requested'), async ({ events, config }) => {
+    requireTrigger(config);
+    for (const wanted of [['organization.deleted'], ['user.created', 'organization.deleted']]) {
+      const conn = await events.subscribe({ query: { event_type: wanted } });
+      const n = nonce();
+      await events.causer.causeSequence(n);
+      // organization.deleted is caused last: everything before it has arrived by then.
+      await conn.waitFor((m) => causedBy(n)(m) && m.event === 'organization.deleted', waitMs(config), 0, `organization.deleted with nonce ${n}`);
+      const others = conn.events.filter((m) => !wanted.includes(m.event));
+      must('events.filter.only-requested', others.length === 0, ev(conn, `only ${wanted.join(', ')}`, `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`));
+      if (wanted.includes('user.created')) {
+        const users = conn.events.filter((m) => m.event === 'user.created' && causedBy(n)(m));
+        must('events.filter.only-requested', users.length === 1, ev(conn, 'the user.created caused', `${users.length} user.created with the nonce`));
+      }
+      conn.close();
+    }
+  });
+
+  test('should stream every event type when event_type is absent', rules('events.filter.all-when-absent'), async ({ events, config }) => {
+    requireTrigger(config);
+    const { caused } = await causeAndRead(events, config);
+    const types = caused.map((m) => m.event);
+    must('events.filter.all-when-absent', types.includes('user.created') && types.includes('organization.created'), { expected: 'user and organization events alike', actual: types.join(', ') });
+  });
+
+  test('should refuse an unknown event_type', rules('events.filter.unknown-rejected'), async ({ events }) => {
+    for (const t of ['user.exploded', 'USER.CREATED', '']) {
+      const conn = await events.subscribe({ query: { event_type: t } });
+      mustRefuse('events.filter.unknown-rejected', streamExchange(conn), `event_type ${JSON.stringify(t)} is not an allowed value`);
+    }
+  });
+
+  test('should refuse a from cursor of 1025 characters', rules('events.from.max-length'), async ({ events }) => {
+    const conn = await events.subscribe({ query: { from: 'a'.repeat(1025) } });
+    mustRefuse('events.from.max-length', streamExchange(conn), 'from is at most 1024 characters');
+  });
+
+  test('should refuse a from_timestamp of 21 characters', rules('events.from-timestamp.max-length'), async ({ events }) => {
+    for (const v of ['2024-01-01T00:00:00.0Z', '2024-01-01T00:00:00Z ']) {
+      const conn = await events.subscribe({ query: { from_timestamp: v } });
+      mustRefuse('events.from-timestamp.max-length', streamExchange(conn), `from_timestamp of ${v.length} characters (maximum 20)`);
+    }
+  });
+
+  test('should be observed given both from and from_timestamp', rules('events.from-and-timestamp'), async ({ events }) => {
+    const head = await events.subscribe();
+    const hb = await head.waitFor((m) => typeof offsetOf(m) === 'string', 5_000, 0, 'any message with an offset').catch(() => undefined);
+    head.close();
+    const conn = await events.subscribe({ query: { from: (hb && offsetOf(hb)) ?? 'conformance', from_timestamp: '2024-01-01T00:00:00Z' } });
+    observe('events.from-and-timestamp', `both answered ${conn.status} ${conn.contentType}`);
+  });
+});
+
+/** Resumes from the offset of caused[k] and checks what follows against the first read. */
+async function checkResume(events: EventsHarness, config: Config, caused: SseMessage[], ids: string[], n: string, k: number): Promise<void> {
+  const from = offsetOf(caused[k]!);
+  must('events.payload.offset', typeof from === 'string', { expected: 'a string offset on every event', actual: JSON.stringify(from) });
+  const conn = await events.subscribe({ query: { from: from! } });
+  // A sentinel caused now: whatever the stream replays must come before it.
+  const sentinel = nonce();
+  await events.causer.createOrganization(sentinel);
+  const end = await conn.waitFor(causedBy(sentinel), waitMs(config), 0, `the sentinel event (nonce ${sentinel})`).catch(() => undefined);
+  const got = conn.events.slice(0, end ? end.index : undefined).filter(causedBy(n)).map(identity);
+  const expected = ids.slice(k + 1);
+  const context = `resumed from the offset of event ${k} (${ids[k]}) = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
+  const lost = expected.filter((id) => !got.includes(id));
+  must('events.resume.no-loss', !!end && lost.length === 0, ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, end ? `lost ${lost.join(', ')}` : 'the sentinel never arrived', context));
+  const repeated = got.filter((id, i) => got.indexOf(id) !== i || ids.indexOf(id) <= k);
+  must('events.resume.no-duplicate', repeated.length === 0, ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context));
+  must('events.resume.order', JSON.stringify(got) === JSON.stringify(expected), ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context));
+  conn.close();
+}
+
+authChecks('events.subscribe', async (api, c, auth) => {
+  const conn = await subscribe(c.baseUrl, api.token, { auth });
+  conn.close();
+  return { ...streamExchange(conn), authorization: auth === 'token' ? 'token' : auth === 'none' ? 'none' : 'custom' };
+});

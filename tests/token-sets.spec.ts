@@ -1,0 +1,67 @@
+/**
+ * Endpoints 1. List token sets of a user:
+ * GET /users/{id}/federated-connections-tokensets
+ */
+import { mustBeJson, mustMatchSchema, mustRefuse, mustStatus, must, observe } from '../harness/checks.ts';
+import { requireFixture, rules, test } from '../harness/fixtures.ts';
+import { fc, fcParams, pathSafeString } from '../harness/properties.ts';
+import { tamperSignature } from '../harness/tokens.ts';
+import { RUN_TOKEN } from '../harness/global-setup.ts';
+import { authChecks } from '../harness/auth-checks.ts';
+
+const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
+/** A user id that no tenant holds, of a given length. */
+const unknownUser = (length = 40) => `conformance-nobody-${'x'.repeat(Math.max(0, length - 19))}`.slice(0, length);
+
+test.describe('token sets of a user @token-sets', () => {
+  test('should answer 200 with a JSON array of token sets', rules('token-sets.list.success', 'http.json-bodies', 'token-set.types', 'timestamps.date-time'), async ({ api, config }) => {
+    const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+    const ex = await api.get(path(userId));
+    mustStatus('token-sets.list.success', ex, 200);
+    mustBeJson('http.json-bodies', ex);
+    must('token-sets.list.success', Array.isArray(ex.json), { expected: 'a JSON array', actual: typeof ex.json, exchange: ex });
+    mustMatchSchema('token-set-list', ex.json, ex);
+    const now = Date.now();
+    const expired = (ex.json as Array<{ expires_at?: string | null }>).filter((t) => t.expires_at && Date.parse(t.expires_at) < now);
+    observe('token-sets.list.active-only', `${expired.length} of ${(ex.json as unknown[]).length} token sets have expires_at in the past`);
+  });
+
+  test('should answer 404 for a user that does not exist', rules('token-sets.list.unknown-user'), async ({ api }) => {
+    const ex = await api.get(path(unknownUser()));
+    mustStatus('token-sets.list.unknown-user', ex, 404);
+  });
+
+  test('should accept a user id of 300 characters and refuse one of 301', rules('token-sets.list.user-id.max-length'), async ({ api }) => {
+    const at = await api.get(path(unknownUser(300)));
+    must('token-sets.list.user-id.max-length', at.status === 404, { expected: 'status 404 (an unknown user, not a refused length)', actual: `status ${at.status}`, exchange: at });
+    const over = await api.get(path(unknownUser(301)));
+    mustRefuse('token-sets.list.user-id.max-length', over, 'user id of 301 characters, over the maximum of 300');
+  });
+
+  test('should refuse user ids over 300 characters (property)', rules('token-sets.list.user-id.max-length'), async ({ api }) => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 301, max: 1200 }).chain((n) => pathSafeString(n)), async (id) => {
+        mustRefuse('token-sets.list.user-id.max-length', await api.get(path(id)), `user id of ${id.length} characters`);
+      }),
+      fcParams(15),
+    );
+  });
+
+  test('should answer 401 without a token, with a malformed header, and with a tampered signature', rules('token-sets.list.unauthorized'), async ({ anonApi, config }) => {
+    const id = config.userId ?? unknownUser();
+    const none = await anonApi.get(path(id), { auth: 'none' });
+    mustStatus('token-sets.list.unauthorized', none, 401);
+    const tampered = await anonApi.get(path(id), { auth: { header: `Bearer ${tamperSignature(process.env[RUN_TOKEN]!)}` } });
+    mustStatus('token-sets.list.unauthorized', tampered, 401);
+    const garbage = await anonApi.get(path(id), { auth: { header: 'Bearer not-a-jwt' } });
+    mustStatus('token-sets.list.unauthorized', garbage, 401);
+  });
+
+  test('should answer 403 to a token without read:federated_connections_tokens', rules('token-sets.list.insufficient-scope'), async ({ limitedApi, config }) => {
+    const ex = await limitedApi.get(path(config.userId ?? unknownUser()));
+    mustStatus('token-sets.list.insufficient-scope', ex, 403);
+    observe('token-sets.list.scope-named', ex.text.includes('read:federated_connections_tokens') ? 'the 403 body names read:federated_connections_tokens' : 'the 403 body does not name the scope', { body: ex.json ?? ex.text.slice(0, 300) });
+  });
+});
+
+authChecks('token-sets.list', (api, c, auth) => api.get(path(c.userId ?? unknownUser()), { auth }));
