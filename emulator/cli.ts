@@ -11,6 +11,9 @@
  *   --fault NAME[,NAME]      switch faults on
  *   --variant NAME           behaviour variant
  *   --env-file PATH          write the CONFORMANCE_* variables as a dotenv file
+ *   --env-out PATH           the same; use it on Node 20, where node itself
+ *                            claims --env-file anywhere on the command line and
+ *                            exits (code 9) when that file does not exist yet
  *
  * It prints the emulator's own demo credentials (local use only). SIGINT and
  * SIGTERM close it cleanly.
@@ -45,12 +48,13 @@ async function main(): Promise<void> {
       fault: { type: 'string' },
       variant: { type: 'string' },
       'env-file': { type: 'string' },
+      'env-out': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('usage: npm run emulator -- [--port N] [--host H] [--rate-limit L/W] [--rate-limited-client L/W] [--heartbeat-ms N] [--control] [--seed N] [--fault NAME] [--variant NAME] [--env-file PATH]\n');
+    process.stdout.write('usage: npm run emulator -- [--port N] [--host H] [--rate-limit L/W] [--rate-limited-client L/W] [--heartbeat-ms N] [--control] [--seed N] [--fault NAME] [--variant NAME] [--env-file PATH | --env-out PATH]\n');
     return;
   }
   const options: EmulatorOptions = {
@@ -64,25 +68,10 @@ async function main(): Promise<void> {
     fault: values.fault,
     variant: values.variant,
   };
+  const envPath = values['env-out'] ?? values['env-file'];
   const emu = await startEmulator(options);
   const env = emu.env();
-  if (values['env-file'] !== undefined) writeFileSync(values['env-file'], dotenv(env), { mode: 0o600 });
-
-  process.stdout.write(
-    [
-      `emulator listening`,
-      `  base URL   ${emu.baseUrl}`,
-      `  auth URL   ${emu.authUrl} (token endpoint ${emu.authUrl}/oauth/token/)`,
-      `  audience   ${emu.audience}`,
-      ...(emu.controlUrl ? [`  control    ${emu.controlUrl}`] : []),
-      `  full         ${emu.clients.full.clientId} / ${emu.clients.full.clientSecret}`,
-      `  limited      ${emu.clients.limited.clientId} / ${emu.clients.limited.clientSecret}`,
-      `  rateLimited  ${emu.clients.rateLimited.clientId} / ${emu.clients.rateLimited.clientSecret}`,
-      ...(values['env-file'] !== undefined ? [`  env file   ${values['env-file']}`] : []),
-      '',
-    ].join('\n'),
-  );
-
+  // Handlers first: whoever reads the banner may signal at once.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -95,6 +84,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (envPath !== undefined) writeFileSync(envPath, dotenv(env), { mode: 0o600 });
+
+  process.stdout.write(
+    [
+      `emulator listening`,
+      `  base URL   ${emu.baseUrl}`,
+      `  auth URL   ${emu.authUrl} (token endpoint ${emu.authUrl}/oauth/token/)`,
+      `  audience   ${emu.audience}`,
+      ...(emu.controlUrl ? [`  control    ${emu.controlUrl}`] : []),
+      `  full         ${emu.clients.full.clientId} / ${emu.clients.full.clientSecret}`,
+      `  limited      ${emu.clients.limited.clientId} / ${emu.clients.limited.clientSecret}`,
+      `  rateLimited  ${emu.clients.rateLimited.clientId} / ${emu.clients.rateLimited.clientSecret}`,
+      ...(envPath !== undefined ? [`  env file   ${envPath}`] : []),
+      '',
+    ].join('\n'),
+  );
 }
 
 main().catch((err: unknown) => {

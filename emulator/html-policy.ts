@@ -72,5 +72,11 @@ export function htmlViolation(value: string): string | undefined {
   );
   parser.write(value);
   parser.end();
-  return violation;
+  if (violation !== undefined) return violation;
+  // htmlparser2 drops end tags that close nothing ("</script>"); refuse those names too.
+  for (const m of value.matchAll(/<\/\s*([A-Za-z][^\s/>]*)/g)) {
+    const name = m[1]!.toLowerCase();
+    if (!ALLOWED_TAGS.has(name)) return `tag </${name}> is not allowed`;
+  }
+  return undefined;
 }

@@ -81,6 +81,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   });
   app.decorate('emulator', ctx);
 
+  // Bodies are JSON or form-urlencoded; every other media type is 415.
+  app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
   app.setErrorHandler((err, _request, reply) => sendError(reply, toApiError(err)));
   app.setNotFoundHandler((request, reply) => {

@@ -35,7 +35,8 @@ function decodeStreamCursor(ctx: EmulatorContext, cursor: string): number | unde
 
 function parseTake(raw: string | undefined): number {
   if (raw === undefined) return TAKE_DEFAULT;
-  if (!/^[0-9]{1,3}$/.test(raw)) throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
+  // Canonical decimal only: no sign, no leading zero, no exponent.
+  if (!/^[1-9][0-9]{0,2}$/.test(raw)) throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
   const n = Number(raw);
   if (n < TAKE_MIN || n > TAKE_MAX) throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
   return n;

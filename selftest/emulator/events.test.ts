@@ -1,0 +1,223 @@
+/**
+ * Endpoints 4: GET /events, over a real socket. Events come from real state
+ * changes (users, organizations, connections) and from the control endpoint.
+ */
+import { expect, test } from '@playwright/test';
+import { formatErrors, validate } from '../../schemas/index.js';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { encodeOffset } from '../../emulator/events.js';
+import { body, harness } from './helpers.js';
+import { SseReader, type SseMessage } from './sse.js';
+
+let emu: RunningEmulator;
+let token: string;
+const readers: SseReader[] = [];
+
+test.beforeAll(async () => {
+  emu = await startEmulator({ control: true, heartbeatMs: 100 });
+  const res = await fetch(`${emu.authUrl}/oauth/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
+  });
+  token = ((await res.json()) as { access_token: string }).access_token;
+});
+test.afterEach(() => {
+  for (const r of readers.splice(0)) r.close();
+});
+test.afterAll(async () => {
+  await emu.close();
+});
+
+async function subscribe(query = ''): Promise<SseReader> {
+  const r = await SseReader.open(`${emu.baseUrl}/events${query}`, { authorization: `Bearer ${token}` });
+  readers.push(r);
+  expect(r.response.status).toBe(200);
+  // The first offset-only message says the subscription is live.
+  await r.waitFor((m) => m.event === 'offset-only');
+  return r;
+}
+
+async function call(method: string, path: string, b?: unknown): Promise<Response> {
+  return fetch(`${emu.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(b === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(b === undefined ? {} : { body: JSON.stringify(b) }),
+  });
+}
+
+let seq = 0;
+const unique = (p: string) => `${p}-${process.pid}-${Date.now().toString(36)}-${seq++}`;
+
+function expectEventMessage(r: SseReader, m: SseMessage, type: string) {
+  expect(m.event).toBe(type);
+  const payload = r.json<{ offset: string; event: { type: string; data: { object: Record<string, unknown> } } }>(m);
+  const pr = validate('sse-event-payload', payload);
+  expect(pr.valid, formatErrors(pr.errors)).toBe(true);
+  const er = validate('event-envelope', payload.event);
+  expect(er.valid, formatErrors(er.errors)).toBe(true);
+  expect(payload.event.type).toBe(type);
+  expect(m.id).toBe(payload.offset);
+  return payload;
+}
+
+const isType = (type: string, pred: (o: Record<string, unknown>) => boolean) => (m: SseMessage) =>
+  m.event === type && pred((JSON.parse(m.data) as { event: { data: { object: Record<string, unknown> } } }).event.data.object);
+
+test.describe('events stream @sse', () => {
+  test('should answer text/event-stream with rate-limit headers and an offset-only heartbeat first', async () => {
+    const r = await subscribe();
+    expect(r.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(r.response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    const first = r.messages[0]!;
+    expect(first.event).toBe('offset-only');
+    const payload = r.json(first);
+    const v = validate('sse-offset-only-payload', payload);
+    expect(v.valid, formatErrors(v.errors)).toBe(true);
+    expect(first.id).toBe(payload['offset']);
+  });
+
+  test('should repeat heartbeats every heartbeatMs', async () => {
+    const r = await subscribe();
+    await r.waitFor((m) => m.event === 'offset-only', 2000, 1);
+  });
+
+  test('should deliver user.created, user.updated and user.deleted from the users routes', async () => {
+    const r = await subscribe();
+    const email = `${unique('u')}@conformance.test`;
+    const created = await call('POST', '/users', { connection: emu.fixtures.userConnection, email, password: 'Secret-123' });
+    expect(created.status).toBe(201);
+    const user = (await created.json()) as { user_id: string };
+    expect((await call('PATCH', `/users/${encodeURIComponent(user.user_id)}`, { name: 'Renamed' })).status).toBe(200);
+    expect((await call('DELETE', `/users/${encodeURIComponent(user.user_id)}`)).status).toBe(204);
+    const byId = (o: Record<string, unknown>) => o['user_id'] === user.user_id;
+    const c = expectEventMessage(r, await r.waitFor(isType('user.created', byId)), 'user.created');
+    expect(c.event.data.object['email']).toBe(email);
+    expect(JSON.stringify(c)).not.toContain('Secret-123');
+    const u = expectEventMessage(r, await r.waitFor(isType('user.updated', byId)), 'user.updated');
+    expect(u.event.data.object['name']).toBe('Renamed');
+    expectEventMessage(r, await r.waitFor(isType('user.deleted', byId)), 'user.deleted');
+  });
+
+  test('should deliver connection.created with the full connection object, then connection.deleted', async () => {
+    const r = await subscribe();
+    const name = unique('conn');
+    const created = await call('POST', '/connections', { name, strategy: 'oidc', options: { client_id: 'abc', issuer: 'https://idp.test/' } });
+    expect(created.status).toBe(201);
+    const conn = (await created.json()) as { id: string };
+    const m = await r.waitFor(isType('connection.created', (o) => o['name'] === name));
+    const payload = expectEventMessage(r, m, 'connection.created');
+    const obj = payload.event.data.object;
+    const v = validate('connection-created-object', obj);
+    expect(v.valid, formatErrors(v.errors)).toBe(true);
+    const options = obj['options'] as Record<string, unknown>;
+    expect(options['client_id']).toBe('abc');
+    expect(options['oidc_metadata']).toBeDefined();
+    expect((payload.event.data as unknown as { context: { connection: { name: string } } }).context.connection.name).toBe(name);
+    expect((await call('DELETE', `/connections/${conn.id}`)).status).toBe(204);
+    await r.waitFor(isType('connection.deleted', (o) => o['id'] === conn.id));
+  });
+
+  test('should deliver only the requested event types', async () => {
+    const r = await subscribe('?event_type=organization.created&event_type=organization.deleted');
+    await call('POST', '/users', { connection: emu.fixtures.userConnection, email: `${unique('f')}@conformance.test` });
+    const name = unique('org').toLowerCase();
+    const org = (await (await call('POST', '/organizations', { name })).json()) as { id: string };
+    await call('DELETE', `/organizations/${org.id}`);
+    await r.waitFor(isType('organization.created', (o) => o['name'] === name));
+    await r.waitFor(isType('organization.deleted', (o) => o['id'] === org.id));
+    // Events on one stream arrive in order: a user.created would have come first.
+    expect(r.messages.filter((m) => m.event.startsWith('user.'))).toEqual([]);
+  });
+
+  test('should resume strictly after a cursor given as from', async () => {
+    const live = await subscribe();
+    const names = [unique('a'), unique('b'), unique('c')].map((n) => n.toLowerCase());
+    for (const name of names) expect((await call('POST', '/organizations', { name })).status).toBe(201);
+    const offsets: string[] = [];
+    for (const name of names) offsets.push(r0(await live.waitFor(isType('organization.created', (o) => o['name'] === name))).offset);
+    const resumed = await subscribe(`?from=${encodeURIComponent(offsets[0]!)}&event_type=organization.created`);
+    const got = resumed.messages.filter((m) => m.event === 'organization.created').map((m) => m.id);
+    expect(got).toEqual(offsets.slice(1));
+    function r0(m: SseMessage) {
+      return JSON.parse(m.data) as { offset: string };
+    }
+  });
+
+  test('should start at the first event at or after from_timestamp', async () => {
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    expect(at.length).toBe(20);
+    const result = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created', count: 2 }) });
+    const { offsets } = (await result.json()) as { offsets: string[] };
+    const r = await subscribe(`?from_timestamp=${at}&event_type=group.created`);
+    const got = r.messages.filter((m) => m.event === 'group.created').map((m) => m.id);
+    for (const o of offsets) expect(got).toContain(o);
+    const future = await subscribe('?from_timestamp=2999-01-01T00:00:00Z');
+    expect(future.messages.filter((m) => m.event !== 'offset-only')).toEqual([]);
+  });
+
+  test('should deliver events injected through the control endpoint', async () => {
+    const r = await subscribe('?event_type=group.member.added');
+    const res = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.member.added', count: 3 }) });
+    expect(res.status).toBe(201);
+    const { offsets } = (await res.json()) as { offsets: string[] };
+    for (const o of offsets) expectEventMessage(r, await r.waitFor((m) => m.id === o), 'group.member.added');
+  });
+
+  test('should stop listening when the client disconnects', async () => {
+    const before = emu.app.emulator.events.subscriberCount;
+    const r = await subscribe();
+    expect(emu.app.emulator.events.subscriberCount).toBe(before + 1);
+    r.close();
+    await expect.poll(() => emu.app.emulator.events.subscriberCount, { timeout: 5000 }).toBe(before);
+  });
+
+  test('should end open streams when the emulator closes', async () => {
+    const other = await startEmulator({ heartbeatMs: 50 });
+    try {
+      const t = await fetch(`${other.authUrl}/oauth/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'client_credentials', client_id: other.clients.full.clientId, client_secret: other.clients.full.clientSecret, audience: other.audience }),
+      });
+      const tok = ((await t.json()) as { access_token: string }).access_token;
+      const r = await SseReader.open(`${other.baseUrl}/events`, { authorization: `Bearer ${tok}` });
+      readers.push(r);
+      await r.waitFor((m) => m.event === 'offset-only');
+      await other.close();
+      await r.waitForEnd();
+      expect(other.app.emulator.streams.size).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+test.describe('events stream query validation @sse', () => {
+  const cases: [string, string, string][] = [
+    ['from that is not an offset', '?from=garbage', 'invalid_cursor'],
+    ['from ahead of the log', `?from=${encodeOffset(999_999)}`, 'invalid_cursor'],
+    ['from in a non-canonical spelling', `?from=${encodeOffset(0)}=`, 'invalid_cursor'],
+    ['from longer than 1024', `?from=${'a'.repeat(1025)}`, 'invalid_query_string'],
+    ['from given twice', `?from=${encodeOffset(0)}&from=${encodeOffset(0)}`, 'invalid_query_string'],
+    ['from_timestamp longer than 20', '?from_timestamp=2025-01-01T00:00:00.000Z', 'invalid_query_string'],
+    ['from_timestamp not RFC 3339', '?from_timestamp=yesterday', 'invalid_query_string'],
+    ['from_timestamp with month 13', '?from_timestamp=2025-13-01T00:00:00Z', 'invalid_query_string'],
+    ['from_timestamp on 30 February', '?from_timestamp=2025-02-30T00:00:00Z', 'invalid_query_string'],
+    ['an unknown event_type', '?event_type=user.exploded', 'invalid_query_string'],
+    ['one unknown among known event types', '?event_type=user.created&event_type=nope', 'invalid_query_string'],
+    ['an empty event_type', '?event_type=', 'invalid_query_string'],
+  ];
+  for (const [name, q, code] of cases) {
+    test(`should answer 400 ${code} to ${name}`, async () => {
+      const h = await harness();
+      try {
+        const res = await h.api('GET', `/events${q}`);
+        expect(res.statusCode).toBe(400);
+        expect(body(res)['errorCode']).toBe(code);
+      } finally {
+        await h.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,65 @@
+/**
+ * Endpoints 1: GET /users/{id}/federated-connections-tokensets.
+ */
+import { expect, test } from '@playwright/test';
+import { formatErrors, validate } from '../../schemas/index.js';
+import { body, harness, type Harness } from './helpers.js';
+
+let h: Harness;
+test.beforeAll(async () => {
+  h = await harness();
+});
+test.afterAll(async () => {
+  await h.close();
+});
+
+const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
+
+test.describe('token-set listing @token-sets', () => {
+  test('should list the fixture users\' token sets (several, one, none) as schema-valid arrays', async () => {
+    const f = h.app.emulator.state.fixtures;
+    const counts: [string, (n: number) => boolean][] = [
+      [f.userId, (n) => n > 1],
+      [f.userWithOneTokenSetId, (n) => n === 1],
+      [f.userWithoutTokenSetsId, (n) => n === 0],
+    ];
+    for (const [id, ok] of counts) {
+      const res = await h.api('GET', path(id));
+      expect(res.statusCode).toBe(200);
+      const list = res.json() as unknown[];
+      const r = validate('token-set-list', list);
+      expect(r.valid, formatErrors(r.errors)).toBe(true);
+      expect(ok(list.length), `${id}: ${list.length}`).toBe(true);
+    }
+  });
+
+  test('should include token sets with null expires_at and last_used_at', async () => {
+    const list = (await h.api('GET', path(h.app.emulator.state.fixtures.userId))).json() as { expires_at: unknown; last_used_at: unknown }[];
+    expect(list.some((t) => t.expires_at === null)).toBe(true);
+    expect(list.some((t) => t.last_used_at === null)).toBe(true);
+    expect(list.some((t) => typeof t.expires_at === 'string')).toBe(true);
+  });
+
+  test('should answer 404 inexistent_user for an unknown user', async () => {
+    const res = await h.api('GET', path(h.app.emulator.state.fixtures.unknownUserId));
+    expect(res.statusCode).toBe(404);
+    expect(body(res)['errorCode']).toBe('inexistent_user');
+  });
+
+  test('should accept an id of exactly 300 characters (404) and refuse 301 (400 invalid_uri)', async () => {
+    const at = await h.api('GET', path('u'.repeat(300)));
+    expect(at.statusCode).toBe(404);
+    const over = await h.api('GET', path('u'.repeat(301)));
+    expect(over.statusCode).toBe(400);
+    expect(body(over)['errorCode']).toBe('invalid_uri');
+    const huge = await h.api('GET', path('u'.repeat(5000)));
+    expect(huge.statusCode).toBe(400);
+  });
+
+  test('should carry the rate-limit headers on success and on errors', async () => {
+    for (const id of [h.app.emulator.state.fixtures.userId, 'nobody']) {
+      const res = await h.api('GET', path(id));
+      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(res.headers[name], name).toMatch(/^\d+$/);
+    }
+  });
+});
