@@ -69,6 +69,9 @@ export interface User {
   family_name?: string;
   picture?: string;
   blocked?: boolean;
+  username?: string;
+  phone_number?: string;
+  phone_verified?: boolean;
   user_metadata?: Record<string, unknown>;
   app_metadata?: Record<string, unknown>;
   identities: Identity[];

@@ -41,6 +41,8 @@ export function connectionRoutes(ctx: EmulatorContext): RouteDef[] {
         const extra = structuredClone(body) as Partial<Connection>;
         delete extra.name;
         delete extra.strategy;
+        // A client secret given in options is never kept, answered or put in an event.
+        if (extra.options) delete (extra.options as Record<string, unknown>)['client_secret'];
         const connection = fullConnection(id, name, body['strategy'] as string, extra);
         // The options given merge over the defaults; the result must still be a connection.created object.
         const check = validate('connection-created-object', connection);

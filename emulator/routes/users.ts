@@ -28,15 +28,22 @@ const profileFields: Record<string, FieldSpec> = {
   blocked: { type: 'boolean' },
   user_metadata: { type: 'object' },
   app_metadata: { type: 'object' },
+  username: { type: 'string', min: 1, max: 128 },
+  phone_number: { type: 'string', min: 1, max: 32 },
+  phone_verified: { type: 'boolean' },
+  // Accepted and not kept: the emulator sends no mail and keeps no password.
   password: { type: 'string', min: 1, max: 1024 },
+  verify_email: { type: 'boolean' },
 };
+
+const NOT_KEPT: ReadonlySet<string> = new Set(['password', 'verify_email']);
 
 const createFields: Record<string, FieldSpec> = { ...profileFields, connection: { type: 'string', required: true, min: 1, max: 128 } };
 
 /** What a user looks like in answers and events (the password is never kept). */
 function pick(body: Record<string, unknown>): Partial<User> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(profileFields)) if (k !== 'password' && body[k] !== undefined) out[k] = structuredClone(body[k]);
+  for (const k of Object.keys(profileFields)) if (!NOT_KEPT.has(k) && body[k] !== undefined) out[k] = structuredClone(body[k]);
   return out as Partial<User>;
 }
 

@@ -17,7 +17,9 @@ test.afterEach(async () => {
 test.describe('users', () => {
   test('should create, update and delete a user, appending one event each', async () => {
     const start = h.app.emulator.events.position;
-    const created = await h.api('POST', '/users', { body: { connection: h.app.emulator.state.fixtures.userConnection, email: 'new@conformance.test', password: 'pw' } });
+    const created = await h.api('POST', '/users', {
+      body: { connection: h.app.emulator.state.fixtures.userConnection, email: 'new@conformance.test', password: 'pw', verify_email: false, username: 'newbie', email_verified: true },
+    });
     expect(created.statusCode).toBe(201);
     const user = body<{ user_id: string; email: string; password?: string }>(created);
     expect(user.email).toBe('new@conformance.test');
@@ -81,6 +83,10 @@ test.describe('organizations and connections', () => {
     const res = await h.api('POST', '/connections', { body: { name: 'my-oidc', strategy: 'oidc' } });
     expect(res.statusCode).toBe(201);
     expect((await h.api('POST', '/connections', { body: { name: 'my-oidc', strategy: 'oidc' } })).statusCode).toBe(409);
+    const secret = await h.api('POST', '/connections', { body: { name: 'with-secret', strategy: 'oidc', options: { client_id: 'c', client_secret: 'TOP-SECRET' } } });
+    expect(secret.statusCode).toBe(201);
+    expect(secret.body).not.toContain('TOP-SECRET');
+    expect(JSON.stringify(h.app.emulator.events.after(0))).not.toContain('TOP-SECRET');
     const broken = await h.api('POST', '/connections', { body: { name: 'other', strategy: 'oidc', options: { oidc_metadata: 'x' } } });
     expect(broken.statusCode).toBe(400);
     const id = body<{ id: string }>(res).id;
