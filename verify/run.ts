@@ -45,7 +45,8 @@ async function runSuite(opts: { fault?: string; variant?: string; grep?: string 
   const file = join(tmpdir(), `conformance-verify-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const started = Date.now();
   try {
-    const args = ['playwright', 'test', '--reporter=json', '--workers=2'];
+    // Each run its own output folder: Playwright empties it at start, and runs go two at a time.
+    const args = ['playwright', 'test', '--reporter=json', '--workers=2', '--output', `${file}.artifacts`];
     if (opts.grep) args.push('--grep', opts.grep);
     const env = { ...process.env, ...emu.env(), CONFORMANCE_EMBEDDED: '1', PLAYWRIGHT_JSON_OUTPUT_FILE: file, FORCE_COLOR: '0' };
     const code = await new Promise<number>((res, rej) => {
@@ -67,6 +68,7 @@ async function runSuite(opts: { fault?: string; variant?: string; grep?: string 
     return result;
   } finally {
     rmSync(file, { force: true });
+    rmSync(`${file}.artifacts`, { recursive: true, force: true });
     await emu.close();
   }
 }
