@@ -21,6 +21,8 @@ export default defineConfig({
     ['json', { outputFile: 'reports/results.json' }],
     ['junit', { outputFile: 'reports/junit.xml' }],
     ['html', { outputFolder: 'reports/html', open: 'never' }],
+    // After html: it links its rule matrix from the html report.
+    ['./harness/reporter.ts', { outputFolder: 'reports' }],
   ],
   use: {
     // Traces would record Authorization headers: never on.

@@ -16,7 +16,7 @@
  * test annotations of type `observation` and gathered by the report.
  */
 import { test } from '@playwright/test';
-import { formatErrors, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
+import { formatErrors, schemaOf, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
 import { rule, type RuleId } from '../spec/rules.ts';
 import { isJsonMediaType, type Exchange } from './client.ts';
 
@@ -116,7 +116,10 @@ export function mustBeJson(id: RuleId, ex: Exchange): void {
  */
 export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchange, where = 'body'): void {
   const r = validate(schema, value);
-  if (r.valid) return;
+  if (r.valid) {
+    observeUnknownMembers(schema, value);
+    return;
+  }
   const byRule = new Map<RuleId, SchemaError[]>();
   for (const e of r.errors) {
     const id = (e.rule ?? 'http.json-bodies') as RuleId;
@@ -135,4 +138,18 @@ export function observe(id: RuleId, summary: string, data?: unknown): void {
   const r = rule(id);
   if (r.level !== 'observe') throw new Error(`observe() called with ${id}, a ${r.level} rule`);
   test.info().annotations.push({ type: 'observation', description: JSON.stringify({ rule: id, summary, data }) });
+}
+
+type Node = { properties?: Record<string, unknown>; items?: { $ref?: string }; $ref?: string };
+
+/** Records members the document does not list (allowed for token sets; elsewhere not shown). */
+function observeUnknownMembers(schema: SchemaName, value: unknown): void {
+  const node = schemaOf(schema) as Node;
+  const ref = node.items?.$ref;
+  const [target, values] = ref ? [schemaOf(ref.replace(/\.schema\.json$/, '') as SchemaName) as Node, Array.isArray(value) ? value : []] : [node, [value]];
+  if (!target.properties) return;
+  const known = new Set(Object.keys(target.properties));
+  const extra = new Set<string>();
+  for (const v of values) if (v && typeof v === 'object' && !Array.isArray(v)) Object.keys(v).filter((k) => !known.has(k)).forEach((k) => extra.add(k));
+  if (extra.size) observe('bodies.unknown-members', `${schema}: members not in the document: ${[...extra].slice(0, 10).join(', ')}`);
 }

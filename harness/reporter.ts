@@ -1,0 +1,237 @@
+/**
+ * The conformance reporter: turns test results into verdicts per rule.
+ *
+ * Writes reports/conformance.json and reports/conformance.md, and the same
+ * matrix as reports/html/conformance.html, linked from the top of
+ * Playwright's html report. One row per rule: id, requirement, level,
+ * verdict (pass / fail / observed / skipped with its reason / not run), the
+ * checks that cover it, and the evidence of a failure (the rule violation as
+ * the check printed it: expected, actual, request, curl line).
+ *
+ * A rule fails when a check naming it failed with `✗ <rule>`; a check that
+ * failed without naming a rule (a timeout, a broken target) fails all the
+ * rules it declares, with that error as evidence.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { operations } from '../spec/operations.ts';
+import { rules, type Rule } from '../spec/rules.ts';
+import { RULE_MARK } from './checks.ts';
+
+export type Verdict = 'pass' | 'fail' | 'observed' | 'skipped' | 'not run';
+
+export interface RuleRow {
+  id: string;
+  level: Rule['level'];
+  section: string;
+  requirement: string;
+  operations: readonly string[];
+  verdict: Verdict;
+  checks: Array<{ title: string; status: string }>;
+  evidence: string[];
+  skipReasons: string[];
+  observations: string[];
+}
+
+export interface ConformanceReport {
+  target: string;
+  embedded: boolean;
+  startedAt: string;
+  durationMs: number;
+  status: FullResult['status'];
+  headline: Record<Verdict, number>;
+  operations: Record<string, Record<Verdict, number>>;
+  rules: RuleRow[];
+  observations: Array<{ rule: string; summary: string; check: string }>;
+  requests: { total: number; byOperation: Record<string, number> };
+}
+
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+interface Options {
+  outputFolder?: string;
+  htmlFolder?: string;
+}
+
+export default class ConformanceReporter implements Reporter {
+  private readonly out: string;
+  private readonly html: string;
+  private readonly results = new Map<TestCase, TestResult>();
+  private started = new Date();
+
+  constructor(opts: Options = {}) {
+    this.out = opts.outputFolder ?? 'reports';
+    this.html = opts.htmlFolder ?? join(this.out, 'html');
+  }
+
+  onBegin(_config: FullConfig, _suite: Suite): void {
+    this.started = new Date();
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.results.set(test, result);
+  }
+
+  async onEnd(result: FullResult): Promise<void> {
+    const report = this.build(result);
+    mkdirSync(this.out, { recursive: true });
+    writeFileSync(join(this.out, 'conformance.json'), JSON.stringify(report, null, 2));
+    const md = toMarkdown(report);
+    writeFileSync(join(this.out, 'conformance.md'), md);
+    this.writeHtml(report);
+    const h = report.headline;
+    console.log(`\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`);
+  }
+
+  build(result: FullResult): ConformanceReport {
+    const rows = new Map<string, RuleRow>();
+    for (const r of rules as readonly Rule[]) {
+      rows.set(r.id, { id: r.id, level: r.level, section: r.section, requirement: r.requirement, operations: r.operations, verdict: 'not run', checks: [], evidence: [], skipReasons: [], observations: [] });
+    }
+    const observations: ConformanceReport['observations'] = [];
+    const requests: Record<string, number> = {};
+
+    for (const [test, res] of this.results) {
+      const title = test.titlePath().filter(Boolean).slice(2).join(' › ');
+      const ruleIds = test.annotations.filter((a) => a.type === 'rule').map((a) => a.description!);
+      const annotations = [...test.annotations, ...res.annotations];
+      const errorText = stripAnsi(res.errors.map((e) => e.message ?? e.value ?? '').join('\n'));
+      const named = new Set([...errorText.matchAll(new RegExp(`${RULE_MARK} ([a-z0-9.-]+) \\(`, 'g'))].map((m) => m[1]!));
+      for (const a of annotations) {
+        if (a.type === 'requests' && a.description) {
+          for (const [op, n] of Object.entries(JSON.parse(a.description) as Record<string, number>)) requests[op] = (requests[op] ?? 0) + n;
+        }
+        if (a.type === 'observation' && a.description) {
+          const o = JSON.parse(a.description) as { rule: string; summary: string };
+          observations.push({ rule: o.rule, summary: o.summary, check: title });
+          rows.get(o.rule)?.observations.push(o.summary);
+        }
+      }
+      const skipReason = annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
+      for (const id of ruleIds) {
+        const row = rows.get(id);
+        if (!row) continue;
+        row.checks.push({ title, status: res.status });
+        if (res.status === 'skipped') row.skipReasons.push(skipReason);
+        else if (res.status !== 'passed' && (named.has(id) || named.size === 0)) row.evidence.push(sliceViolation(errorText, id, named.size === 0));
+      }
+    }
+
+    for (const r of rules as readonly Rule[]) {
+      if (r.observable === false) rows.get(r.id)!.skipReasons.push(`not observable from outside: ${r.note ?? ''}`);
+    }
+    for (const row of rows.values()) row.verdict = verdictOf(row);
+    const list = [...rows.values()];
+    const count = (xs: RuleRow[]) => {
+      const c: Record<Verdict, number> = { pass: 0, fail: 0, observed: 0, skipped: 0, 'not run': 0 };
+      xs.forEach((x) => c[x.verdict]++);
+      return c;
+    };
+    const byOp: ConformanceReport['operations'] = {};
+    for (const op of operations) byOp[op.id] = count(list.filter((r) => r.operations.includes(op.id)));
+    return {
+      target: process.env.CONFORMANCE_BASE_URL ?? '(not set)',
+      embedded: process.env.CONFORMANCE_EMBEDDED === '1',
+      startedAt: this.started.toISOString(),
+      durationMs: result.duration,
+      status: result.status,
+      headline: count(list),
+      operations: byOp,
+      rules: list,
+      observations,
+      requests: { total: Object.values(requests).reduce((a, b) => a + b, 0), byOperation: requests },
+    };
+  }
+
+  private writeHtml(report: ConformanceReport): void {
+    if (!existsSync(this.html)) mkdirSync(this.html, { recursive: true });
+    writeFileSync(join(this.html, 'conformance.html'), toHtml(report));
+    const index = join(this.html, 'index.html');
+    if (!existsSync(index)) return;
+    const page = readFileSync(index, 'utf8');
+    if (page.includes('id="conformance-matrix-link"')) return;
+    const h = report.headline;
+    const banner = `<div id="conformance-matrix-link" style="font:14px system-ui,sans-serif;padding:8px 16px;background:${h.fail ? '#ffebe9' : '#dafbe1'};border-bottom:1px solid #d0d7de"><a href="conformance.html"><b>Rule matrix</b></a>: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run</div>`;
+    writeFileSync(index, page.replace(/<body([^>]*)>/, `<body$1>${banner}`));
+  }
+}
+
+function verdictOf(row: RuleRow): Verdict {
+  if (row.evidence.length) return 'fail';
+  const ran = row.checks.filter((c) => c.status !== 'skipped');
+  if (row.level === 'observe') return row.observations.length ? 'observed' : ran.length ? 'observed' : row.checks.length ? 'skipped' : 'not run';
+  if (ran.some((c) => c.status === 'passed')) return 'pass';
+  if ((row.checks.length && !ran.length) || row.skipReasons.length) return 'skipped';
+  return 'not run';
+}
+
+/** The part of a failure about one rule (its ✗ block), or the whole error when no rule was named. */
+function sliceViolation(text: string, id: string, whole: boolean): string {
+  if (whole) return text.split('\n').slice(0, 12).join('\n');
+  const start = text.indexOf(`${RULE_MARK} ${id} (`);
+  const rest = text.slice(start);
+  const lines = rest.split('\n');
+  const end = lines.findIndex((l, i) => i > 0 && /^\s*at /.test(l));
+  return lines.slice(0, end > 0 ? end : 14).join('\n').trim();
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, '<br>');
+
+export function toMarkdown(r: ConformanceReport): string {
+  const h = r.headline;
+  const lines = [
+    `# Conformance report`,
+    '',
+    `Target: ${r.target}${r.embedded ? ' (embedded emulator)' : ''}  `,
+    `Run: ${r.startedAt}, ${(r.durationMs / 1000).toFixed(1)} s, ${r.requests.total} requests`,
+    '',
+    `**${h.fail ? 'NOT CONFORMANT' : 'No rule failed'}**: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run.`,
+    '',
+  ];
+  const failed = r.rules.filter((x) => x.verdict === 'fail');
+  if (failed.length) {
+    lines.push('## Failed rules', '');
+    for (const f of failed) {
+      lines.push(`### ${f.id}`, '', `> ${f.requirement}`, '', `Section: ${f.section}. Checks: ${f.checks.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => c.title).join('; ')}`, '', '```', ...f.evidence.slice(0, 3), '```', '');
+    }
+  }
+  lines.push('## By operation', '', '| operation | pass | fail | observed | skipped | not run | requests |', '|---|---|---|---|---|---|---|');
+  for (const [op, c] of Object.entries(r.operations)) lines.push(`| ${op} | ${c.pass} | ${c.fail} | ${c.observed} | ${c.skipped} | ${c['not run']} | ${r.requests.byOperation[op] ?? 0} |`);
+  if (r.requests.byOperation.other) lines.push(`| (other calls: causing events, snapshots and restores) | | | | | | ${r.requests.byOperation.other} |`);
+  lines.push('', '## Rules', '', '| rule | level | verdict | checks | requirement |', '|---|---|---|---|---|');
+  for (const x of r.rules) {
+    const why = x.verdict === 'skipped' ? ` (${[...new Set(x.skipReasons)].join('; ')})` : '';
+    lines.push(`| ${x.id} | ${x.level} | ${x.verdict}${cell(why)} | ${x.checks.length} | ${cell(x.requirement)} |`);
+  }
+  lines.push('', '## Observations (where the document is silent)', '');
+  const byRule = new Map<string, string[]>();
+  for (const o of r.observations) byRule.set(o.rule, [...(byRule.get(o.rule) ?? []), o.summary]);
+  for (const [rule, xs] of byRule) {
+    lines.push(`- **${rule}**`);
+    for (const s of [...new Set(xs)].slice(0, 12)) lines.push(`  - ${s}`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+export function toHtml(r: ConformanceReport): string {
+  const h = r.headline;
+  const color: Record<Verdict, string> = { pass: '#1a7f37', fail: '#cf222e', observed: '#8250df', skipped: '#9a6700', 'not run': '#57606a' };
+  const rows = r.rules
+    .map((x) => {
+      const ev = x.evidence.length ? `<details><summary>evidence</summary><pre>${esc(x.evidence.join('\n\n'))}</pre></details>` : '';
+      const extra = x.verdict === 'skipped' ? `<br><small>${esc([...new Set(x.skipReasons)].join('; '))}</small>` : x.observations.length ? `<br><small>${esc([...new Set(x.observations)].slice(0, 4).join('; '))}</small>` : '';
+      return `<tr class="${x.verdict.replace(' ', '-')}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td style="color:${color[x.verdict]};font-weight:600">${x.verdict}${extra}</td><td>${x.checks.length}</td><td>${esc(x.requirement)}${ev}</td></tr>`;
+    })
+    .join('\n');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Conformance rule matrix</title>
+<style>body{font:14px system-ui,sans-serif;margin:24px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left}th{background:#f6f8fa}pre{white-space:pre-wrap;background:#f6f8fa;padding:8px}tr.fail{background:#ffebe9}</style></head>
+<body><h1>Conformance rule matrix</h1>
+<p>Target: ${esc(r.target)}${r.embedded ? ' (embedded emulator)' : ''}. ${r.requests.total} requests, ${(r.durationMs / 1000).toFixed(1)} s.</p>
+<p id="headline"><b>${h.pass}</b> rules passed, <b>${h.fail}</b> failed, <b>${h.observed}</b> observed, <b>${h.skipped}</b> skipped, <b>${h['not run']}</b> not run. <a href="index.html">Test report</a></p>
+<table id="matrix"><thead><tr><th>rule</th><th>level</th><th>verdict</th><th>checks</th><th>requirement</th></tr></thead><tbody>
+${rows}
+</tbody></table></body></html>`;
+}
