@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+/** Where every report goes (default `reports/`). */
+const REPORTS = process.env.CONFORMANCE_REPORTS_DIR || 'reports';
+
 /**
  * The conformance suite. Target: CONFORMANCE_BASE_URL from the environment
  * or .env; unset, the embedded reference emulator (harness/global-setup.ts).
@@ -15,14 +18,14 @@ export default defineConfig({
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  outputDir: 'reports/artifacts',
+  outputDir: `${REPORTS}/artifacts`,
   reporter: [
     ['list'],
-    ['json', { outputFile: 'reports/results.json' }],
-    ['junit', { outputFile: 'reports/junit.xml' }],
-    ['html', { outputFolder: 'reports/html', open: 'never' }],
+    ['json', { outputFile: `${REPORTS}/results.json` }],
+    ['junit', { outputFile: `${REPORTS}/junit.xml` }],
+    ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
     // After html: it links its rule matrix from the html report.
-    ['./harness/reporter.ts', { outputFolder: 'reports' }],
+    ['./harness/reporter.ts', { outputFolder: REPORTS }],
   ],
   use: {
     // Traces would record Authorization headers: never on.

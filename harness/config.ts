@@ -48,6 +48,8 @@ export interface Config {
   maxRps?: number;
   /** Emulator control endpoint (embedded runs only). */
   controlUrl?: string;
+  /** How long the setup waits for the token endpoint and the target before giving up (a hanging target). */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -107,7 +109,10 @@ export function readConfig(env: Env = process.env): Config {
   const probeMax = Number(opt(env, 'CONFORMANCE_RATE_LIMIT_PROBE_MAX') ?? 200);
   if (!Number.isInteger(probeMax) || probeMax < 1) throw new ConfigError('CONFORMANCE_RATE_LIMIT_PROBE_MAX must be a positive integer');
 
+  const timeoutMs = Number(opt(env, 'CONFORMANCE_TIMEOUT_MS') ?? 15_000);
+  if (!(timeoutMs > 0)) throw new ConfigError('CONFORMANCE_TIMEOUT_MS must be a positive number of milliseconds');
   return {
+    timeoutMs,
     baseUrl,
     authUrl,
     audience: opt(env, 'CONFORMANCE_AUDIENCE') ?? `${origin}/api/v2/`,

@@ -13,7 +13,7 @@
  */
 import type { FullConfig } from '@playwright/test';
 import { describeConfig, readConfig, type Config } from './config.ts';
-import { fetchToken } from './tokens.ts';
+import { describeNetworkError, fetchToken, TargetError } from './tokens.ts';
 
 /** Environment names the workers read the run's tokens from. */
 export const RUN_TOKEN = 'CONFORMANCE_RUN_TOKEN';
@@ -31,6 +31,8 @@ export default async function globalSetup(_: FullConfig): Promise<() => Promise<
     const config = readConfig();
     console.log(`\nConformance run\n${describeConfig(config)}\n`);
     await resolveTokens(config);
+    await preflight(config);
+    process.env[SETUP_REQUESTS] = String(setupRequests);
   } catch (e) {
     await stop();
     throw e;
@@ -38,9 +40,39 @@ export default async function globalSetup(_: FullConfig): Promise<() => Promise<
   return stop;
 }
 
+
+/**
+ * One read with the run's token before any check: a target that is
+ * unreachable, hangs, or refuses the token on a plain read would otherwise
+ * show as a hundred failures. Ends the run with one clear message instead.
+ */
+async function preflight(config: Config): Promise<void> {
+  setupRequests++;
+  const url = `${config.baseUrl}/event-streams?take=1`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${process.env[RUN_TOKEN]}`, accept: 'application/json' }, signal: AbortSignal.timeout(config.timeoutMs) });
+    await res.arrayBuffer();
+  } catch (e) {
+    throw new TargetError(describeNetworkError(url, e));
+  }
+  if (res.status === 401) {
+    throw new TargetError(`The target refused the run's token (GET /event-streams answered 401): check CONFORMANCE_AUDIENCE (${config.audience}) and that the token is for this tenant.`);
+  }
+  if (res.status === 403) {
+    throw new TargetError('The run\'s token lacks the in-scope scopes (GET /event-streams answered 403): grant the client read:event_streams, read:client_grants, read:federated_connections_tokens, read:events (and the write scopes for CONFORMANCE_WRITES=restore).');
+  }
+}
+
+/** Requests sent by the setup itself (token requests, preflight), for the report's request count. */
+let setupRequests = 0;
+export const SETUP_REQUESTS = 'CONFORMANCE_SETUP_REQUESTS';
+
 async function resolveTokens(config: Config): Promise<void> {
+  if (!config.token) setupRequests++;
   const token = config.token ?? (await fetchToken(config, config.credentials!, 'main'));
   process.env[RUN_TOKEN] = token;
+  if (!config.limitedToken && config.limitedCredentials) setupRequests++;
   const limited = config.limitedToken ?? (config.limitedCredentials ? await fetchToken(config, config.limitedCredentials, 'limited') : undefined);
   if (limited) process.env[RUN_LIMITED_TOKEN] = limited;
 }

@@ -45,6 +45,8 @@ export interface ConformanceReport {
   rules: RuleRow[];
   observations: Array<{ rule: string; summary: string; check: string }>;
   requests: { total: number; byOperation: Record<string, number> };
+  /** Errors outside any check, e.g. a target that could not be reached. */
+  errors: string[];
 }
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
@@ -59,6 +61,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly html: string;
   private readonly results = new Map<TestCase, TestResult>();
   private started = new Date();
+  /** Errors outside any test (a broken target in the global setup). */
+  private readonly errors: string[] = [];
 
   constructor(opts: Options = {}) {
     this.out = opts.outputFolder ?? 'reports';
@@ -73,6 +77,10 @@ export default class ConformanceReporter implements Reporter {
     this.results.set(test, result);
   }
 
+  onError(error: { message?: string; value?: string }): void {
+    this.errors.push(stripAnsi(error.message ?? error.value ?? 'error'));
+  }
+
   async onEnd(result: FullResult): Promise<void> {
     const report = this.build(result);
     mkdirSync(this.out, { recursive: true });
@@ -81,6 +89,10 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.out, 'conformance.md'), md);
     this.writeHtml(report);
     const h = report.headline;
+    if (this.errors.length && this.results.size === 0) {
+      console.log(`\nThe run did not start: ${this.errors[0]!.split('\n')[0]}`);
+      return;
+    }
     console.log(`\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`);
   }
 
@@ -91,6 +103,8 @@ export default class ConformanceReporter implements Reporter {
     }
     const observations: ConformanceReport['observations'] = [];
     const requests: Record<string, number> = {};
+    const setup = Number(process.env.CONFORMANCE_SETUP_REQUESTS ?? 0);
+    if (setup) requests.setup = setup;
 
     for (const [test, res] of this.results) {
       const title = test.titlePath().filter(Boolean).slice(2).join(' › ');
@@ -141,6 +155,7 @@ export default class ConformanceReporter implements Reporter {
       rules: list,
       observations,
       requests: { total: Object.values(requests).reduce((a, b) => a + b, 0), byOperation: requests },
+      errors: this.errors,
     };
   }
 
@@ -190,6 +205,7 @@ export function toMarkdown(r: ConformanceReport): string {
     `**${h.fail ? 'NOT CONFORMANT' : 'No rule failed'}**: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run.`,
     '',
   ];
+  if (r.errors.length) lines.push('## The run did not complete', '', '```', ...r.errors.map((e) => e.split('\n').slice(0, 3).join('\n')), '```', '');
   const failed = r.rules.filter((x) => x.verdict === 'fail');
   if (failed.length) {
     lines.push('## Failed rules', '');
@@ -199,6 +215,7 @@ export function toMarkdown(r: ConformanceReport): string {
   }
   lines.push('## By operation', '', '| operation | pass | fail | observed | skipped | not run | requests |', '|---|---|---|---|---|---|---|');
   for (const [op, c] of Object.entries(r.operations)) lines.push(`| ${op} | ${c.pass} | ${c.fail} | ${c.observed} | ${c.skipped} | ${c['not run']} | ${r.requests.byOperation[op] ?? 0} |`);
+  if (r.requests.byOperation.setup) lines.push(`| (setup: token requests, preflight) | | | | | | ${r.requests.byOperation.setup} |`);
   if (r.requests.byOperation.other) lines.push(`| (other calls: causing events, snapshots and restores) | | | | | | ${r.requests.byOperation.other} |`);
   lines.push('', '## Rules', '', '| rule | level | verdict | checks | requirement |', '|---|---|---|---|---|');
   for (const x of r.rules) {

@@ -56,7 +56,7 @@ export async function requestToken(
 
 /** A token, or a TargetError that says why none could be had. */
 export async function fetchToken(config: Config, creds: ClientCredentials, which: string): Promise<string> {
-  const a = await requestToken(config, creds);
+  const a = await requestToken(config, creds, {}, config.timeoutMs);
   const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
   if (a.status === 200 && typeof token === 'string' && token) return token;
   const err = (a.json as { error?: unknown; error_description?: unknown } | undefined) ?? {};

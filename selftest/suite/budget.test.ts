@@ -1,0 +1,56 @@
+/**
+ * The default read-only run against an external target stays within its
+ * request budget (at most 250 requests), and sends not one write.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startEmulator } from '../../emulator/index.ts';
+import { runSuite } from './run-suite.ts';
+
+test.setTimeout(120_000);
+
+test('should send at most 250 requests and no write in the default read-only run', async () => {
+  const emu = await startEmulator({ heartbeatMs: 1000 });
+  // A counting proxy in front of the emulator sees every request the run sends.
+  const writes: string[] = [];
+  const target = new URL(emu.authUrl);
+  const proxy = createServer((req, res) => {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method!) && !req.url!.startsWith('/oauth/token')) writes.push(`${req.method} ${req.url}`);
+    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode!, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    res.on('close', () => up.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  try {
+    // Through the proxy; the audience stays the emulator's own.
+    const env = Object.fromEntries(Object.entries(emu.env()).map(([k, v]) => [k, k === 'CONFORMANCE_AUDIENCE' ? v : v.replaceAll(emu.authUrl, origin)]));
+    // What a user sets for a tenant: the target and credentials, and the defaults for everything else.
+    const run = await runSuite({
+      CONFORMANCE_BASE_URL: env.CONFORMANCE_BASE_URL!,
+      CONFORMANCE_AUDIENCE: env.CONFORMANCE_AUDIENCE!,
+      CONFORMANCE_CLIENT_ID: env.CONFORMANCE_CLIENT_ID!,
+      CONFORMANCE_CLIENT_SECRET: env.CONFORMANCE_CLIENT_SECRET!,
+      CONFORMANCE_LIMITED_CLIENT_ID: env.CONFORMANCE_LIMITED_CLIENT_ID!,
+      CONFORMANCE_LIMITED_CLIENT_SECRET: env.CONFORMANCE_LIMITED_CLIENT_SECRET!,
+      CONFORMANCE_USER_ID: env.CONFORMANCE_USER_ID!,
+      CONFORMANCE_CLIENT_GRANT_ID: env.CONFORMANCE_CLIENT_GRANT_ID!,
+    });
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    const report = JSON.parse(readFileSync(join(run.reports, 'conformance.json'), 'utf8')) as { requests: { total: number; byOperation: Record<string, number> } };
+    test.info().annotations.push({ type: 'requests', description: JSON.stringify(report.requests) });
+    expect(report.requests.total).toBeGreaterThan(50);
+    expect(report.requests.total).toBeLessThanOrEqual(250);
+    expect(writes).toEqual([]);
+  } finally {
+    proxy.closeAllConnections();
+    await new Promise((r) => proxy.close(r));
+    await emu.close();
+  }
+});
