@@ -4,7 +4,7 @@
  * Success codes, error statuses, scope and the last page's form: not shown (observed).
  */
 import type { Api, Exchange } from '../harness/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine } from '../harness/checks.ts';
 import { rules, test } from '../harness/fixtures.ts';
 import { authChecks } from '../harness/auth-checks.ts';
 import { fc, fcParams } from '../harness/properties.ts';
@@ -29,26 +29,48 @@ async function page(api: Api, query: Record<string, string | number | undefined>
 /** Whether a page ends the walk: next absent or empty, or no items (the last page's form is not shown). */
 const isLast = (p: Page) => !p.next || p.eventStreams.length === 0;
 
+/**
+ * "take: Results per page": a page holds at most take items, and a page
+ * with fewer holds the last of them — no item follows it. Whether the last
+ * page carries next (leading to an empty page) is not shown, so a short page
+ * with next is fine as long as the page after it is empty.
+ */
+function checkPageSize(ex: Exchange, body: Page, size: number, shortBefore: Exchange | undefined): void {
+  must('event-streams.list.take.page-size', body.eventStreams.length <= size, {
+    expected: `at most ${size} items`,
+    actual: `${body.eventStreams.length} items`,
+    exchange: ex,
+  });
+  if (!shortBefore) return;
+  must('event-streams.list.take.page-size', body.eventStreams.length === 0, {
+    expected: `no item after a page of fewer than ${size} (${requestLine(shortBefore)})`,
+    actual: `${body.eventStreams.length} items on the page after it`,
+    exchange: ex,
+  });
+}
+
 /** Walks every page by next; checks termination, duplicates and page sizes on the way. */
 async function walk(api: Api, take: number | undefined): Promise<{ ids: string[]; pages: number; last: Page }> {
   const ids: string[] = [];
+  const followed = new Set<string>();
   let from: string | undefined;
+  let shortBefore: Exchange | undefined;
   for (let n = 1; ; n++) {
     const { ex, body } = await page(api, { take, from });
     mustSucceed('event-streams.list.success', ex);
     mustMatchSchema('event-stream-page', body, ex);
     const size = take ?? 50;
-    must('event-streams.list.take.page-size', body.eventStreams.length <= size && (isLast(body) || body.eventStreams.length === size), {
-      expected: `at most ${size} items, exactly ${size} when a next page follows`,
-      actual: `${body.eventStreams.length} items, next ${body.next === undefined ? 'absent' : JSON.stringify(body.next)}`,
-      exchange: ex,
-    });
+    checkPageSize(ex, body, size, shortBefore);
     for (const s of body.eventStreams) {
       must('event-streams.list.next.no-duplicates', !ids.includes(s.id!), { expected: 'each stream once in a walk', actual: `stream ${s.id} again on page ${n}`, exchange: ex });
       ids.push(s.id!);
     }
     if (isLast(body)) return { ids, pages: n, last: body };
     must('event-streams.list.next.terminates', n < MAX_PAGES, { expected: `a last page within ${MAX_PAGES} pages`, actual: `page ${n} still has next`, exchange: ex });
+    // A cursor already followed leads to a page already read: following next would go round for ever.
+    must('event-streams.list.next.terminates', !followed.has(body.next!), { expected: 'a next never given before in this walk', actual: `page ${n} gives again the next ${JSON.stringify(body.next)}`, exchange: ex });
+    followed.add(body.next!);
+    shortBefore = body.eventStreams.length < size ? ex : undefined;
     from = body.next;
   }
 }
@@ -91,11 +113,11 @@ test.describe('event streams @event-streams', () => {
       fc.asyncProperty(fc.integer({ min: 1, max: 100 }), async (take) => {
         const { ex, body } = await page(api, { take });
         mustSucceed('event-streams.list.take.range', ex);
-        must('event-streams.list.take.page-size', body.eventStreams.length <= take && (isLast(body) || body.eventStreams.length === take), {
-          expected: `at most ${take} streams, exactly ${take} when next follows`,
-          actual: `${body.eventStreams.length} streams, next ${body.next === undefined ? 'absent' : 'present'}`,
-          exchange: ex,
-        });
+        checkPageSize(ex, body, take, undefined);
+        if (isLast(body) || body.eventStreams.length === take) return;
+        // A short page with next: the page after it must be empty.
+        const after = await page(api, { take, from: body.next });
+        checkPageSize(after.ex, after.body, take, ex);
       }),
       fcParams(10),
     );
