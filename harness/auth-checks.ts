@@ -28,7 +28,7 @@ export interface AuthCheckOptions {
 export function authChecks(id: Exclude<OperationId, 'oauth.token'>, probe: Probe, opts: AuthCheckOptions = {}): void {
   const op = operation(id);
   const around = opts.around ?? ((_a, _c, fn) => fn());
-  test.describe(`authentication of ${op.method} ${op.path} @auth`, () => {
+  test.describe(`authentication of ${op.method} ${op.path} @auth ${op.tag}`, () => {
     test.beforeEach(({ config }) => {
       test.skip(op.writes && config.writes === 'none', 'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused');
     });

@@ -58,13 +58,13 @@ export class WritesDisabledError extends Error {
   override name = 'WritesDisabledError';
 }
 
-const MAX_429_WAIT_MS = 15_000;
-const MAX_429_RETRIES = 4;
+export const MAX_429_WAIT_MS = 15_000;
+export const MAX_429_RETRIES = 4;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 let nextSlot = 0;
 
-async function pace(maxRps: number | undefined, workers: number): Promise<void> {
+export async function pace(maxRps: number | undefined, workers: number): Promise<void> {
   if (!maxRps) return;
   // Each worker takes its share of the global pace.
   const interval = (1000 * Math.max(1, workers)) / maxRps;
@@ -80,6 +80,16 @@ export function resetDelayMs(reset: string | undefined, now = Date.now()): numbe
   const n = Number(reset);
   const ms = n > 1e9 ? n * 1000 - now : n * 1000;
   return Math.max(0, ms);
+}
+
+/** `fetch` that honours 429 the way the suite's client does: waits for X-RateLimit-Reset (bounded), then sends again. */
+export async function fetchHonouring429(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(input, init);
+    if (res.status !== 429 || attempt >= MAX_429_RETRIES) return res;
+    await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, Math.min(resetDelayMs(res.headers.get('x-ratelimit-reset') ?? undefined) ?? 1000, MAX_429_WAIT_MS)));
+  }
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
@@ -157,6 +167,11 @@ export class Api {
         maxRedirects: 0,
         timeout: opts.timeoutMs ?? 15_000,
       });
+      // Pace by the target's own account: with nothing left in the window, the next request waits for its reset.
+      if (res.headers()['x-ratelimit-remaining']?.trim() === '0' && !opts.see429) {
+        const wait = Math.min(resetDelayMs(res.headers()['x-ratelimit-reset']) ?? 1000, MAX_429_WAIT_MS);
+        nextSlot = Math.max(nextSlot, Date.now() + wait);
+      }
       if (res.status() === 429 && !opts.see429 && attempt < MAX_429_RETRIES) {
         const wait = Math.min(resetDelayMs(res.headers()['x-ratelimit-reset']) ?? 1000, MAX_429_WAIT_MS);
         await res.dispose();

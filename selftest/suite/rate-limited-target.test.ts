@@ -1,0 +1,31 @@
+/**
+ * Against a target limited to about 2 requests per second, the suite honours
+ * 429 and X-RateLimit-Remaining, and completes with no spurious failure
+ * (the read checks of three areas, without CONFORMANCE_MAX_RPS: the target's
+ * own headers pace it).
+ */
+import { expect, test } from '@playwright/test';
+import { startEmulator } from '../../emulator/index.ts';
+import { runSuite } from './run-suite.ts';
+
+test.setTimeout(180_000);
+
+test('should complete with no failure against a target allowing 2 requests per second', async () => {
+  const emu = await startEmulator({ rateLimit: { limit: 2, windowSeconds: 1 } });
+  try {
+    const env = emu.env();
+    const run = await runSuite({
+      CONFORMANCE_BASE_URL: env.CONFORMANCE_BASE_URL!,
+      CONFORMANCE_CLIENT_ID: env.CONFORMANCE_CLIENT_ID!,
+      CONFORMANCE_CLIENT_SECRET: env.CONFORMANCE_CLIENT_SECRET!,
+      CONFORMANCE_LIMITED_CLIENT_ID: env.CONFORMANCE_LIMITED_CLIENT_ID!,
+      CONFORMANCE_LIMITED_CLIENT_SECRET: env.CONFORMANCE_LIMITED_CLIENT_SECRET!,
+      CONFORMANCE_CLIENT_GRANT_ID: env.CONFORMANCE_CLIENT_GRANT_ID!,
+    }, ['--grep', '@client-grants|@token-sets|@sse']);
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    expect(run.output).toMatch(/\d+ passed/);
+    expect(run.output).not.toMatch(/^\s*\d+ failed/m);
+  } finally {
+    await emu.close();
+  }
+});
