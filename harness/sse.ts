@@ -192,7 +192,8 @@ export async function subscribe(baseUrl: string, token: string | undefined, opts
   conn.status = res.status;
   res.headers.forEach((v, k) => (conn.headers[k] = v));
   if (!res.ok || !res.body || !conn.isEventStream) {
-    conn.errorBody = (await readBounded(res, 4096)).trim();
+    // A 200 that is not an event stream may stream for ever: read what comes within a bound.
+    conn.errorBody = (await readBounded(res, 4096, 2_000)).trim();
     conn.close();
     return conn;
   }
@@ -214,14 +215,19 @@ export async function subscribe(baseUrl: string, token: string | undefined, opts
   return conn;
 }
 
-async function readBounded(res: Response, max: number): Promise<string> {
+/** At most `max` bytes of a body, read for at most `timeoutMs`. */
+async function readBounded(res: Response, max: number, timeoutMs: number): Promise<string> {
   if (!res.body) return '';
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<{ done: true; value: undefined }>((resolve) => {
+    timer = setTimeout(() => resolve({ done: true, value: undefined }), timeoutMs);
+  });
   try {
     while (size < max) {
-      const { done, value } = await reader.read();
+      const { done, value } = await Promise.race([reader.read(), timeUp]);
       if (done) break;
       chunks.push(value);
       size += value.length;
@@ -229,6 +235,7 @@ async function readBounded(res: Response, max: number): Promise<string> {
   } catch {
     // A body cut short is still evidence.
   } finally {
+    clearTimeout(timer);
     await reader.cancel().catch(() => {});
   }
   return Buffer.concat(chunks).toString('utf8').slice(0, max);
