@@ -13,12 +13,12 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { inScopeScopes } from '../spec/operations.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
 import { apiError, type ApiError } from './errors.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
-import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET } from './rate-limit.js';
+import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, type RateLimitDecision } from './rate-limit.js';
 import { Rng } from './state.js';
 
 /** Access token lifetime (seconds). */
@@ -111,6 +111,10 @@ function safeEqual(a: string, b: string): boolean {
 export class Auth {
   private readonly byId: Map<string, Client>;
   private readonly cache = new Map<string, { principal: Principal; expMs: number }>();
+  /** Opaque access tokens and the JWTs they stand for (only the `token-not-jwt` fault issues them). */
+  private readonly opaque = new Map<string, string>();
+  /** Clients that were issued a token (for the `token-reissue-refused` fault). */
+  readonly issuedTo = new Set<string>();
 
   private constructor(
     readonly clients: Record<ClientRole, Client>,
@@ -155,6 +159,37 @@ export class Auth {
       .setExpirationTime(now + (overrides.ttlSeconds ?? TOKEN_TTL_SECONDS))
       .setJti(randomUUID())
       .sign(this.privateKey);
+  }
+
+  /** An opaque reference standing for `jwt`, resolved by dereference(). */
+  opaqueFor(jwt: string): string {
+    const ref = `opq_${randomBytes(24).toString('hex')}`;
+    this.opaque.set(ref, jwt);
+    return ref;
+  }
+
+  /** The JWT an opaque reference stands for; any other token as it is. */
+  dereference(token: string): string {
+    return this.opaque.get(token) ?? token;
+  }
+
+  /** The principal of a known client, for a request admitted without a verified token (faults only). */
+  principalOf(role: ClientRole, tokenId: string): Principal {
+    const c = this.clients[role];
+    return { clientId: c.clientId, clientName: c.name, scopes: new Set(c.scopes), tokenId, rateLimit: c.rateLimit };
+  }
+
+  /** The principal a JWT claims, read without verifying it (the `tampered-signature-accepted` fault). */
+  principalUnverified(token: string): Principal | undefined {
+    try {
+      const payload = decodeJwt(token);
+      const sub = payload.sub ?? '';
+      const client = sub.endsWith('@clients') ? this.byId.get(sub.slice(0, -'@clients'.length)) : undefined;
+      if (client === undefined || typeof payload.scope !== 'string') return undefined;
+      return { clientId: client.clientId, clientName: client.name, scopes: new Set(payload.scope.split(' ').filter(Boolean)), tokenId: String(payload.jti), rateLimit: client.rateLimit };
+    } catch {
+      return undefined;
+    }
   }
 
   /** A verified token's principal from the cache, if it is there and not expired. */
@@ -255,7 +290,9 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {};
   if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
   const client = ctx.auth.client(clientId);
-  if (client === undefined || !safeEqual(secret, client.clientSecret)) throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
+  // Fault token-wrong-secret-accepted: the client id alone authenticates.
+  const secretOk = client !== undefined && (safeEqual(secret, client.clientSecret) || ctx.faults.has('token-wrong-secret-accepted'));
+  if (client === undefined || !secretOk) throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
 
   const audience = params['audience'];
   if (!audience) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: audience');
@@ -269,9 +306,26 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
     scopes = requested;
   }
 
-  const accessToken = await ctx.auth.issue(client, ctx.origin, scopes);
+  // Fault token-reissue-refused: one live token per client.
+  if (ctx.faults.has('token-reissue-refused') && ctx.auth.issuedTo.has(client.clientId)) {
+    throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
+  }
+  ctx.auth.issuedTo.add(client.clientId);
+  let accessToken = await ctx.auth.issue(client, ctx.origin, scopes);
+  // Fault token-not-jwt: an opaque reference instead of the JWT.
+  if (ctx.faults.has('token-not-jwt')) accessToken = ctx.auth.opaqueFor(accessToken);
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
+  const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
+  // Fault token-response-no-token-type (RFC 6749 5.1 requires it).
+  if (ctx.faults.has('token-response-no-token-type')) delete answer['token_type'];
+  // Fault token-scope-not-verb-resource: <resource>/<verb> instead of <verb>:<resource>.
+  if (ctx.faults.has('token-scope-not-verb-resource')) answer['scope'] = scopes.map((x) => x.split(':').reverse().join('/')).join(' ');
+  // Variant token-response-minimal: expires_in and scope are optional (RFC 6749 5.1).
+  if (ctx.variant === 'token-response-minimal') {
+    delete answer['expires_in'];
+    delete answer['scope'];
+  }
+  return answer;
 }
 
 function renderOAuthError(err: unknown, reply: FastifyReply): void {
@@ -297,9 +351,47 @@ export function isApiPath(url: string): boolean {
   return Number.isNaN(c) || c === 47 || c === 63;
 }
 
-function setRateHeaders(reply: FastifyReply, d: { limit: number; remaining: number; reset: number }): void {
-  reply.header(HEADER_LIMIT, d.limit).header(HEADER_REMAINING, d.remaining).header(HEADER_RESET, d.reset);
+function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
+  // Variant rate-limit-on-429-only: the document names the headers on the 429.
+  if (ctx.variant === 'rate-limit-on-429-only' && d.allowed) return;
+  let remaining: number = d.remaining;
+  // Fault rate-limit-remaining-negative: counts on below zero.
+  if (ctx.faults.has('rate-limit-remaining-negative')) remaining = d.limit - d.count;
+  // Fault rate-limit-429-remaining-nonzero.
+  if (ctx.faults.has('rate-limit-429-remaining-nonzero') && !d.allowed) remaining = 1;
+  let reset: string = String(d.reset);
+  // Variant rate-limit-reset-delta: seconds until the window resets.
+  if (ctx.variant === 'rate-limit-reset-delta') reset = String(d.retryAfter);
+  // Fault rate-limit-reset-fractional: epoch seconds with milliseconds.
+  if (ctx.faults.has('rate-limit-reset-fractional')) reset = (d.endsAtMs / 1000).toFixed(3);
+  reply.header(HEADER_LIMIT, d.limit).header(HEADER_REMAINING, remaining).header(HEADER_RESET, reset);
+  // Fault rate-limit-429-no-reset.
+  if (ctx.faults.has('rate-limit-429-no-reset') && !d.allowed) reply.removeHeader(HEADER_RESET);
 }
+
+/** The 429 (or, with a fault, what stands in for it) of a request over the limit; undefined when within it. */
+function overLimit(ctx: EmulatorContext, d: RateLimitDecision): ApiError | undefined {
+  if (d.allowed) return undefined;
+  // Fault rate-limit-not-enforced: counted (Remaining 0), never refused.
+  if (ctx.faults.has('rate-limit-not-enforced')) return undefined;
+  // Fault rate-limit-503: refused, with the wrong status.
+  if (ctx.faults.has('rate-limit-503')) return apiError('service_unavailable', undefined, { 'retry-after': String(d.retryAfter) });
+  return apiError('too_many_requests', undefined, { 'retry-after': String(d.retryAfter) });
+}
+
+/** Route paths some faults and variants single out. */
+const ROUTE = {
+  tokenSets: `${API_PREFIX}/users/:id/federated-connections-tokensets`,
+  clientGrant: `${API_PREFIX}/client-grants/:id`,
+  events: `${API_PREFIX}/events`,
+  eventStreams: `${API_PREFIX}/event-streams`,
+  keys: `${API_PREFIX}/keys/custom-signing`,
+} as const;
+
+const routeOf = (request: FastifyRequest): string | undefined => request.routeOptions.url;
+
+/** A JWS compact serialisation: three dot-separated base64url segments. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 function hasBody(request: FastifyRequest): boolean {
   const len = request.headers['content-length'];
@@ -309,13 +401,22 @@ function hasBody(request: FastifyRequest): boolean {
 /** After a valid token: rate limit, then scopes, then the route's media types. */
 function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, principal: Principal): ApiError | undefined {
   const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
-  setRateHeaders(reply, d);
-  if (!d.allowed) return apiError('too_many_requests', undefined, { 'retry-after': String(d.retryAfter) });
+  setRateHeaders(ctx, reply, d);
+  const limited = overLimit(ctx, d);
+  if (limited) return limited;
   request.principal = principal;
 
   const config = request.routeOptions.config;
-  const required = config.scopes;
+  let required = config.scopes;
+  // Fault wrong-scope-required: a scope no issued token holds.
+  if (ctx.faults.has('wrong-scope-required') && routeOf(request) === ROUTE.clientGrant) required = ['read:client_grant'];
+  // Fault limited-token-accepted: no scope check on PUT custom signing keys.
+  if (ctx.faults.has('limited-token-accepted') && routeOf(request) === ROUTE.keys && request.method === 'PUT') required = undefined;
   if (required !== undefined && !required.some((s) => principal.scopes.has(s))) {
+    // Fault token-sets-scope-401: the documented 403 answered 401.
+    if (ctx.faults.has('token-sets-scope-401') && routeOf(request) === ROUTE.tokenSets) return apiError('invalid_token', 'Insufficient scope');
+    // Variant auth-statuses: outside the token-set listing, a missing scope hides the resource.
+    if (ctx.variant === 'auth-statuses' && routeOf(request) !== ROUTE.tokenSets) return apiError('not_found');
     return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.join(', ')}`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"`,
     });
@@ -331,11 +432,25 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
 /** Requests without a valid token still count, against their address. */
 export function limitAnonymous(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
   const d = ctx.limiter.hit(`address:${request.ip}`, ctx.options.rateLimit);
-  setRateHeaders(reply, d);
-  return d.allowed ? undefined : apiError('too_many_requests', undefined, { 'retry-after': String(d.retryAfter) });
+  setRateHeaders(ctx, reply, d);
+  return overLimit(ctx, d);
 }
 
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+/** The refusal of a request without a usable token: 401, unless a fault or variant says otherwise. */
+function unauthenticated(ctx: EmulatorContext, request: FastifyRequest, missing: boolean): ApiError {
+  const route = routeOf(request);
+  // Fault token-sets-no-token-400: the documented 401 answered 400.
+  if (missing && ctx.faults.has('token-sets-no-token-400') && route === ROUTE.tokenSets) return apiError('bad_request', 'Missing Authorization header');
+  // Fault token-sets-bad-token-403: the documented 401 answered 403.
+  if (!missing && ctx.faults.has('token-sets-bad-token-403') && route === ROUTE.tokenSets) return apiError('forbidden', 'Invalid token');
+  // Variant auth-statuses: outside the token-set listing, 403 for no or a bad token.
+  if (ctx.variant === 'auth-statuses' && route !== ROUTE.tokenSets) return apiError('forbidden', 'Missing or invalid token');
+  return missing
+    ? apiError('missing_authorization', 'Missing or malformed Authorization: Bearer header', { 'www-authenticate': 'Bearer' })
+    : apiError('invalid_token', undefined, INVALID_TOKEN_CHALLENGE);
+}
 
 export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.decorateRequest('principal', null);
@@ -352,17 +467,26 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiPath(request.url)) return done();
     const header = request.headers.authorization;
+    const anonymous = () => ctx.auth.principalOf('full', `address:${request.ip}`);
+    // Fault missing-token-accepted: no header on GET /client-grants/{id} is let in.
+    if (header === undefined && ctx.faults.has('missing-token-accepted') && routeOf(request) === ROUTE.clientGrant) return done(admit(ctx, request, reply, anonymous()));
     const m = header === undefined ? null : BEARER.exec(header);
-    if (m === null) {
-      const limited = limitAnonymous(ctx, request, reply);
-      return done(limited ?? apiError('missing_authorization', 'Missing or malformed Authorization: Bearer header', { 'www-authenticate': 'Bearer' }));
-    }
-    const token = m[1]!;
+    // Fault malformed-header-accepted: on GET /event-streams, any header that is not a bearer JWT is let in.
+    const malformedLetIn = ctx.faults.has('malformed-header-accepted') && routeOf(request) === ROUTE.eventStreams && header !== undefined && (m === null || !JWT_SHAPE.test(m[1]!));
+    if (malformedLetIn) return done(admit(ctx, request, reply, anonymous()));
+    if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, header === undefined));
+    // Opaque references stand for JWTs (only the token-not-jwt fault issues them).
+    const token = ctx.auth.dereference(m[1]!);
     const hit = ctx.auth.cached(token);
     if (hit !== undefined) return done(admit(ctx, request, reply, hit));
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => done(admit(ctx, request, reply, principal)),
-      () => done(limitAnonymous(ctx, request, reply) ?? apiError('invalid_token', undefined, INVALID_TOKEN_CHALLENGE)),
+      () => {
+        // Fault tampered-signature-accepted: on GET /events, the claims are read unverified.
+        const claimed = ctx.faults.has('tampered-signature-accepted') && routeOf(request) === ROUTE.events ? ctx.auth.principalUnverified(token) : undefined;
+        if (claimed !== undefined) return done(admit(ctx, request, reply, claimed));
+        done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, false));
+      },
     );
   });
 }

@@ -8,8 +8,8 @@
  *   --heartbeat-ms N         offset-only heartbeat interval on /events (default 1000)
  *   --control                mount the unauthenticated /__control endpoints
  *   --seed N                 seed of the initial state
- *   --fault NAME[,NAME]      switch faults on
- *   --variant NAME           behaviour variant
+ *   --fault NAME[,NAME]      switch faults on (emulator/faults.ts; default: EMULATOR_FAULT)
+ *   --variant NAME           false-positive variant (emulator/variants.ts; default: EMULATOR_VARIANT)
  *   --env-file PATH          write the CONFORMANCE_* variables as a dotenv file
  *   --env-out PATH           the same; use it on Node 20, where node itself
  *                            claims --env-file anywhere on the command line and

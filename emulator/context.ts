@@ -25,10 +25,14 @@ export interface OpenStream {
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
   /**
-   * Faults switched on (a later catalogue names them). A fault is one
+   * Faults switched on (the catalogue is emulator/faults.ts). A fault is one
    * `if (ctx.faults.has('name'))` at the place where it breaks a rule.
    */
   readonly faults: ReadonlySet<string>;
+  /**
+   * The false-positive variant, if any (emulator/variants.ts): one
+   * `if (ctx.variant === 'name')` where it differs from the default.
+   */
   readonly variant: string | undefined;
   /** `http://host:port` the emulator is reached at; set by startEmulator() after listen. */
   origin: string;

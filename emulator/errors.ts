@@ -15,6 +15,7 @@ export const errorCatalogue = {
   missing_authorization: { statusCode: 401, message: 'Missing authentication' },
   invalid_token: { statusCode: 401, message: 'Invalid token' },
   insufficient_scope: { statusCode: 403, message: 'Insufficient scope' },
+  forbidden: { statusCode: 403, message: 'Forbidden' },
   too_many_requests: { statusCode: 429, message: 'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.' },
 
   // Request shape
@@ -44,6 +45,9 @@ export const errorCatalogue = {
   // State conflicts
   invalid_transition: { statusCode: 409, message: 'The experiment cannot move to the requested status.' },
   already_exists: { statusCode: 409, message: 'The resource already exists.' },
+
+  // Only with a fault switched on (emulator/faults.ts): a backend that gives up.
+  service_unavailable: { statusCode: 503, message: 'Service Unavailable' },
 
   // Never expected: the self-tests fail on any 5xx.
   internal_error: { statusCode: 500, message: 'Internal Server Error' },
@@ -76,10 +80,11 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  toBody(): ErrorBody {
+  /** The body; `status` overrides the catalogue's status (a variant's choice). */
+  toBody(status: number = this.statusCode): ErrorBody {
     return {
-      statusCode: this.statusCode,
-      error: STATUS_CODES[this.statusCode] ?? 'Error',
+      statusCode: status,
+      error: STATUS_CODES[status] ?? 'Error',
       message: this.message,
       errorCode: this.errorCode,
     };

@@ -13,6 +13,7 @@
  *   const app = await buildEmulator();
  *   const res = await app.inject({ method: 'GET', url: '/api/v2/client-grants/x' });
  */
+import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
@@ -20,11 +21,12 @@ import qs from 'qs';
 import { Auth, isApiPath, limitAnonymous, registerAuth } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
-import { apiError, toApiError, type ApiError } from './errors.js';
+import { apiError, toApiError, type ApiError, type ErrorCode } from './errors.js';
 import { EventLog } from './events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { registerApiRoutes } from './routes/index.js';
+import { withExtraMembers } from './routes/shared.js';
 import { State, type Fixtures } from './state.js';
 
 export type { EmulatorOptions, RateLimitOptions } from './options.js';
@@ -43,9 +45,24 @@ export function parseForm(body: string): Record<string, unknown> {
   }
 }
 
-function sendError(reply: FastifyReply, e: ApiError): void {
-  if (e.statusCode >= 500) process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
-  void reply.code(e.statusCode).headers(e.headers).send(e.toBody());
+/** Catalogue codes that say a request was malformed (the `validation-422` variant's 422s). */
+const VALIDATION_CODES: ReadonlySet<ErrorCode> = new Set(['invalid_uri', 'invalid_query_string', 'invalid_body', 'invalid_cursor']);
+
+function sendError(ctx: EmulatorContext, reply: FastifyReply, e: ApiError): void {
+  if (e.errorCode === 'internal_error') process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
+  let status = e.statusCode;
+  // Status codes for validation failures: not shown.
+  if (ctx.variant === 'validation-422' && VALIDATION_CODES.has(e.errorCode)) status = 422;
+  // The shape of error response bodies: not shown.
+  if (ctx.variant === 'error-body-shape') {
+    void reply
+      .code(status)
+      .headers(e.headers)
+      .type('application/problem+json')
+      .send({ type: `urn:conformance:error:${e.errorCode}`, title: STATUS_CODES[status] ?? 'Error', status, detail: e.message });
+    return;
+  }
+  void reply.code(status).headers(e.headers).send(e.toBody(status));
 }
 
 /** Builds the fastify app (not listening). `app.emulator` is its context. */
@@ -57,7 +74,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     faults: resolved.faults,
     variant: resolved.variant,
     origin: resolved.origin,
-    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId }),
+    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults }),
     auth,
     events: new EventLog({ tenant: 'conformance', stream: 'events-api', purpose: 'test' }),
     limiter: new FixedWindowLimiter(),
@@ -76,7 +93,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     // Bad percent-encoding and over-long parameters go through the catalogue too.
     frameworkErrors: (err, request, reply) => {
       if (isApiPath(request.url)) limitAnonymous(ctx, request, reply);
-      sendError(reply, toApiError(err));
+      sendError(ctx, reply, toApiError(err));
     },
   });
   app.decorate('emulator', ctx);
@@ -84,13 +101,30 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   // Bodies are JSON or form-urlencoded; every other media type is 415.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
-  app.setErrorHandler((err, _request, reply) => sendError(reply, toApiError(err)));
+  app.setErrorHandler((err, _request, reply) => sendError(ctx, reply, toApiError(err)));
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
+    sendError(ctx, reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
   });
   app.addHook('preClose', async () => {
     for (const s of [...ctx.streams]) s.close();
   });
+
+  if (ctx.faults.has('json-as-text-plain')) {
+    // JSON success answers labelled as plain text (breaks http.json-bodies).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (isApiPath(request.url) && reply.statusCode < 300 && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+        reply.header('content-type', 'text/plain; charset=utf-8');
+      }
+      done(null, payload);
+    });
+  }
+  if (ctx.variant === 'extra-members') {
+    // Members the document does not list, on every answered object but custom text maps (whose members are all text values).
+    app.addHook('preSerialization', (request, _reply, payload, done) => {
+      const skip = request.url.startsWith(CONTROL_PREFIX) || request.routeOptions.url?.includes('/custom-text/') === true;
+      done(null, skip ? payload : withExtraMembers(payload));
+    });
+  }
 
   registerAuth(app, ctx);
   registerApiRoutes(app, ctx);

@@ -3,6 +3,8 @@
  * The CLI (cli.ts) and startEmulator()/buildEmulator() (index.ts) both go
  * through resolveOptions(), so a bad value fails the same way everywhere.
  */
+import { faultNames } from './faults.js';
+import { variantNames } from './variants.js';
 
 /** A fixed-window rate limit: `limit` requests per `windowSeconds`. */
 export interface RateLimitOptions {
@@ -25,9 +27,15 @@ export interface EmulatorOptions {
   control?: boolean;
   /** Seed of the deterministic initial state (default 20250101). */
   seed?: number;
-  /** Faults to switch on: comma-separated fault names (catalogue added later). */
+  /**
+   * Faults to switch on: comma-separated names of the catalogue
+   * (emulator/faults.ts). Absent: EMULATOR_FAULT from the environment.
+   */
   fault?: string;
-  /** A named behaviour variant, stored for later use. */
+  /**
+   * A false-positive variant of the catalogue (emulator/variants.ts).
+   * Absent: EMULATOR_VARIANT from the environment.
+   */
   variant?: string;
   /**
    * Origin the app believes it is served at, for buildEmulator() used with
@@ -85,17 +93,34 @@ export function parseRate(text: string): RateLimitOptions {
   return rate('rate', { limit: Number(m[1]), windowSeconds: Number(m[2]) });
 }
 
+/** Comma-separated fault names; an unknown name is refused with the catalogue listed. */
+export function parseFaults(text: string): ReadonlySet<string> {
+  const names = text
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0);
+  const unknown = names.filter((n) => !faultNames.includes(n));
+  if (unknown.length > 0) {
+    throw new RangeError(`unknown fault ${unknown.join(', ')}; the catalogue (emulator/faults.ts): ${faultNames.join(', ')}`);
+  }
+  return new Set(names);
+}
+
+/** A variant name, or undefined for none; an unknown name is refused with the catalogue listed. */
+export function parseVariant(text: string | undefined): string | undefined {
+  const name = text?.trim();
+  if (!name) return undefined;
+  if (!variantNames.includes(name)) throw new RangeError(`unknown variant ${name}; the catalogue (emulator/variants.ts): ${variantNames.join(', ')}`);
+  return name;
+}
+
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   const port = options.port ?? DEFAULTS.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`emulator option port must be 0..65535, got ${port}`);
   const seed = options.seed ?? DEFAULTS.seed;
   if (!Number.isInteger(seed)) throw new RangeError(`emulator option seed must be an integer, got ${seed}`);
-  const faults = new Set(
-    (options.fault ?? '')
-      .split(',')
-      .map((f) => f.trim())
-      .filter((f) => f.length > 0),
-  );
+  const faults = parseFaults(options.fault ?? process.env['EMULATOR_FAULT'] ?? '');
+  const variant = parseVariant(options.variant ?? process.env['EMULATOR_VARIANT']);
   return {
     port,
     host: options.host ?? DEFAULTS.host,
@@ -105,7 +130,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     control: options.control ?? DEFAULTS.control,
     seed,
     faults,
-    variant: options.variant,
+    variant,
     origin: (options.origin ?? DEFAULTS.origin).replace(/\/+$/, ''),
     bodyLimit: positiveInt('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit),
   };

@@ -16,9 +16,13 @@ export const HEADER_RESET = 'x-ratelimit-reset';
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
+  /** Requests counted in this window, this one included. */
+  count: number;
   remaining: number;
   /** Unix epoch seconds at which the window resets. */
   reset: number;
+  /** Epoch milliseconds at which the window ends. */
+  endsAtMs: number;
   /** Seconds until the reset, for Retry-After. */
   retryAfter: number;
 }
@@ -51,8 +55,10 @@ export class FixedWindowLimiter {
     return {
       allowed,
       limit: rate.limit,
+      count: w.count,
       remaining: Math.max(0, rate.limit - w.count),
       reset: Math.ceil(w.endsAt / 1000),
+      endsAtMs: w.endsAt,
       retryAfter: Math.max(0, Math.ceil((w.endsAt - now) / 1000)),
     };
   }

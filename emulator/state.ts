@@ -301,7 +301,13 @@ function streamName(i: number): string {
   return (base + '-' + 'abcdefghij'.repeat(13)).slice(0, len);
 }
 
-function seedData(seed: number, ids: { fullClientId: string }): Data {
+/** What the seed needs from the emulator: the full client (grants name it) and the faults switched on. */
+export interface SeedInput {
+  fullClientId: string;
+  faults: ReadonlySet<string>;
+}
+
+function seedData(seed: number, ids: SeedInput): Data {
   const rng = new Rng(seed);
   const at = (minutes: number) => iso(SEED_EPOCH + minutes * MINUTE);
 
@@ -350,8 +356,11 @@ function seedData(seed: number, ids: { fullClientId: string }): Data {
   // Experiments: the draft fixtures, then one in each other state.
   const experiments = new Map<string, Experiment>();
   const mkExperiment = (n: number, status: ExperimentStatus): Experiment => {
+    let id = `exp_${rng.chars(BASE58, 16)}`;
+    // A 0 is outside the base58 alphabet of the documented pattern.
+    if (ids.faults.has('experiment-id-with-zero')) id = `exp_0${id.slice(5)}`;
     const e: Experiment = {
-      id: `exp_${rng.chars(BASE58, 16)}`,
+      id,
       name: `Conformance experiment ${n}`,
       description: `Seeded experiment number ${n}`,
       feature_flag_id: `ff_${rng.chars(ALNUM, 12)}`,
@@ -485,7 +494,7 @@ export class State {
   private data: Data;
   constructor(
     readonly seed: number,
-    private readonly ids: { fullClientId: string },
+    private readonly ids: SeedInput,
   ) {
     this.data = seedData(seed, ids);
   }

@@ -23,6 +23,11 @@ export interface RouteDef {
 export const JSON_ONLY = ['application/json'] as const;
 export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
+/** The request's media type, lower-cased, without parameters ('' when none). */
+export function mediaTypeOf(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
 /** A path parameter (fastify has already percent-decoded it). */
 export function param(request: FastifyRequest, name: string): string {
   const v = (request.params as Record<string, string | undefined>)[name];
@@ -63,3 +68,16 @@ export function validateBody(name: SchemaName, body: unknown): void {
 }
 
 export const nowIso = (): string => new Date().toISOString();
+
+/** The member the `extra-members` variant adds to every object: one the document does not list. */
+export const EXTRA_MEMBER = 'x_conformance_unlisted';
+
+/** A deep copy of a JSON value with EXTRA_MEMBER added to every object (the `extra-members` variant). */
+export function withExtraMembers<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => withExtraMembers(v)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = withExtraMembers(v);
+  out[EXTRA_MEMBER] = 'a member the document does not list';
+  return out as T;
+}

@@ -81,11 +81,11 @@ test.describe('startEmulator', () => {
   });
 
   test('should add CONFORMANCE_CONTROL_URL only with control on, and store fault and variant', async () => {
-    const emu = await startEmulator({ control: true, fault: 'one, two', variant: 'v1' });
+    const emu = await startEmulator({ control: true, fault: 'json-as-text-plain, token-not-jwt', variant: 'validation-422' });
     try {
       expect(emu.env()['CONFORMANCE_CONTROL_URL']).toBe(`${emu.authUrl}/__control`);
-      expect([...emu.app.emulator.faults]).toEqual(['one', 'two']);
-      expect(emu.app.emulator.variant).toBe('v1');
+      expect([...emu.app.emulator.faults]).toEqual(['json-as-text-plain', 'token-not-jwt']);
+      expect(emu.app.emulator.variant).toBe('validation-422');
       const state = await fetch(`${emu.authUrl}/__control/state`);
       expect(state.status).toBe(200);
     } finally {
