@@ -25,6 +25,9 @@ export interface Fault {
 export const faults: readonly Fault[] = [
   // ------------------------------------------------------------- general
   { name: 'json-as-text-plain', rule: 'http.json-bodies', how: 'JSON success answers of /api/v2 carry Content-Type text/plain.' },
+  { name: 'experiment-created-at-not-rfc3339', rule: 'timestamps.date-time', how: 'An experiment\'s created_at is answered as an HTTP date (Wed, 01 Jan 2025 00:00:00 GMT).' },
+  { name: 'token-set-issued-at-date-only', rule: 'timestamps.date-time', how: 'A token set\'s issued_at is answered as a date without a time (2025-01-01).' },
+  { name: 'event-stream-updated-at-no-offset', rule: 'timestamps.date-time', how: 'An event stream\'s updated_at is answered without a time zone offset (ISO 8601 local time, not RFC 3339).' },
 
   // ------------------------------------------------------ authentication
   { name: 'missing-token-accepted', rule: 'auth.bearer.required', how: 'GET /client-grants/{id} admits a request without an Authorization header (as the full client).' },
@@ -51,8 +54,77 @@ export const faults: readonly Fault[] = [
   { name: 'rate-limit-reset-fractional', rule: 'rate-limit.header-values', how: 'X-RateLimit-Reset is epoch seconds with milliseconds (1735689600.250), not an integer.' },
   { name: 'rate-limit-429-remaining-nonzero', rule: 'rate-limit.header-values', how: 'A 429 says X-RateLimit-Remaining 1.' },
 
+  // ---------------------------------------------------------- token sets
+  { name: 'token-sets-wrapped', rule: 'token-sets.list.success', how: 'The token-set listing answers an object { token_sets: [...] } instead of an array.' },
+  { name: 'token-sets-status-201', rule: 'token-sets.list.success', how: 'The token-set listing answers 201 instead of the documented 200.' },
+  { name: 'token-set-scope-array', rule: 'token-set.types', how: 'A token set\'s scope is an array of strings instead of a string.' },
+  { name: 'user-id-301-accepted', rule: 'token-sets.list.user-id.max-length', how: 'A user id over 300 characters skips the length check and the lookup: 200 with an empty array.' },
+  { name: 'user-id-300-refused', rule: 'token-sets.list.user-id.max-length', how: 'The user id limit is off by one: an id of exactly 300 characters is refused (400).' },
+  { name: 'unknown-user-empty-list', rule: 'token-sets.list.unknown-user', how: 'An unknown user is answered 200 with an empty array instead of 404.' },
+
   // --------------------------------------------------------- experiments
+  { name: 'transition-refuses-every-move', rule: 'experiments.transition.returns-experiment', how: 'Every move is refused (409), so no move returns the experiment.' },
+  { name: 'transition-status-unchanged', rule: 'experiments.transition.requested-status', how: 'An accepted move is answered with the experiment as it was before (the previous status).' },
+  { name: 'transition-returns-other-experiment', rule: 'experiments.transition.same-experiment', how: 'An accepted move is answered with the id of another experiment.' },
+  { name: 'transition-to-draft-accepted', rule: 'experiments.transition.draft-rejected', how: 'draft is accepted as a target and the experiment moves back to draft.' },
+  { name: 'transition-unknown-status-ignored', rule: 'experiments.transition.status-enum', how: 'A status outside the enum is ignored: 200 with the experiment unchanged.' },
+  { name: 'transition-missing-status-ignored', rule: 'experiments.transition.status-required', how: 'A missing body, a body without status or status null is ignored: 200 with the experiment unchanged.' },
   { name: 'experiment-id-with-zero', rule: 'experiment.id.pattern', how: 'Experiment ids are minted with a 0 (exp_0…), outside the documented pattern.' },
+  { name: 'experiment-status-uppercase', rule: 'experiment.status.enum', how: 'The experiment\'s status is answered in upper case (ACTIVE).' },
+  { name: 'experiment-allocation-strategy-unknown', rule: 'experiment.allocation-strategy.enum', how: 'allocation_strategy percentage is answered as percent.' },
+  { name: 'experiment-allocation-weight-string', rule: 'experiment.allocation.types', how: 'An allocation\'s weight is answered as a string ("50").' },
+  { name: 'experiment-is-valid-string', rule: 'experiment.types', how: 'is_valid is answered as the string "true".' },
+  { name: 'experiment-missing-feature-flag', rule: 'experiment.required', how: 'The experiment is answered without feature_flag_id.' },
+
+  // ------------------------------------------------------- client grants
+  { name: 'client-grant-in-array', rule: 'client-grants.get.success', how: 'The client grant is answered inside a one-element array.' },
+  { name: 'client-grant-other-grant', rule: 'client-grants.get.same-grant', how: 'GET /client-grants/{id} answers another grant (the next one).' },
+  { name: 'client-grant-is-system-string', rule: 'client-grant.types', how: 'is_system is answered as the string "false".' },
+  { name: 'client-grant-audience-empty', rule: 'client-grant.audience.min-length', how: 'audience is answered as the empty string.' },
+  { name: 'client-grant-scope-empty-item', rule: 'client-grant.scope.items.min-length', how: 'scope carries an empty string item.' },
+  { name: 'client-grant-organization-usage-unknown', rule: 'client-grant.organization-usage.enum', how: 'organization_usage is answered as forbid.' },
+  { name: 'client-grant-default-for-unknown', rule: 'client-grant.default-for.enum', how: 'A grant is answered as default_for first_party_clients (without client_id).' },
+  { name: 'client-grant-subject-type-unknown', rule: 'client-grant.subject-type.enum', how: 'subject_type is answered as machine.' },
+  { name: 'client-grant-authorization-details-type-256', rule: 'client-grant.authorization-details-types.length', how: 'authorization_details_types carries an item of 256 characters.' },
+  { name: 'client-grant-client-id-and-default-for', rule: 'client-grant.client-id-default-for.exclusive', how: 'A grant with client_id is answered with default_for third_party_clients as well.' },
+
+  // ------------------------------------------------------- event streams
+  { name: 'event-stream-get-404', rule: 'event-streams.get.success', how: 'GET /event-streams/{id} answers 404 for every stream, listed ones included.' },
+  { name: 'event-stream-get-other-stream', rule: 'event-streams.get.same-stream', how: 'GET /event-streams/{id} answers the next stream in list order.' },
+  { name: 'stream-id-length-unchecked', rule: 'event-streams.get.id.length', how: 'An id of a length other than 26 reaches the store, which fails (503).' },
+  { name: 'event-streams-list-snake-case', rule: 'event-streams.list.success', how: 'The list answers event_streams instead of eventStreams.' },
+  { name: 'take-0-accepted', rule: 'event-streams.list.take.range', how: 'take=0 is accepted (an empty page).' },
+  { name: 'take-101-accepted', rule: 'event-streams.list.take.range', how: 'take=101 is accepted (101 streams).' },
+  { name: 'page-size-take-plus-one', rule: 'event-streams.list.take.page-size', how: 'A page holds take+1 streams.' },
+  { name: 'page-short-with-next', rule: 'event-streams.list.take.page-size', how: 'A page holds take-1 streams while more follow.' },
+  { name: 'default-page-size-20', rule: 'event-streams.list.take.default', how: 'Without take, a page holds 20 streams instead of 50.' },
+  { name: 'next-loops-on-last-page', rule: 'event-streams.list.next.terminates', how: 'The last page\'s next is the cursor that led to it, so following next never ends.' },
+  { name: 'next-overlaps-one', rule: 'event-streams.list.next.no-duplicates', how: 'next points before the last stream of the page, so it appears again on the next page.' },
+  { name: 'next-skips-one', rule: 'event-streams.list.next.no-gap', how: 'next points after the first stream of the next page, which is never listed.' },
+  { name: 'event-stream-webhook-endpoint-object', rule: 'event-stream.types', how: 'destination.configuration.webhook_endpoint is an object { url } instead of a string.' },
+  { name: 'event-stream-id-25', rule: 'event-stream.id.length', how: 'The eleventh event stream is answered with an id of 25 characters (the last one cut).' },
+  { name: 'event-stream-name-129', rule: 'event-stream.name.length', how: 'The stream named with 128 characters is answered with 129.' },
+  { name: 'event-stream-subscriptions-empty', rule: 'event-stream.subscriptions.min-items', how: 'Event streams are answered with subscriptions [].' },
+  { name: 'event-stream-status-enabledd', rule: 'event-stream.status.enum', how: 'status enabled is answered as enabledd.' },
+
+  // ------------------------------------------------- custom signing keys
+  { name: 'keys-json-415', rule: 'custom-signing-keys.put.json', how: 'PUT /keys/custom-signing refuses application/json bodies with 415 (form only).' },
+  { name: 'keys-form-415', rule: 'custom-signing-keys.put.form', how: 'PUT /keys/custom-signing refuses form-encoded bodies with 415.' },
+  { name: 'keys-put-appends', rule: 'custom-signing-keys.put.replaces', how: 'A PUT adds its keys to the stored set instead of replacing it.' },
+  { name: 'keys-empty-array-accepted', rule: 'custom-signing-keys.put.min-one-key', how: 'keys [] is accepted and stored.' },
+  { name: 'keys-answer-as-map', rule: 'jwks.keys', how: 'The answer\'s keys is an object keyed by kid instead of an array.' },
+  { name: 'jwk-key-ops-string', rule: 'jwk.types', how: 'key_ops is answered as a space-separated string.' },
+
+  // --------------------------------------------------------- custom text
+  { name: 'custom-text-json-415', rule: 'custom-text.put.json', how: 'PUT custom text refuses application/json bodies with 415 (form only).' },
+  { name: 'custom-text-form-415', rule: 'custom-text.put.form', how: 'PUT custom text refuses form-encoded bodies with 415.' },
+  { name: 'custom-text-answers-previous-map', rule: 'custom-text.put.resulting-map', how: 'A PUT stores the map but answers the map as it was before.' },
+  { name: 'custom-text-2001-accepted', rule: 'custom-text.put.value.max-length', how: 'Values over 2000 characters are accepted and stored.' },
+  { name: 'custom-text-any-language', rule: 'custom-text.put.language.enum', how: 'Any language is accepted in the path.' },
+  { name: 'custom-text-any-page', rule: 'custom-text.put.page.enum', how: 'Any page is accepted in the path.' },
+  { name: 'custom-text-links-refused', rule: 'custom-text.put.html.basic-allowed', how: 'A value with a hyperlink (<a>) is refused (400).' },
+  { name: 'custom-text-script-stored', rule: 'custom-text.put.html.restricted', how: 'The HTML allow-list is skipped: a <script> element is stored and answered as given.' },
+  { name: 'custom-text-values-as-objects', rule: 'custom-text.types', how: 'The answer maps each key to { text: value } instead of the string.' },
 ];
 
 /**

@@ -17,6 +17,22 @@ export const variants: readonly Variant[] = [
     differs: 'Errors of /api/v2 are application/problem+json { type, title, status, detail } ("The shape of error response bodies: not shown").',
   },
   {
+    name: 'transition-table',
+    differs: 'Experiments move from any status to any other target (not to the current one) ("Allowed source states for each target: not shown").',
+  },
+  {
+    name: 'last-page-empty-next',
+    differs: 'The last page of event streams carries next: "" ("the form of the last page (whether next is absent): not shown").',
+  },
+  {
+    name: 'last-page-trailing-empty',
+    differs: 'Every page with streams carries next; the walk ends on an empty page without next (the form of the last page: not shown).',
+  },
+  {
+    name: 'success-codes',
+    differs: 'The PUTs answer 201 and the experiment move 201, with the documented bodies ("success status code: not shown"; the token-set listing keeps its documented 200).',
+  },
+  {
     name: 'rate-limit-on-429-only',
     differs: 'X-RateLimit-* headers come only on 429 answers (the document names them on the 429).',
   },
@@ -31,6 +47,22 @@ export const variants: readonly Variant[] = [
   {
     name: 'auth-statuses',
     differs: 'Outside the token-set listing, a missing or invalid token answers 403 and a token without the scope 404 (error statuses of the other endpoints: not shown).',
+  },
+  {
+    name: 'html-sanitised',
+    differs: 'Custom text values with markup outside the allow-list are stored sanitised (tags stripped) and answered 2xx instead of refused (the rule admits either).',
+  },
+  {
+    name: 'form-jwks-unparsed',
+    differs: 'A form-encoded JWKS is answered 400 (the form encoding of a JWKS is not shown) — never 415.',
+  },
+  {
+    name: 'optional-members-absent',
+    differs: 'Members the document does not mark required are left out: token sets, client grants and event streams answer only their id (kept so they can be told apart and addressed), experiments no description, started_at or ended_at ("Unless marked required, a field may be absent").',
+  },
+  {
+    name: 'custom-text-merges',
+    differs: 'A custom text PUT merges the keys sent into the stored map and answers the merged map (the document says "set" and "the resulting text keys and values", not "replace").',
   },
   {
     name: 'token-response-minimal',

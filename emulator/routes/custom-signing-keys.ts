@@ -18,7 +18,7 @@ import { managementScopes } from '../auth.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import type { Jwk } from '../state.js';
-import { isPlainObject, JSON_OR_FORM, validateBody, type RouteDef } from './shared.js';
+import { isPlainObject, JSON_OR_FORM, mediaTypeOf, validateBody, type RouteDef } from './shared.js';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
@@ -37,6 +37,16 @@ function checkKeys(body: unknown): Jwk[] {
   return JSON.parse(JSON.stringify(keys)) as Jwk[];
 }
 
+/** The JWKS answered for a set of keys (a copy; faults change only the copy). */
+function render(ctx: EmulatorContext, keys: readonly Jwk[]): Record<string, unknown> {
+  let answered: Record<string, unknown>[] = keys.map((k) => ({ ...k }));
+  // Fault jwk-key-ops-string: key_ops is an array of strings.
+  if (ctx.faults.has('jwk-key-ops-string')) answered = answered.map((k) => (Array.isArray(k['key_ops']) ? { ...k, key_ops: k['key_ops'].join(' ') } : k));
+  // Fault keys-answer-as-map: keys is an array.
+  if (ctx.faults.has('keys-answer-as-map')) return { keys: Object.fromEntries(answered.map((k, i) => [typeof k['kid'] === 'string' ? k['kid'] : String(i), k])) };
+  return { keys: answered };
+}
+
 export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
   const url = '/api/v2/keys/custom-signing';
   return [
@@ -45,10 +55,22 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
       url,
       scopes: operation('custom-signing-keys.put').scopes,
       contentTypes: JSON_OR_FORM,
-      handler: (request) => {
-        const keys = checkKeys(request.body);
+      handler: (request, reply) => {
+        const mime = mediaTypeOf(request);
+        // Faults keys-json-415, keys-form-415: both media types are documented.
+        if (mime === 'application/json' && ctx.faults.has('keys-json-415')) throw apiError('unsupported_media_type', 'Unsupported Media Type: use application/x-www-form-urlencoded');
+        if (mime === 'application/x-www-form-urlencoded' && ctx.faults.has('keys-form-415')) throw apiError('unsupported_media_type', 'Unsupported Media Type: use application/json');
+        // Variant form-jwks-unparsed: how a JWKS is form-encoded is not shown.
+        if (mime === 'application/x-www-form-urlencoded' && ctx.variant === 'form-jwks-unparsed') throw apiError('invalid_body', 'A JWKS cannot be read from a form body');
+        // Fault keys-empty-array-accepted: the keys array has minimum 1 item.
+        const emptyLetIn = ctx.faults.has('keys-empty-array-accepted') && isPlainObject(request.body) && Array.isArray(request.body['keys']) && request.body['keys'].length === 0;
+        let keys = emptyLetIn ? [] : checkKeys(request.body);
+        // Fault keys-put-appends: a PUT replaces the entire set.
+        if (ctx.faults.has('keys-put-appends')) keys = [...(ctx.state.customSigningKeys ?? []), ...keys];
         ctx.state.customSigningKeys = keys;
-        return { keys };
+        // Variant success-codes: the success status code is not shown.
+        if (ctx.variant === 'success-codes') void reply.code(201);
+        return render(ctx, keys);
       },
     },
     {
