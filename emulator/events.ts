@@ -188,3 +188,12 @@ export class EventLog {
 export function sseMessage(event: string, offset: string, data: unknown): string {
   return `event: ${event}\nid: ${offset}\ndata: ${JSON.stringify(data)}\n\n`;
 }
+
+/**
+ * One SSE message from its parts: `event`, `id` when given, and one `data`
+ * line per line of `text` (a text of one line makes one data line).
+ */
+export function sseFrame(event: string, id: string | undefined, text: string): string {
+  const data = text.split('\n').map((l) => `data: ${l}`).join('\n');
+  return `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}${data}\n\n`;
+}

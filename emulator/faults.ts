@@ -28,6 +28,7 @@ export const faults: readonly Fault[] = [
   { name: 'experiment-created-at-not-rfc3339', rule: 'timestamps.date-time', how: 'An experiment\'s created_at is answered as an HTTP date (Wed, 01 Jan 2025 00:00:00 GMT).' },
   { name: 'token-set-issued-at-date-only', rule: 'timestamps.date-time', how: 'A token set\'s issued_at is answered as a date without a time (2025-01-01).' },
   { name: 'event-stream-updated-at-no-offset', rule: 'timestamps.date-time', how: 'An event stream\'s updated_at is answered without a time zone offset (ISO 8601 local time, not RFC 3339).' },
+  { name: 'event-time-epoch-seconds', rule: 'timestamps.date-time', how: 'An event envelope\'s time is answered as Unix epoch seconds in a string.' },
 
   // ------------------------------------------------------ authentication
   { name: 'missing-token-accepted', rule: 'auth.bearer.required', how: 'GET /client-grants/{id} admits a request without an Authorization header (as the full client).' },
@@ -87,6 +88,29 @@ export const faults: readonly Fault[] = [
   { name: 'client-grant-subject-type-unknown', rule: 'client-grant.subject-type.enum', how: 'subject_type is answered as machine.' },
   { name: 'client-grant-authorization-details-type-256', rule: 'client-grant.authorization-details-types.length', how: 'authorization_details_types carries an item of 256 characters.' },
   { name: 'client-grant-client-id-and-default-for', rule: 'client-grant.client-id-default-for.exclusive', how: 'A grant with client_id is answered with default_for third_party_clients as well.' },
+
+  // -------------------------------------------------------------- events
+  { name: 'events-content-type-text-plain', rule: 'events.content-type', how: 'GET /events streams SSE frames with Content-Type text/plain.' },
+  { name: 'heartbeat-event-named-heartbeat', rule: 'events.message.event-field', how: 'Heartbeats carry the SSE event field heartbeat instead of offset-only.' },
+  { name: 'data-pretty-printed', rule: 'events.message.data-json', how: 'Event payloads are pretty-printed over several data lines, none of them JSON on its own.' },
+  { name: 'event-offset-only-in-id', rule: 'events.payload.offset', how: 'Event payloads carry no offset (only the SSE id field does).' },
+  { name: 'envelope-double-encoded', rule: 'events.payload.envelope', how: 'The payload\'s event is the envelope JSON-encoded a second time (a string, not an object).' },
+  { name: 'payload-type-mismatch', rule: 'events.payload.type-matches', how: 'Event payloads carry type "message" whatever the SSE event field says.' },
+  { name: 'envelope-type-reverse-dns', rule: 'events.payload.type-matches', how: 'The envelope type is com.conformance.<type> while the SSE event field is <type>.' },
+  { name: 'context-latitude-string', rule: 'events.context.types', how: 'context.request.geo.latitude is a string ("52.52").' },
+  { name: 'connection-created-enabled-clients-string', rule: 'events.connection-created.object', how: 'connection.created carries enabled_clients as a comma-separated string.' },
+  { name: 'heartbeat-without-offset', rule: 'events.offset-only.offset', how: 'offset-only heartbeats carry an empty object, no offset.' },
+  { name: 'resume-loses-event-k1', rule: 'events.resume.no-loss', how: 'Resuming from the offset of event k starts after event k+1.' },
+  { name: 'resume-repeats-event-k', rule: 'events.resume.no-duplicate', how: 'Resuming from the offset of event k starts at event k (inclusive).' },
+  { name: 'resume-reordered', rule: 'events.resume.order', how: 'Events replayed from a cursor come newest first.' },
+  { name: 'heartbeat-offset-ahead', rule: 'events.resume.heartbeat-offset', how: 'Heartbeats carry the offset of the next event, so resuming from one loses that event.' },
+  { name: 'live-events-need-from', rule: 'events.start.latest', how: 'Without from or from_timestamp the stream sends only heartbeats, no live event.' },
+  { name: 'from-timestamp-ignored', rule: 'events.from-timestamp.start', how: 'from_timestamp is validated and then ignored: the stream starts at the latest position.' },
+  { name: 'from-timestamp-21-accepted', rule: 'events.from-timestamp.max-length', how: 'from_timestamp has no length limit (any RFC 3339 value is accepted).' },
+  { name: 'from-1025-accepted', rule: 'events.from.max-length', how: 'A from over 1024 characters is ignored (stream from the latest position) instead of refused.' },
+  { name: 'event-type-filter-ignored', rule: 'events.filter.only-requested', how: 'event_type is validated and then ignored: every type is streamed.' },
+  { name: 'organization-events-only-on-request', rule: 'events.filter.all-when-absent', how: 'Without event_type, organization.* events are left out (streamed only when asked for).' },
+  { name: 'unknown-event-type-accepted', rule: 'events.filter.unknown-rejected', how: 'An event_type outside the list is accepted (it matches nothing).' },
 
   // ------------------------------------------------------- event streams
   { name: 'event-stream-get-404', rule: 'event-streams.get.success', how: 'GET /event-streams/{id} answers 404 for every stream, listed ones included.' },

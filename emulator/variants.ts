@@ -29,8 +29,24 @@ export const variants: readonly Variant[] = [
     differs: 'Every page with streams carries next; the walk ends on an empty page without next (the form of the last page: not shown).',
   },
   {
+    name: 'extra-members',
+    differs: 'Every answered object (token sets, experiments, grants, streams, pages, keys, errors, token response, SSE payloads, envelopes, contexts) carries an unknown member (token sets: "Additional properties are allowed"; elsewhere silent). Custom text maps are left alone: every member there is a text value.',
+  },
+  {
     name: 'success-codes',
     differs: 'The PUTs answer 201 and the experiment move 201, with the documented bodies ("success status code: not shown"; the token-set listing keeps its documented 200).',
+  },
+  {
+    name: 'sse-comments-retry',
+    differs: 'The stream opens with retry: 3000 and sends a ": keep-alive" comment before each heartbeat (SSE framing the document does not restrict).',
+  },
+  {
+    name: 'sse-payload-type-no-id',
+    differs: 'Payloads carry type (the SSE event field, "Injected from the SSE event field") and messages have no SSE id field (the offset is in the payload).',
+  },
+  {
+    name: 'start-replays-recent',
+    differs: 'Without from, the stream first replays the 5 most recent events, then goes live ("starts from the latest events": whether recent ones are replayed is observed).',
   },
   {
     name: 'rate-limit-on-429-only',

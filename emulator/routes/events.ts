@@ -19,8 +19,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { operation } from '../../spec/operations.js';
 import type { EmulatorContext, OpenStream } from '../context.js';
 import { apiError } from '../errors.js';
-import { decodeOffset, encodeOffset, isEventType, OFFSET_ONLY, sseMessage, type LoggedEvent } from '../events.js';
-import { codePoints, repeatedQuery, singleQuery, type RouteDef } from './shared.js';
+import { decodeOffset, encodeOffset, isEventType, OFFSET_ONLY, sseFrame, type EventEnvelope, type LoggedEvent } from '../events.js';
+import { codePoints, repeatedQuery, singleQuery, withExtraMembers, type RouteDef } from './shared.js';
 
 export const FROM_MAX = 1024;
 export const FROM_TIMESTAMP_MAX = 20;
@@ -41,35 +41,91 @@ export function parseRfc3339(s: string): number | undefined {
 
 const wire = new WeakMap<LoggedEvent, string>();
 /** An event's SSE message, built once however many streams carry it. */
-function eventMessage(e: LoggedEvent): string {
+function eventMessage(ctx: EmulatorContext, e: LoggedEvent): string {
   let m = wire.get(e);
   if (m === undefined) {
-    m = sseMessage(e.type, e.offset, { offset: e.offset, event: e.envelope });
+    m = renderEvent(ctx, e);
     wire.set(e, m);
   }
   return m;
 }
 
+type Envelope = Omit<EventEnvelope, 'data'> & {
+  data: { object: Record<string, unknown>; context: { request?: { geo?: Record<string, unknown> } } & Record<string, unknown> };
+};
+
+/** The wire form of one event: the payload `{ offset, event }` under `event: <type>` and `id: <offset>`. */
+function renderEvent(ctx: EmulatorContext, e: LoggedEvent): string {
+  const envelope = structuredClone(e.envelope) as unknown as Envelope;
+  // Fault envelope-type-reverse-dns: the envelope type differs from the SSE event field.
+  if (ctx.faults.has('envelope-type-reverse-dns')) envelope.type = `com.conformance.${e.type}`;
+  // Fault context-latitude-string: latitude is a number.
+  const geo = envelope.data.context.request?.geo;
+  if (ctx.faults.has('context-latitude-string') && geo) geo['latitude'] = String(geo['latitude']);
+  // Fault event-time-epoch-seconds: time is an RFC 3339 date-time.
+  if (ctx.faults.has('event-time-epoch-seconds')) envelope.time = String(Math.floor(e.timeMs / 1000));
+  // Fault envelope-double-encoded: event is the envelope object, not its JSON text.
+  let payload: Record<string, unknown> = { offset: e.offset, event: ctx.faults.has('envelope-double-encoded') ? JSON.stringify(envelope) : envelope };
+  // Fault event-offset-only-in-id: the payload carries the offset.
+  if (ctx.faults.has('event-offset-only-in-id')) delete payload['offset'];
+  // Fault payload-type-mismatch: a payload type that is not the SSE event field.
+  if (ctx.faults.has('payload-type-mismatch')) payload['type'] = 'message';
+  // Variant sse-payload-type-no-id: type injected from the event field; no SSE id field.
+  if (ctx.variant === 'sse-payload-type-no-id') payload = { type: e.type, ...payload };
+  // Variant extra-members: members the document does not list.
+  if (ctx.variant === 'extra-members') payload = withExtraMembers(payload);
+  // Fault data-pretty-printed: several data lines, none of them JSON on its own.
+  const text = ctx.faults.has('data-pretty-printed') ? JSON.stringify(payload, null, 2) : JSON.stringify(payload);
+  return sseFrame(e.type, ctx.variant === 'sse-payload-type-no-id' ? undefined : e.offset, text);
+}
+
+/** A cursor-only heartbeat at the current position. */
+function heartbeatMessage(ctx: EmulatorContext): string {
+  // Fault heartbeat-offset-ahead: the offset of the event to come, not of the current position.
+  const offset = encodeOffset(ctx.events.position + (ctx.faults.has('heartbeat-offset-ahead') ? 1 : 0));
+  // Fault heartbeat-without-offset: a heartbeat carries its offset.
+  let payload: Record<string, unknown> = ctx.faults.has('heartbeat-without-offset') ? {} : { offset };
+  if (ctx.variant === 'sse-payload-type-no-id') payload = { type: OFFSET_ONLY, ...payload };
+  if (ctx.variant === 'extra-members') payload = withExtraMembers(payload);
+  // Fault heartbeat-event-named-heartbeat: an event field that is no documented type.
+  const name = ctx.faults.has('heartbeat-event-named-heartbeat') ? 'heartbeat' : OFFSET_ONLY;
+  const message = sseFrame(name, ctx.variant === 'sse-payload-type-no-id' ? undefined : offset, JSON.stringify(payload));
+  // Variant sse-comments-retry: a comment line before each heartbeat.
+  return ctx.variant === 'sse-comments-retry' ? `: keep-alive\n\n${message}` : message;
+}
+
 interface StartPoint {
   backlog: LoggedEvent[];
   filter: ReadonlySet<string> | null;
+  /** Whether events appended after connecting are streamed. */
+  live: boolean;
 }
 
+/** How many recent events the `start-replays-recent` variant replays when from is absent. */
+const RECENT = 5;
+
 function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
-  const from = singleQuery(request, 'from');
+  let from = singleQuery(request, 'from');
   const fromTimestamp = singleQuery(request, 'from_timestamp');
   const types = repeatedQuery(request, 'event_type');
   for (const t of types) {
-    if (!isEventType(t)) throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
+    // Fault unknown-event-type-accepted: allowed values are listed in Events.
+    if (!isEventType(t) && !ctx.faults.has('unknown-event-type-accepted')) throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
-  const filter = types.length > 0 ? new Set(types) : null;
+  // Fault event-type-filter-ignored: every type streams whatever was asked.
+  const filter = types.length > 0 && !ctx.faults.has('event-type-filter-ignored') ? new Set(types) : null;
+
+  // Fault from-1025-accepted: an over-long from is dropped instead of refused.
+  if (from !== undefined && codePoints(from) > FROM_MAX && ctx.faults.has('from-1025-accepted')) from = undefined;
 
   let backlog: LoggedEvent[] = [];
   if (fromTimestamp !== undefined) {
-    if (codePoints(fromTimestamp) > FROM_TIMESTAMP_MAX) throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
+    // Fault from-timestamp-21-accepted: no length limit.
+    if (codePoints(fromTimestamp) > FROM_TIMESTAMP_MAX && !ctx.faults.has('from-timestamp-21-accepted')) throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
     const ms = parseRfc3339(fromTimestamp);
     if (ms === undefined) throw apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time');
-    if (from === undefined) backlog = ctx.events.since(ms);
+    // Fault from-timestamp-ignored: validated, then the stream starts at the latest position.
+    if (from === undefined && !ctx.faults.has('from-timestamp-ignored')) backlog = ctx.events.since(ms);
   }
   if (from !== undefined) {
     // The cursor is more accurate than a timestamp, so it wins when both are given.
@@ -77,9 +133,20 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     const seq = decodeOffset(from);
     if (seq === undefined || seq > ctx.events.position) throw apiError('invalid_cursor', 'from is not an offset this stream gave out');
     if (seq < ctx.events.oldestResumable) throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
-    backlog = ctx.events.after(seq);
+    let resumeAfter = seq;
+    // Fault resume-repeats-event-k: resumes at the cursor's event, not after it.
+    if (ctx.faults.has('resume-repeats-event-k')) resumeAfter = seq - 1;
+    // Fault resume-loses-event-k1: resumes one event too late.
+    if (ctx.faults.has('resume-loses-event-k1')) resumeAfter = seq + 1;
+    backlog = ctx.events.after(resumeAfter);
+    // Fault resume-reordered: newest first.
+    if (ctx.faults.has('resume-reordered')) backlog = [...backlog].reverse();
   }
-  return { backlog, filter };
+  // Variant start-replays-recent: whether recent events are replayed without from is not shown.
+  if (from === undefined && fromTimestamp === undefined && ctx.variant === 'start-replays-recent') backlog = ctx.events.after(Math.max(0, ctx.events.position - RECENT));
+  // Fault live-events-need-from: without a start position, nothing live.
+  const live = !(from === undefined && fromTimestamp === undefined && ctx.faults.has('live-events-need-from'));
+  return { backlog, filter, live };
 }
 
 function openStream(ctx: EmulatorContext, reply: FastifyReply, start: StartPoint): void {
@@ -88,23 +155,27 @@ function openStream(ctx: EmulatorContext, reply: FastifyReply, start: StartPoint
   const res = reply.raw;
   res.writeHead(200, {
     ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
+    // Fault events-content-type-text-plain: SSE frames under another media type.
+    'content-type': ctx.faults.has('events-content-type-text-plain') ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
   res.on('error', () => {});
-  const wanted = (e: LoggedEvent) => start.filter === null || start.filter.has(e.type);
-  const heartbeat = () => {
-    const offset = encodeOffset(ctx.events.position);
-    res.write(sseMessage(OFFSET_ONLY, offset, { offset }));
-  };
+  // Fault organization-events-only-on-request: without event_type, organization events are left out.
+  const unasked = (e: LoggedEvent) => ctx.faults.has('organization-events-only-on-request') && e.type.startsWith('organization.');
+  const wanted = (e: LoggedEvent) => (start.filter === null ? !unasked(e) : start.filter.has(e.type));
+  const heartbeat = () => res.write(heartbeatMessage(ctx));
 
+  // Variant sse-comments-retry: a reconnection time first.
+  if (ctx.variant === 'sse-comments-retry') res.write('retry: 3000\n\n');
   // Replay and subscribe in one turn of the event loop: no event falls between.
-  for (const e of start.backlog) if (wanted(e)) res.write(eventMessage(e));
-  const unsubscribe = ctx.events.subscribe((e) => {
-    if (wanted(e)) res.write(eventMessage(e));
-  });
+  for (const e of start.backlog) if (wanted(e)) res.write(eventMessage(ctx, e));
+  const unsubscribe = start.live
+    ? ctx.events.subscribe((e) => {
+        if (wanted(e)) res.write(eventMessage(ctx, e));
+      })
+    : () => undefined;
   heartbeat();
   const timer = setInterval(heartbeat, ctx.options.heartbeatMs);
   timer.unref();
