@@ -13,7 +13,7 @@
  * the `sse` fixture also calls after each test, so no test can hang or leak.
  */
 import { createParser } from 'eventsource-parser';
-import { buildUrl, mediaType, type Query } from './client.ts';
+import { buildUrl, MAX_429_RETRIES, MAX_429_WAIT_MS, mediaType, pace, resetDelayMs, type Query } from './client.ts';
 import { countRequest } from './request-log.ts';
 import { describeNetworkError } from './tokens.ts';
 
@@ -40,6 +40,8 @@ export interface SubscribeOptions {
   auth?: 'token' | 'none' | { header: string };
   /** How long to wait for the response head. */
   connectTimeoutMs?: number;
+  /** Return a 429 as is, instead of waiting for X-RateLimit-Reset and subscribing again. */
+  see429?: boolean;
 }
 
 export class SseTimeout extends Error {
@@ -168,6 +170,17 @@ export class SseConnection {
  * `errorBody` and is already closed.
  */
 export async function subscribe(baseUrl: string, token: string | undefined, opts: SubscribeOptions = {}): Promise<SseConnection> {
+  const maxRps = Number(process.env.CONFORMANCE_MAX_RPS) || undefined;
+  for (let attempt = 0; ; attempt++) {
+    await pace(maxRps, 1);
+    const conn = await subscribeOnce(baseUrl, token, opts);
+    if (conn.status !== 429 || opts.see429 || attempt >= MAX_429_RETRIES) return conn;
+    // Honour the rate limit as the HTTP client does: wait for the window to reset, then subscribe again.
+    await new Promise((r) => setTimeout(r, Math.min(resetDelayMs(conn.headers['x-ratelimit-reset']) ?? 1000, MAX_429_WAIT_MS)));
+  }
+}
+
+async function subscribeOnce(baseUrl: string, token: string | undefined, opts: SubscribeOptions): Promise<SseConnection> {
   const url = buildUrl(baseUrl, EVENTS_PATH, opts.query);
   const conn = new SseConnection(url, url.slice(baseUrl.length));
   const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };

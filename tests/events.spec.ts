@@ -8,7 +8,7 @@
  * wait for anything that must not arrive, so no check sleeps to synchronise.
  */
 import { EventSource } from 'eventsource';
-import type { Exchange } from '../harness/client.ts';
+import { fetchHonouring429, type Exchange } from '../harness/client.ts';
 import { authChecks } from '../harness/auth-checks.ts';
 import { must, mustMatchSchema, mustRefuse, observe, type Evidence } from '../harness/checks.ts';
 import type { Config } from '../harness/config.ts';
@@ -87,7 +87,7 @@ test.describe('events stream @sse', () => {
   test('should be readable by a standard EventSource client', rules('events.content-type'), async ({ config }) => {
     const token = process.env[RUN_TOKEN]!;
     const es = new EventSource(`${config.baseUrl}/events`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
+      fetch: (input, init) => fetchHonouring429(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
     });
     try {
       const opened = await new Promise<string>((resolve) => {
