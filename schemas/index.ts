@@ -99,14 +99,36 @@ export function validate(name: SchemaName, value: unknown): ValidationResult {
   const fallback = rootRule(name);
   return {
     valid: false,
-    errors: (fn.errors ?? []).map((e) => ({ ...toSchemaError(e), rule: ruleOf(e) ?? refRootRule(e) ?? fallback })),
+    errors: (fn.errors ?? []).map((e) => ({ ...toSchemaError(e), rule: ruleOf(e) ?? ruleAlongPath(name, e.instancePath) ?? fallback })),
   };
 }
 
-/** Inside a $ref'd schema, Ajv's schemaPath starts with that schema's file name: its root rule. */
-function refRootRule(e: ErrorObject): string | undefined {
-  const m = /^([a-z-]+)\.schema\.json/.exec(e.schemaPath);
-  return m && m[1]! in schemaFiles ? rootRule(m[1] as SchemaName) : undefined;
+/**
+ * The nearest rule above an error's instance: walks the instance path down
+ * the schema (following $refs into other files), keeping the last x-rule met.
+ */
+function ruleAlongPath(name: SchemaName, instancePath: string): string | undefined {
+  let node = schemaFiles[name] as SchemaWalk | undefined;
+  let found = rootRule(name);
+  for (const seg of instancePath.split('/').slice(1)) {
+    node = follow(node);
+    const x = node?.['x-rule'];
+    if (x) found = typeof x === 'string' ? x : (x['*'] ?? found);
+    node = node?.properties?.[seg] ?? (/^\d+$/.test(seg) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    if (!node) break;
+  }
+  const last = follow(node)?.['x-rule'];
+  return last ? (typeof last === 'string' ? last : (last['*'] ?? found)) : found;
+}
+
+type SchemaWalk = SchemaNode & { $ref?: string; items?: SchemaWalk; additionalProperties?: SchemaWalk | boolean; properties?: Record<string, SchemaWalk>; $defs?: Record<string, SchemaWalk> };
+
+/** A node with its $ref resolved: another schema file, or a $defs entry of the same one. */
+function follow(node: SchemaWalk | undefined, root?: SchemaWalk): SchemaWalk | undefined {
+  const ref = node?.$ref;
+  if (!ref) return node;
+  if (ref.startsWith('#/$defs/')) return follow((root ?? node)?.$defs?.[ref.slice(8)], root) ?? node;
+  return schemaFiles[ref.replace(/\.schema\.json$/, '')] as SchemaWalk | undefined;
 }
 
 /** The rule a schema states as a whole: its root x-rule (or the root's '*'). */
