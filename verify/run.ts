@@ -41,7 +41,8 @@ interface RunResult {
 
 /** Runs the Playwright suite against an emulator started with the given options. */
 async function runSuite(opts: { fault?: string; variant?: string; grep?: string }): Promise<RunResult> {
-  const emu = await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault, variant: opts.variant });
+  // '' rather than undefined: an EMULATOR_FAULT or EMULATOR_VARIANT in the environment must not reach the baseline.
+  const emu = await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault ?? '', variant: opts.variant ?? '' });
   const file = join(tmpdir(), `conformance-verify-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const started = Date.now();
   try {
