@@ -37,7 +37,7 @@ export function authChecks(id: Exclude<OperationId, 'oauth.token'>, probe: Probe
       await around(api, config, async () => {
         const ex = await probe(anonApi, config, 'none');
         mustRefuse('auth.bearer.required', ex, 'no Authorization header');
-        if (id !== 'token-sets.list') observe('auth.unauthenticated.status', `${id}: no token answered ${ex.status}`);
+        if (id !== 'token-sets.list') observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
       });
     });
 
@@ -53,7 +53,7 @@ export function authChecks(id: Exclude<OperationId, 'oauth.token'>, probe: Probe
       await around(api, config, async () => {
         const ex = await probe(anonApi, config, { header: `Bearer ${tamperSignature(process.env[RUN_TOKEN]!)}` });
         mustRefuse('auth.jwt.signature', ex, 'the JWT signature is invalid');
-        if (id !== 'token-sets.list') observe('auth.unauthenticated.status', `${id}: tampered signature answered ${ex.status}`);
+        if (id !== 'token-sets.list') observe('auth.unauthenticated.status', `${id}: tampered signature answered`, String(ex.status));
       });
     });
 
@@ -61,7 +61,7 @@ export function authChecks(id: Exclude<OperationId, 'oauth.token'>, probe: Probe
       await around(api, config, async () => {
         const ex = await probe(limitedApi, config, 'token');
         mustRefuse('auth.scope.enforced', ex, `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`);
-        if (id !== 'token-sets.list') observe('auth.forbidden.status', `${id}: token without the scopes answered ${ex.status}`);
+        if (id !== 'token-sets.list') observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
       });
     });
 

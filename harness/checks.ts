@@ -19,6 +19,7 @@ import { test } from '@playwright/test';
 import { formatErrors, schemaOf, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
 import { rule, type RuleId } from '../spec/rules.ts';
 import { isJsonMediaType, type Exchange } from './client.ts';
+import { expectedProfile, profileKey } from './profile.ts';
 
 export const RULE_MARK = '✗';
 
@@ -133,11 +134,24 @@ export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchang
   );
 }
 
-/** Records what a target does where the document is silent. Never fails. */
-export function observe(id: RuleId, summary: string, data?: unknown): void {
+/**
+ * Records what a target does where the document is silent: an aspect
+ * (what was looked at; stable across runs) and its value. Never fails,
+ * unless a profile is expected (--profile) and holds other values for the
+ * same rule and aspect: then it fails under the rule, marked (profile).
+ * Volatile detail (timings, counts) goes in `data`, which is never compared.
+ */
+export function observe(id: RuleId, aspect: string, value: string, data?: unknown): void {
   const r = rule(id);
   if (r.level !== 'observe') throw new Error(`observe() called with ${id}, a ${r.level} rule`);
-  test.info().annotations.push({ type: 'observation', description: JSON.stringify({ rule: id, summary, data }) });
+  test.info().annotations.push({ type: 'observation', description: JSON.stringify({ rule: id, aspect, value, data }) });
+  const expected = expectedProfile()?.observations[profileKey(id, aspect)];
+  if (expected && !expected.includes(value)) {
+    throw new RuleViolation(
+      [id],
+      [`${RULE_MARK} ${id} (profile)`, `  Requirement: ${r.requirement} (unspecified; expected as recorded in the profile)`, `  Aspect:      ${aspect}`, `  Expected:    ${expected.join(' or ')}`, `  Actual:      ${value}`].join('\n'),
+    );
+  }
 }
 
 type Node = { properties?: Record<string, unknown>; items?: { $ref?: string }; $ref?: string };
@@ -151,5 +165,5 @@ function observeUnknownMembers(schema: SchemaName, value: unknown): void {
   const known = new Set(Object.keys(target.properties));
   const extra = new Set<string>();
   for (const v of values) if (v && typeof v === 'object' && !Array.isArray(v)) Object.keys(v).filter((k) => !known.has(k)).forEach((k) => extra.add(k));
-  if (extra.size) observe('bodies.unknown-members', `${schema}: members not in the document: ${[...extra].slice(0, 10).join(', ')}`);
+  if (extra.size) observe('bodies.unknown-members', `${schema}: members not in the document`, [...extra].sort().slice(0, 10).join(', '));
 }

@@ -18,6 +18,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { operations } from '../spec/operations.ts';
 import { rules, type Rule } from '../spec/rules.ts';
 import { RULE_MARK } from './checks.ts';
+import { buildProfile, RECORD_PROFILE } from './profile.ts';
 
 export type Verdict = 'pass' | 'fail' | 'observed' | 'skipped' | 'not run';
 
@@ -43,7 +44,7 @@ export interface ConformanceReport {
   headline: Record<Verdict, number>;
   operations: Record<string, Record<Verdict, number>>;
   rules: RuleRow[];
-  observations: Array<{ rule: string; summary: string; check: string }>;
+  observations: Array<{ rule: string; aspect: string; value: string; check: string; data?: unknown }>;
   requests: { total: number; byOperation: Record<string, number> };
   /** Errors outside any check, e.g. a target that could not be reached. */
   errors: string[];
@@ -88,6 +89,11 @@ export default class ConformanceReporter implements Reporter {
     const md = toMarkdown(report);
     writeFileSync(join(this.out, 'conformance.md'), md);
     this.writeHtml(report);
+    const record = process.env[RECORD_PROFILE];
+    if (record && !(this.errors.length && this.results.size === 0)) {
+      writeFileSync(record, `${JSON.stringify(buildProfile(report.target, report.observations), null, 2)}\n`);
+      console.log(`Profile recorded: ${record} (${Object.keys(buildProfile(report.target, report.observations).observations).length} observed aspects)`);
+    }
     const h = report.headline;
     if (this.errors.length && this.results.size === 0) {
       console.log(`\nThe run did not start: ${this.errors[0]!.split('\n')[0]}`);
@@ -117,9 +123,9 @@ export default class ConformanceReporter implements Reporter {
           for (const [op, n] of Object.entries(JSON.parse(a.description) as Record<string, number>)) requests[op] = (requests[op] ?? 0) + n;
         }
         if (a.type === 'observation' && a.description) {
-          const o = JSON.parse(a.description) as { rule: string; summary: string };
-          observations.push({ rule: o.rule, summary: o.summary, check: title });
-          rows.get(o.rule)?.observations.push(o.summary);
+          const o = JSON.parse(a.description) as { rule: string; aspect: string; value: string; data?: unknown };
+          observations.push({ rule: o.rule, aspect: o.aspect, value: o.value, check: title, data: o.data });
+          rows.get(o.rule)?.observations.push(`${o.aspect}: ${o.value}`);
         }
       }
       const skipReason = annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
@@ -224,7 +230,7 @@ export function toMarkdown(r: ConformanceReport): string {
   }
   lines.push('', '## Observations (where the document is silent)', '');
   const byRule = new Map<string, string[]>();
-  for (const o of r.observations) byRule.set(o.rule, [...(byRule.get(o.rule) ?? []), o.summary]);
+  for (const o of r.observations) byRule.set(o.rule, [...(byRule.get(o.rule) ?? []), `${o.aspect}: ${o.value}`]);
   for (const [rule, xs] of byRule) {
     lines.push(`- **${rule}**`);
     for (const s of [...new Set(xs)].slice(0, 12)) lines.push(`  - ${s}`);

@@ -18,7 +18,7 @@ test.describe('client grant by id @client-grants', () => {
     mustBeJson('http.json-bodies', ex);
     must('client-grants.get.success', !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), { expected: 'a JSON object', actual: JSON.stringify(ex.json)?.slice(0, 80) ?? 'nothing', exchange: ex });
     mustMatchSchema('client-grant', ex.json, ex);
-    observe('client-grants.get.status', `success status ${ex.status}`);
+    observe('client-grants.get.status', 'success status', String(ex.status));
   });
 
   test('should return the grant asked for', rules('client-grants.get.same-grant'), async ({ api, config }) => {
@@ -31,7 +31,7 @@ test.describe('client grant by id @client-grants', () => {
 
   test('should be observed answering an unknown grant id', rules('client-grants.get.status'), async ({ api }) => {
     const ex = await api.get(path('cgr_conformance_does_not_exist'));
-    observe('client-grants.get.status', `unknown id answered ${ex.status}`, { body: ex.json ?? ex.text.slice(0, 200) });
+    observe('client-grants.get.status', 'unknown id answered', String(ex.status), { body: ex.json ?? ex.text.slice(0, 200) });
   });
 });
 

@@ -29,13 +29,13 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     await withCustomTextRestored(api, id, async () => {
       const value = 'Welcome to the conformance run.';
       const ex = await put(api, id, { [config.customTextKey]: value });
-      observe('custom-text.put.keys', `key ${config.customTextKey}: ${ex.status}`);
+      observe('custom-text.put.keys', `key ${config.customTextKey} answered`, String(ex.status));
       mustSucceed('custom-text.put.json', ex);
       mustBeJson('http.json-bodies', ex);
       mustMatchSchema('custom-text', ex.json, ex);
       const got = (ex.json as Record<string, unknown>)[config.customTextKey];
       must('custom-text.put.resulting-map', got === value, { expected: `${config.customTextKey}: ${JSON.stringify(value)}`, actual: `${config.customTextKey}: ${JSON.stringify(got)}`, exchange: ex });
-      observe('custom-text.put.status', `JSON PUT answered ${ex.status}`);
+      observe('custom-text.put.status', 'JSON PUT answered', String(ex.status));
     });
   });
 

@@ -81,7 +81,7 @@ test.describe('event streams @event-streams', () => {
     mustSucceed('event-streams.list.success', ex);
     mustBeJson('http.json-bodies', ex);
     mustMatchSchema('event-stream-page', body, ex);
-    observe('event-streams.status', `list answered ${ex.status}`);
+    observe('event-streams.status', 'list answered', String(ex.status));
   });
 
   for (const take of [1, 50, 100]) {
@@ -136,7 +136,7 @@ test.describe('event streams @event-streams', () => {
 
   test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size'), async ({ api }) => {
     const big = await walk(api, 100);
-    observe('event-streams.list.last-page', `last page: next ${big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : 'present'} with ${big.last.eventStreams.length} items`);
+    observe('event-streams.list.last-page', 'next on the last page', big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`, { items: big.last.eventStreams.length });
     // A small page size that still makes several pages, and the default one.
     for (const take of [Math.max(1, Math.ceil(big.ids.length / 5)), 50]) {
       const small = await walk(api, take);
@@ -181,7 +181,7 @@ test.describe('event streams @event-streams', () => {
 
   test('should be observed answering an unknown id of 26 characters', rules('event-streams.status'), async ({ api }) => {
     const ex = await api.get(one('z'.repeat(26)));
-    observe('event-streams.status', `unknown 26-character id answered ${ex.status}`);
+    observe('event-streams.status', 'unknown 26-character id answered', String(ex.status));
   });
 });
 

@@ -36,15 +36,15 @@ test.describe('experiment transitions @experiments @writes', () => {
       table.push(`${from} → ${status}: ${ex.status}`);
       if (ex.status < 200 || ex.status >= 300) continue;
       accepted++;
-      observe('experiments.transition.success-status', `accepted move answered ${ex.status}`);
+      observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
       mustMatchSchema('experiment', ex.json, ex);
       const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
       must('experiments.transition.requested-status', body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
       must('experiments.transition.same-experiment', body.id === id, { expected: `experiment ${id}`, actual: `experiment ${body.id}`, exchange: ex });
-      observe('experiments.transition.timestamps', `after → ${status}: started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`);
+      observe('experiments.transition.timestamps', `after → ${status}`, `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`);
       from = status;
     }
-    observe('experiments.transition.table', table.join('; '));
+    observe('experiments.transition.table', 'draft → active → paused → active → completed → archived', table.join('; '));
     must('experiments.transition.returns-experiment', accepted > 0, { expected: 'at least one of the moves active, paused, active, completed, archived accepted with the experiment', actual: table.join('; ') });
   });
 
@@ -54,7 +54,7 @@ test.describe('experiment transitions @experiments @writes', () => {
     mustRefuse('experiments.transition.draft-rejected', ex, '`draft` is not an allowed target');
     // A refused move must not have moved it: a later accepted move still answers as documented.
     const later = await move(api, id, 'active');
-    observe('experiments.transition.table', `after a refused move to draft, → active answered ${later.status}${(later.json as { status?: string })?.status ? ` with status ${(later.json as { status?: string }).status}` : ''}`);
+    observe('experiments.transition.table', 'after a refused move to draft, → active answered', String(later.status));
   });
 
   for (const [title, body] of [

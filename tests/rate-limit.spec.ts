@@ -44,11 +44,11 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     if (!limited) {
       // A target that says it has no budget left must refuse; one that says nothing may have a limit above the probe.
       must('token-sets.list.rate-limit.status', remaining !== '0', { expected: 'a 429 once X-RateLimit-Remaining reached 0', actual: `status ${last.status} with Remaining 0`, exchange: last });
-      observe('rate-limit.values', `no 429 within ${config.rateLimitProbeMax} requests (last Remaining ${remaining ?? 'absent'})`);
+      observe('rate-limit.values', 'limit reached within the probe', 'no', { requests: config.rateLimitProbeMax, lastRemaining: remaining ?? null });
       return;
     }
     mustStatus('token-sets.list.rate-limit.status', limited, 429);
-    observe('rate-limit.values', `429 after ${seen.length} requests; Limit ${limited.headers['x-ratelimit-limit']}, Reset ${limited.headers['x-ratelimit-reset']}`);
+    observe('rate-limit.values', 'limit reached within the probe', 'yes', { requests: seen.length, limit: limited.headers['x-ratelimit-limit'], reset: limited.headers['x-ratelimit-reset'] });
   });
 
   test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', rules('token-sets.list.rate-limit.headers'), async () => {
@@ -72,6 +72,6 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       }
     }
     const first = seen[0]!.headers;
-    observe('rate-limit.values', `headers on a non-429 answer: ${HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none'}; Reset ${first['x-ratelimit-reset'] ?? 'absent'}`);
+    observe('rate-limit.values', 'headers on a non-429 answer', HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none', { reset: first['x-ratelimit-reset'] ?? null });
   });
 });

@@ -26,10 +26,19 @@ function cleanEnv(): Record<string, string> {
 }
 
 export function runSuite(env: Record<string, string>, args: string[] = [], timeoutMs = 120_000): Promise<SuiteRun> {
+  return run(['playwright', 'test', ...args], env, timeoutMs);
+}
+
+/** `npm run conformance -- args`: the wrapper with the suite's own options (profiles). */
+export function runConformance(env: Record<string, string>, args: string[] = [], timeoutMs = 120_000): Promise<SuiteRun> {
+  return run(['tsx', 'harness/run.ts', ...args], env, timeoutMs);
+}
+
+function run(command: string[], env: Record<string, string>, timeoutMs: number): Promise<SuiteRun> {
   const reports = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
   const started = Date.now();
   return new Promise((res, rej) => {
-    const child = spawn('npx', ['playwright', 'test', ...args], {
+    const child = spawn('npx', command, {
       cwd: ROOT,
       env: { ...cleanEnv(), FORCE_COLOR: '0', CONFORMANCE_REPORTS_DIR: reports, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
