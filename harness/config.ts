@@ -45,6 +45,8 @@ export interface Config {
   /** Upper bound of requests the rate-limit probe may send. */
   rateLimitProbeMax: number;
   eventsTrigger: EventsTrigger;
+  /** How long the passive event checks wait for events (CONFORMANCE_EVENTS_WAIT_MS). */
+  eventsWaitMs: number;
   maxRps?: number;
   /** Emulator control endpoint (embedded runs only). */
   controlUrl?: string;
@@ -132,6 +134,7 @@ export function readConfig(env: Env = process.env): Config {
     rateLimitProbe: oneOf(env, 'CONFORMANCE_RATE_LIMIT_PROBE', ['off', 'on'], 'off') === 'on',
     rateLimitProbeMax: probeMax,
     eventsTrigger: oneOf(env, 'CONFORMANCE_EVENTS_TRIGGER', ['management-api', 'none'], 'none'),
+    eventsWaitMs: Number(opt(env, 'CONFORMANCE_EVENTS_WAIT_MS') ?? 30_000),
     maxRps: maxRps === undefined ? undefined : Number(maxRps),
     controlUrl: opt(env, 'CONFORMANCE_CONTROL_URL'),
   };
