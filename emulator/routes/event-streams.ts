@@ -53,6 +53,8 @@ function parseTake(ctx: EmulatorContext, raw: string | undefined): number {
 function render(ctx: EmulatorContext, s: EventStream): Record<string, unknown> {
   // Variant optional-members-absent: no field of an event stream is marked required.
   if (ctx.variant === 'optional-members-absent') return { id: s.id };
+  // Without faults, nothing changes the answer: serialise the stored stream as is (no copy per item).
+  if (ctx.faults.size === 0) return s as unknown as Record<string, unknown>;
   const out = structuredClone(s) as unknown as Record<string, unknown> & { destination: { configuration: Record<string, unknown> } };
   // Fault event-stream-webhook-endpoint-object: a string answered as an object.
   if (ctx.faults.has('event-stream-webhook-endpoint-object')) out.destination.configuration['webhook_endpoint'] = { url: s.destination.configuration.webhook_endpoint };
