@@ -120,6 +120,23 @@ export class SseConnection {
     return got;
   }
 
+  /** Resolves once the stream has ended (the server closed it, it broke, or `close()`); rejects after `timeoutMs`. */
+  waitForEnd(timeoutMs: number): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const i = this.onEnd.indexOf(done);
+        if (i >= 0) this.onEnd.splice(i, 1);
+        reject(new SseTimeout(`the stream did not end within ${timeoutMs} ms (${this.messages.length} messages read on ${this.target})`));
+      }, timeoutMs);
+      this.onEnd.push(done);
+    });
+  }
+
   close(): void {
     if (!this.ended) this.abort.abort();
     this.finish();

@@ -1,17 +1,22 @@
 /**
  * Endpoints 4: GET /events, over a real socket. Events come from real state
  * changes (users, organizations, connections) and from the control endpoint.
+ * The stream is read with the suite's own SSE harness (harness/sse.ts).
  */
 import { expect, test } from '@playwright/test';
 import { formatErrors, validate } from '../../schemas/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { encodeOffset } from '../../emulator/events.js';
+import type { Query } from '../../harness/client.js';
+import { subscribe as openStream, type SseConnection, type SseMessage } from '../../harness/sse.js';
 import { body, harness } from './helpers.js';
-import { SseReader, type SseMessage } from './sse.js';
+
+/** How long a test waits for one message (or for the end of a stream). */
+const WAIT_MS = 5000;
 
 let emu: RunningEmulator;
 let token: string;
-const readers: SseReader[] = [];
+const connections: SseConnection[] = [];
 
 test.beforeAll(async () => {
   emu = await startEmulator({ control: true, heartbeatMs: 100 });
@@ -23,20 +28,26 @@ test.beforeAll(async () => {
   token = ((await res.json()) as { access_token: string }).access_token;
 });
 test.afterEach(() => {
-  for (const r of readers.splice(0)) r.close();
+  for (const c of connections.splice(0)) c.close();
 });
 test.afterAll(async () => {
   await emu.close();
 });
 
-async function subscribe(query = ''): Promise<SseReader> {
-  const r = await SseReader.open(`${emu.baseUrl}/events${query}`, { authorization: `Bearer ${token}` });
-  readers.push(r);
-  expect(r.response.status).toBe(200);
+/** Opens GET /events; see429: a 429 is answered as is (and fails), not waited out. */
+async function subscribeTo(baseUrl: string, bearer: string, query: Query = {}): Promise<SseConnection> {
+  const r = await openStream(baseUrl, bearer, { query, see429: true });
+  connections.push(r);
+  expect(r.status).toBe(200);
   // The first offset-only message says the subscription is live.
-  await r.waitFor((m) => m.event === 'offset-only');
+  await r.waitFor((m) => m.event === 'offset-only', WAIT_MS, 0, 'the first offset-only message');
   return r;
 }
+
+const subscribe = (query: Query = {}) => subscribeTo(emu.baseUrl, token, query);
+
+/** The JSON payload of a message (its data as one JSON text). */
+const json = <T = Record<string, unknown>>(m: SseMessage): T => JSON.parse(m.data) as T;
 
 async function call(method: string, path: string, b?: unknown): Promise<Response> {
   return fetch(`${emu.baseUrl}${path}`, {
@@ -49,9 +60,9 @@ async function call(method: string, path: string, b?: unknown): Promise<Response
 let seq = 0;
 const unique = (p: string) => `${p}-${process.pid}-${Date.now().toString(36)}-${seq++}`;
 
-function expectEventMessage(r: SseReader, m: SseMessage, type: string) {
+function expectEventMessage(m: SseMessage, type: string) {
   expect(m.event).toBe(type);
-  const payload = r.json<{ offset: string; event: { type: string; data: { object: Record<string, unknown> } } }>(m);
+  const payload = json<{ offset: string; event: { type: string; data: { object: Record<string, unknown> } } }>(m);
   const pr = validate('sse-event-payload', payload);
   expect(pr.valid, formatErrors(pr.errors)).toBe(true);
   const er = validate('event-envelope', payload.event);
@@ -67,11 +78,11 @@ const isType = (type: string, pred: (o: Record<string, unknown>) => boolean) => 
 test.describe('events stream @sse', () => {
   test('should answer text/event-stream with rate-limit headers and an offset-only heartbeat first', async () => {
     const r = await subscribe();
-    expect(r.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(r.response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(r.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
     const first = r.messages[0]!;
     expect(first.event).toBe('offset-only');
-    const payload = r.json(first);
+    const payload = json(first);
     const v = validate('sse-offset-only-payload', payload);
     expect(v.valid, formatErrors(v.errors)).toBe(true);
     expect(first.id).toBe(payload['offset']);
@@ -79,7 +90,7 @@ test.describe('events stream @sse', () => {
 
   test('should repeat heartbeats every heartbeatMs', async () => {
     const r = await subscribe();
-    await r.waitFor((m) => m.event === 'offset-only', 2000, 1);
+    await r.waitFor((m) => m.event === 'offset-only', 2000, 1, 'a second offset-only message');
   });
 
   test('should deliver user.created, user.updated and user.deleted from the users routes', async () => {
@@ -91,12 +102,12 @@ test.describe('events stream @sse', () => {
     expect((await call('PATCH', `/users/${encodeURIComponent(user.user_id)}`, { name: 'Renamed' })).status).toBe(200);
     expect((await call('DELETE', `/users/${encodeURIComponent(user.user_id)}`)).status).toBe(204);
     const byId = (o: Record<string, unknown>) => o['user_id'] === user.user_id;
-    const c = expectEventMessage(r, await r.waitFor(isType('user.created', byId)), 'user.created');
+    const c = expectEventMessage(await r.waitFor(isType('user.created', byId), WAIT_MS, 0, 'user.created'), 'user.created');
     expect(c.event.data.object['email']).toBe(email);
     expect(JSON.stringify(c)).not.toContain('Secret-123');
-    const u = expectEventMessage(r, await r.waitFor(isType('user.updated', byId)), 'user.updated');
+    const u = expectEventMessage(await r.waitFor(isType('user.updated', byId), WAIT_MS, 0, 'user.updated'), 'user.updated');
     expect(u.event.data.object['name']).toBe('Renamed');
-    expectEventMessage(r, await r.waitFor(isType('user.deleted', byId)), 'user.deleted');
+    expectEventMessage(await r.waitFor(isType('user.deleted', byId), WAIT_MS, 0, 'user.deleted'), 'user.deleted');
   });
 
   test('should deliver connection.created with the full connection object, then connection.deleted', async () => {
@@ -105,8 +116,8 @@ test.describe('events stream @sse', () => {
     const created = await call('POST', '/connections', { name, strategy: 'oidc', options: { client_id: 'abc', issuer: 'https://idp.test/' } });
     expect(created.status).toBe(201);
     const conn = (await created.json()) as { id: string };
-    const m = await r.waitFor(isType('connection.created', (o) => o['name'] === name));
-    const payload = expectEventMessage(r, m, 'connection.created');
+    const m = await r.waitFor(isType('connection.created', (o) => o['name'] === name), WAIT_MS, 0, 'connection.created');
+    const payload = expectEventMessage(m, 'connection.created');
     const obj = payload.event.data.object;
     const v = validate('connection-created-object', obj);
     expect(v.valid, formatErrors(v.errors)).toBe(true);
@@ -115,17 +126,17 @@ test.describe('events stream @sse', () => {
     expect(options['oidc_metadata']).toBeDefined();
     expect((payload.event.data as unknown as { context: { connection: { name: string } } }).context.connection.name).toBe(name);
     expect((await call('DELETE', `/connections/${conn.id}`)).status).toBe(204);
-    await r.waitFor(isType('connection.deleted', (o) => o['id'] === conn.id));
+    await r.waitFor(isType('connection.deleted', (o) => o['id'] === conn.id), WAIT_MS, 0, 'connection.deleted');
   });
 
   test('should deliver only the requested event types', async () => {
-    const r = await subscribe('?event_type=organization.created&event_type=organization.deleted');
+    const r = await subscribe({ event_type: ['organization.created', 'organization.deleted'] });
     await call('POST', '/users', { connection: emu.fixtures.userConnection, email: `${unique('f')}@conformance.test` });
     const name = unique('org').toLowerCase();
     const org = (await (await call('POST', '/organizations', { name })).json()) as { id: string };
     await call('DELETE', `/organizations/${org.id}`);
-    await r.waitFor(isType('organization.created', (o) => o['name'] === name));
-    await r.waitFor(isType('organization.deleted', (o) => o['id'] === org.id));
+    await r.waitFor(isType('organization.created', (o) => o['name'] === name), WAIT_MS, 0, 'organization.created');
+    await r.waitFor(isType('organization.deleted', (o) => o['id'] === org.id), WAIT_MS, 0, 'organization.deleted');
     // Events on one stream arrive in order: a user.created would have come first.
     expect(r.messages.filter((m) => m.event.startsWith('user.'))).toEqual([]);
   });
@@ -135,8 +146,8 @@ test.describe('events stream @sse', () => {
     const names = [unique('a'), unique('b'), unique('c')].map((n) => n.toLowerCase());
     for (const name of names) expect((await call('POST', '/organizations', { name })).status).toBe(201);
     const offsets: string[] = [];
-    for (const name of names) offsets.push(r0(await live.waitFor(isType('organization.created', (o) => o['name'] === name))).offset);
-    const resumed = await subscribe(`?from=${encodeURIComponent(offsets[0]!)}&event_type=organization.created`);
+    for (const name of names) offsets.push(r0(await live.waitFor(isType('organization.created', (o) => o['name'] === name), WAIT_MS, 0, `organization.created of ${name}`)).offset);
+    const resumed = await subscribe({ from: offsets[0]!, event_type: 'organization.created' });
     const got = resumed.messages.filter((m) => m.event === 'organization.created').map((m) => m.id);
     expect(got).toEqual(offsets.slice(1));
     function r0(m: SseMessage) {
@@ -149,19 +160,19 @@ test.describe('events stream @sse', () => {
     expect(at.length).toBe(20);
     const result = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created', count: 2 }) });
     const { offsets } = (await result.json()) as { offsets: string[] };
-    const r = await subscribe(`?from_timestamp=${at}&event_type=group.created`);
+    const r = await subscribe({ from_timestamp: at, event_type: 'group.created' });
     const got = r.messages.filter((m) => m.event === 'group.created').map((m) => m.id);
     for (const o of offsets) expect(got).toContain(o);
-    const future = await subscribe('?from_timestamp=2999-01-01T00:00:00Z');
+    const future = await subscribe({ from_timestamp: '2999-01-01T00:00:00Z' });
     expect(future.messages.filter((m) => m.event !== 'offset-only')).toEqual([]);
   });
 
   test('should deliver events injected through the control endpoint', async () => {
-    const r = await subscribe('?event_type=group.member.added');
+    const r = await subscribe({ event_type: 'group.member.added' });
     const res = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.member.added', count: 3 }) });
     expect(res.status).toBe(201);
     const { offsets } = (await res.json()) as { offsets: string[] };
-    for (const o of offsets) expectEventMessage(r, await r.waitFor((m) => m.id === o), 'group.member.added');
+    for (const o of offsets) expectEventMessage(await r.waitFor((m) => m.id === o, WAIT_MS, 0, `the message with id ${o}`), 'group.member.added');
   });
 
   test('should stop listening when the client disconnects', async () => {
@@ -181,11 +192,9 @@ test.describe('events stream @sse', () => {
         body: JSON.stringify({ grant_type: 'client_credentials', client_id: other.clients.full.clientId, client_secret: other.clients.full.clientSecret, audience: other.audience }),
       });
       const tok = ((await t.json()) as { access_token: string }).access_token;
-      const r = await SseReader.open(`${other.baseUrl}/events`, { authorization: `Bearer ${tok}` });
-      readers.push(r);
-      await r.waitFor((m) => m.event === 'offset-only');
+      const r = await subscribeTo(other.baseUrl, tok);
       await other.close();
-      await r.waitForEnd();
+      await r.waitForEnd(WAIT_MS);
       expect(other.app.emulator.streams.size).toBe(0);
     } finally {
       await other.close();

@@ -15,8 +15,8 @@ import { EXTRA_MEMBER } from '../../emulator/routes/shared.js';
 import { variants } from '../../emulator/variants.js';
 import { rulesOf, validate } from '../../schemas/index.js';
 import { rules, type Rule } from '../../spec/rules.js';
+import { subscribe, type SseConnection } from '../../harness/sse.js';
 import { API, body, harness, type Harness } from './helpers.js';
-import { SseReader } from './sse.js';
 
 const EMULATOR_DIR = join(import.meta.dirname, '..', '..', 'emulator');
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -344,10 +344,13 @@ test.describe('variants in action (inject)', () => {
   });
 });
 
-/** Opens GET /events on a listening emulator with the given fault or variant; `fn` gets the reader and the raw body text so far. */
-async function withStream(opts: { fault?: string; variant?: string }, fn: (r: SseReader, emu: Awaited<ReturnType<typeof startEmulator>>) => Promise<void>): Promise<void> {
+/** How long a spot check waits for one message. */
+const WAIT_MS = 5000;
+
+/** Opens GET /events (the SSE harness) on a listening emulator with the given fault or variant; `fn` gets the connection. */
+async function withStream(opts: { fault?: string; variant?: string }, fn: (r: SseConnection, emu: Awaited<ReturnType<typeof startEmulator>>) => Promise<void>): Promise<void> {
   const emu = await startEmulator({ heartbeatMs: 50, control: true, fault: opts.fault ?? '', variant: opts.variant });
-  let r: SseReader | undefined;
+  let r: SseConnection | undefined;
   try {
     const res = await fetch(`${emu.authUrl}/oauth/token/`, {
       method: 'POST',
@@ -355,8 +358,8 @@ async function withStream(opts: { fault?: string; variant?: string }, fn: (r: Ss
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
     });
     const token = ((await res.json()) as { access_token: string }).access_token;
-    r = await SseReader.open(`${emu.baseUrl}/events`, { authorization: `Bearer ${token}` });
-    expect(r.response.status).toBe(200);
+    r = await subscribe(emu.baseUrl, token, { see429: true });
+    expect(r.status).toBe(200);
     await fn(r, emu);
   } finally {
     r?.close();
@@ -367,16 +370,16 @@ async function withStream(opts: { fault?: string; variant?: string }, fn: (r: Ss
 test.describe('SSE faults and variants in action', () => {
   test('heartbeat-without-offset: heartbeats carry {}', async () => {
     await withStream({ fault: 'heartbeat-without-offset' }, async (r) => {
-      const hb = await r.waitFor((m) => m.event === 'offset-only');
+      const hb = await r.waitFor((m) => m.event === 'offset-only', WAIT_MS, 0, 'an offset-only message');
       expect(JSON.parse(hb.data)).toEqual({});
     });
   });
 
   test('data-pretty-printed: the payload of an event spans several data lines', async () => {
     await withStream({ fault: 'data-pretty-printed' }, async (r, emu) => {
-      await r.waitFor((m) => m.event === 'offset-only');
+      await r.waitFor((m) => m.event === 'offset-only', WAIT_MS, 0, 'an offset-only message');
       await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created' }) });
-      const m = await r.waitFor((x) => x.event === 'group.created');
+      const m = await r.waitFor((x) => x.event === 'group.created', WAIT_MS, 0, 'group.created');
       expect(m.data.split('\n').length).toBeGreaterThan(3);
       expect(JSON.parse(m.data)).toHaveProperty('offset');
     });
@@ -384,9 +387,9 @@ test.describe('SSE faults and variants in action', () => {
 
   test('sse-payload-type-no-id: payloads carry type, messages no id', async () => {
     await withStream({ variant: 'sse-payload-type-no-id' }, async (r, emu) => {
-      await r.waitFor((m) => m.event === 'offset-only');
+      await r.waitFor((m) => m.event === 'offset-only', WAIT_MS, 0, 'an offset-only message');
       await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created' }) });
-      const m = await r.waitFor((x) => x.event === 'group.created');
+      const m = await r.waitFor((x) => x.event === 'group.created', WAIT_MS, 0, 'group.created');
       expect(m.id).toBeUndefined();
       expect(JSON.parse(m.data)).toMatchObject({ type: 'group.created' });
     });
