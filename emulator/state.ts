@@ -4,6 +4,7 @@
  * client grants, event streams, profiles and custom text (ids included).
  * `reset()` rebuilds the seeded state (the control endpoint uses it).
  */
+import type * as Schema from '../schemas/types.js';
 
 /** Base58 without 0, O, I, l: the alphabet of experiment ids (`^exp_[A-HJ-NP-Za-km-z1-9]+$`). */
 export const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -41,16 +42,50 @@ export class Rng {
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 // ---------------------------------------------------------------------------
-// Resource shapes (the document's field names)
+// Bodies the schemas type (schemas/types.ts, generated): the stored objects
+// are those types, with the members the emulator always sets made required.
 
-export interface TokenSet {
-  id: string;
-  connection: string;
-  scope: string;
-  expires_at: string | null;
-  issued_at: string;
-  last_used_at: string | null;
-}
+/** A body type of the schemas whose members `K` the emulator always sets. */
+type Stored<T, K extends keyof T> = T & Required<Pick<T, K>>;
+
+/** A token set: every documented member set (expires_at and last_used_at may be null). */
+export type TokenSet = Stored<Schema.FederatedConnectionTokenSet, 'id' | 'connection' | 'scope' | 'expires_at' | 'issued_at' | 'last_used_at'>;
+
+export type ExperimentStatus = Schema.ExperimentStatus;
+/** Every experiment status, in lifecycle order. */
+export const experimentStatuses = ['draft', 'active', 'paused', 'completed', 'archived'] as const satisfies readonly ExperimentStatus[];
+// The list holds every status of the schema's enum: a status missing here is a compile error.
+const everyStatusListed: Record<Exclude<ExperimentStatus, (typeof experimentStatuses)[number]>, never> = {};
+
+/** An allocation: every documented member set. */
+export type Allocation = Stored<Schema.Allocation, 'variation_id' | 'segment_id' | 'weight' | 'priority' | 'is_control' | 'is_fallback'>;
+
+/** An experiment: the schema's required members, a subject in assignment_config, and allocations as stored. */
+export type Experiment = Schema.Experiment & {
+  assignment_config: Stored<Schema.Experiment['assignment_config'], 'subject'>;
+  allocations: Allocation[];
+};
+
+/** A client grant: always an id, an audience and a scope. */
+export type ClientGrant = Stored<Schema.ClientGrant, 'id' | 'audience' | 'scope'>;
+
+type EventStreamDestination = NonNullable<Schema.EventStream['destination']>;
+type WebhookConfiguration = NonNullable<EventStreamDestination['configuration']>;
+type WebhookAuthorization = NonNullable<WebhookConfiguration['webhook_authorization']>;
+/** An event stream: every documented member set, down to the webhook's endpoint and authorization. */
+export type EventStream = Stored<Schema.EventStream, 'id' | 'name' | 'subscriptions' | 'destination' | 'status' | 'created_at' | 'updated_at'> & {
+  destination: Stored<EventStreamDestination, 'type' | 'configuration'> & {
+    configuration: Stored<WebhookConfiguration, 'webhook_endpoint' | 'webhook_authorization'> & {
+      webhook_authorization: Stored<WebhookAuthorization, 'method' | 'username'>;
+    };
+  };
+};
+
+/** A custom signing key: the emulator accepts none without a kty. */
+export type Jwk = Stored<Schema.Jwk, 'kty'>;
+
+// ---------------------------------------------------------------------------
+// Emulator-only resources (no schema: the document does not give their bodies)
 
 export interface Identity {
   connection: string;
@@ -101,71 +136,10 @@ export interface Connection {
   options: Record<string, unknown>;
 }
 
-export const experimentStatuses = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
-export type ExperimentStatus = (typeof experimentStatuses)[number];
-
-export interface Allocation {
-  variation_id: string;
-  segment_id: string;
-  weight: number;
-  priority: number;
-  is_control: boolean;
-  is_fallback: boolean;
-}
-
-export interface Experiment {
-  id: string;
-  name: string;
-  description?: string;
-  feature_flag_id: string;
-  authentication_flow: string;
-  allocation_strategy: 'percentage' | 'segment';
-  assignment_config: { subject: string };
-  status: ExperimentStatus;
-  is_valid: boolean;
-  allocations: Allocation[];
-  created_at: string;
-  updated_at: string;
-  started_at?: string;
-  ended_at?: string;
-}
-
-export interface ClientGrant {
-  id: string;
-  client_id?: string;
-  audience: string;
-  scope: string[];
-  organization_usage?: 'deny' | 'allow' | 'require';
-  allow_any_organization?: boolean;
-  default_for?: 'third_party_clients';
-  is_system?: boolean;
-  subject_type?: 'client' | 'user';
-  authorization_details_types?: string[];
-  allow_all_scopes?: boolean;
-}
-
-export interface EventStream {
-  id: string;
-  name: string;
-  subscriptions: { event_type: string }[];
-  destination: {
-    type: 'webhook';
-    configuration: {
-      webhook_endpoint: string;
-      webhook_authorization: { method: 'basic'; username: string };
-    };
-  };
-  status: 'enabled' | 'disabled';
-  created_at: string;
-  updated_at: string;
-}
-
 export interface SelfServiceProfile {
   id: string;
   name: string;
 }
-
-export type Jwk = Record<string, unknown> & { kty: string };
 
 export interface Fixtures {
   /** A user holding several token sets. */
@@ -394,7 +368,7 @@ function seedData(seed: number, ids: SeedInput): Data {
 
   // Client grants.
   const clientGrants = new Map<string, ClientGrant>();
-  const grant = (g: Omit<ClientGrant, 'id'>): ClientGrant => {
+  const grant = (g: Stored<Schema.ClientGrant, 'audience' | 'scope'>): ClientGrant => {
     const full = { id: `cgr_${rng.chars(ALNUM, 16)}`, ...g };
     clientGrants.set(full.id, full);
     return full;
@@ -430,11 +404,12 @@ function seedData(seed: number, ids: SeedInput): Data {
   // Event streams: 137 with 26-character ids, in creation order.
   const eventStreams: EventStream[] = [];
   for (let i = 0; i < EVENT_STREAM_COUNT; i++) {
-    const subs = SUBSCRIBABLE.slice(i % SUBSCRIBABLE.length, (i % SUBSCRIBABLE.length) + 1 + (i % 3)).map((event_type) => ({ event_type }));
+    // At least one subscription (the schema's minItems 1): user.created if the slice were empty.
+    const [firstSub = { event_type: 'user.created' }, ...moreSubs] = SUBSCRIBABLE.slice(i % SUBSCRIBABLE.length, (i % SUBSCRIBABLE.length) + 1 + (i % 3)).map((event_type) => ({ event_type }));
     eventStreams.push({
       id: `est_${rng.chars(ALNUM, 22)}`,
       name: streamName(i),
-      subscriptions: subs.length > 0 ? subs : [{ event_type: 'user.created' }],
+      subscriptions: [firstSub, ...moreSubs],
       destination: {
         type: 'webhook',
         configuration: {
