@@ -17,6 +17,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { schemaOf } from '../schemas/index.js';
+import type * as Schema from '../schemas/types.js';
+import type { Stored } from './state.js';
 
 export const EVENT_TYPES: readonly string[] = (schemaOf('event-type') as { enum: string[] }).enum;
 const EVENT_TYPE_SET = new Set(EVENT_TYPES);
@@ -52,17 +54,10 @@ export interface EventContextInput {
   request: { hostname: string; ip: string; method: string; user_agent: string };
 }
 
-export interface EventEnvelope {
-  specversion: '1.0';
-  type: string;
-  source: string;
-  id: string;
-  time: string;
+/** The envelope as the emulator builds it: the schema's type, with every member it always sets. */
+export type EventEnvelope = Stored<Schema.EventEnvelope, 'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream' | 'svcpurpose'> & {
   data: { object: Record<string, unknown>; context: Record<string, unknown> };
-  svctenant: string;
-  svcstream: string;
-  svcpurpose: string;
-}
+};
 
 export interface LoggedEvent {
   seq: number;

@@ -46,7 +46,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 // are those types, with the members the emulator always sets made required.
 
 /** A body type of the schemas whose members `K` the emulator always sets. */
-type Stored<T, K extends keyof T> = T & Required<Pick<T, K>>;
+export type Stored<T, K extends keyof T> = T & Required<Pick<T, K>>;
 
 /** A token set: every documented member set (expires_at and last_used_at may be null). */
 export type TokenSet = Stored<Schema.FederatedConnectionTokenSet, 'id' | 'connection' | 'scope' | 'expires_at' | 'issued_at' | 'last_used_at'>;
