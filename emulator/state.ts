@@ -279,7 +279,11 @@ function streamName(i: number): string {
 export interface SeedInput {
   fullClientId: string;
   faults: ReadonlySet<string>;
+  variant?: string | undefined;
 }
+
+/** The text keys of the `custom-text-keys-closed` variant (the set of allowed keys is not shown). */
+export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
 
 function seedData(seed: number, ids: SeedInput): Data {
   const rng = new Rng(seed);
@@ -431,7 +435,9 @@ function seedData(seed: number, ids: SeedInput): Data {
   profiles.set(p1.id, p1);
   profiles.set(p2.id, p2);
   const customText = new Map<string, Record<string, string>>();
-  customText.set(customTextKey(p1.id, 'en', 'get-started'), { introduction: 'Welcome to <b>Conformance</b> onboarding.' });
+  // Variant custom-text-keys-closed: the seeded text uses one of its keys.
+  const textKey = ids.variant === 'custom-text-keys-closed' ? CLOSED_TEXT_KEYS[1]! : 'introduction';
+  customText.set(customTextKey(p1.id, 'en', 'get-started'), { [textKey]: 'Welcome to <b>Conformance</b> onboarding.' });
 
   return {
     users,

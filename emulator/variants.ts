@@ -77,6 +77,10 @@ export const variants: readonly Variant[] = [
     differs: 'Members the document does not mark required are left out: token sets, client grants and event streams answer only their id (kept so they can be told apart and addressed), experiments no description, started_at or ended_at ("Unless marked required, a field may be absent").',
   },
   {
+    name: 'custom-text-keys-closed',
+    differs: 'Custom text accepts only the keys heading and description and refuses others with 400 (the set of allowed text keys is not shown).',
+  },
+  {
     name: 'custom-text-merges',
     differs: 'A custom text PUT merges the keys sent into the stored map and answers the merged map (the document says "set" and "the resulting text keys and values", not "replace").',
   },

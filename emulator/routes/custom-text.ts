@@ -14,7 +14,7 @@ import { managementScopes } from '../auth.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { htmlViolation } from '../html-policy.js';
-import { customTextKey } from '../state.js';
+import { CLOSED_TEXT_KEYS, customTextKey } from '../state.js';
 import { isPlainObject, JSON_OR_FORM, mediaTypeOf, param, validateBody, type RouteDef } from './shared.js';
 
 export const LANGUAGES: readonly string[] = ['en'];
@@ -50,6 +50,8 @@ function checkText(ctx: EmulatorContext, body: unknown): Record<string, string> 
   const out: Array<[string, string]> = [];
   for (const [k, v] of entries) {
     if (k.length === 0 || k.length > KEY_MAX) throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
+    // Variant custom-text-keys-closed: a tenant may allow only its own set of keys (not shown by the document).
+    if (ctx.variant === 'custom-text-keys-closed' && !CLOSED_TEXT_KEYS.includes(k)) throw apiError('invalid_body', `Unknown text key ${k}: allowed keys are ${CLOSED_TEXT_KEYS.join(', ')}`);
     // Fault custom-text-links-refused: hyperlinks are allowed.
     if (ctx.faults.has('custom-text-links-refused') && /<a[\s>]/i.test(v)) throw apiError('invalid_body', `Value of ${k}: hyperlinks are not allowed`);
     // Fault custom-text-script-stored: the allow-list is skipped.
