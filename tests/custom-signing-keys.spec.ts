@@ -16,10 +16,33 @@ import type { RuleId } from '../spec/rules.ts';
 // These checks share one resource (the tenant's key set): run them one after another.
 test.describe.configure({ mode: 'default' });
 
-/** A public signing JWK made for this run (EC P-256, `use: sig`). */
-async function publicJwk(kid: string): Promise<Record<string, unknown>> {
-  const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+type Alg = 'ES256' | 'RS256';
+/** The key type the target takes: EC P-256 first, RSA if EC is refused (the allowed kty values are not shown). */
+let accepted: Alg | undefined;
+
+/** A public signing JWK made for this run (`use: sig`), of the kind the target takes. */
+async function publicJwk(kid: string, alg: Alg = accepted ?? 'ES256'): Promise<Record<string, unknown>> {
+  const { publicKey } = await generateKeyPair(alg, { extractable: true });
   return { ...(await exportJWK(publicKey)), kid, use: 'sig', key_ops: ['verify'] };
+}
+
+/**
+ * Finds a key type the target accepts as JSON. A 4xx other than 415 to a
+ * valid EC key may only mean that kty is not allowed: then RSA is tried.
+ * Both refused: observed, and the check is skipped with the reason.
+ * A 415 refuses the media type, which the document allows: left to the check.
+ */
+async function requireAcceptedKeyType(api: Api): Promise<void> {
+  if (accepted) return;
+  for (const alg of ['ES256', 'RS256'] as const) {
+    const ex = await putJson(api, [await publicJwk(`conformance-probe-${alg}`, alg)]);
+    if ((ex.status >= 200 && ex.status < 300) || ex.status === 415 || ex.status >= 500) {
+      accepted = alg;
+      return;
+    }
+    observe('custom-signing-keys.put.status', `a valid ${alg} public key answered`, String(ex.status));
+  }
+  test.skip(true, 'The target refused valid EC and RSA public keys sent as JSON; the allowed key types are not shown');
 }
 
 const kidsOf = (json: unknown) => ((json as { keys?: Array<{ kid?: string }> })?.keys ?? []).map((k) => k.kid);
@@ -30,6 +53,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   test('should accept a JWKS sent as JSON and answer the resulting keys', rules('custom-signing-keys.put.json', ...(rulesOf('jwks') as RuleId[])), async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
+      await requireAcceptedKeyType(api);
       const ex = await putJson(api, [await publicJwk('conformance-json-1')]);
       mustSucceed('custom-signing-keys.put.json', ex);
       mustMatchSchema('jwks', ex.json, ex);
@@ -39,6 +63,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   test('should not refuse a form-encoded JWKS for its media type', rules('custom-signing-keys.put.form'), async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
+      await requireAcceptedKeyType(api);
       const key = await publicJwk('conformance-form-1');
       const ex = await api.put(KEYS_PATH, { body: qsStringify({ keys: [key] }, { encodeValuesOnly: true }), contentType: 'application/x-www-form-urlencoded' });
       must('custom-signing-keys.put.form', ex.status !== 415, { expected: 'not 415 Unsupported Media Type', actual: `status ${ex.status}`, exchange: ex });
@@ -50,6 +75,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   test('should replace the whole set: a second PUT answers only the new keys', rules('custom-signing-keys.put.replaces'), async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
+      await requireAcceptedKeyType(api);
       const first = await putJson(api, [await publicJwk('conformance-a-1'), await publicJwk('conformance-a-2')]);
       mustSucceed('custom-signing-keys.put.replaces', first);
       const second = await putJson(api, [await publicJwk('conformance-b-1')]);

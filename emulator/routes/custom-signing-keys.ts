@@ -22,13 +22,15 @@ import { isPlainObject, JSON_OR_FORM, mediaTypeOf, validateBody, type RouteDef }
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
-function checkKeys(body: unknown): Jwk[] {
+function checkKeys(ctx: EmulatorContext, body: unknown): Jwk[] {
   validateBody('jwks', body);
   const keys = (body as { keys: unknown[] }).keys;
   keys.forEach((key, i) => {
     if (!isPlainObject(key)) throw apiError('invalid_body', `keys[${i}] must be an object`);
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0) throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
     if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
+    // Variant keys-rsa-only: the full list of allowed kty values is not shown; a tenant may take RSA keys only.
+    if (ctx.variant === 'keys-rsa-only' && key['kty'] !== 'RSA') throw apiError('invalid_body', `keys[${i}].kty must be RSA`);
     for (const m of PRIVATE_MEMBERS) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
     }
@@ -64,7 +66,7 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         if (mime === 'application/x-www-form-urlencoded' && ctx.variant === 'form-jwks-unparsed') throw apiError('invalid_body', 'A JWKS cannot be read from a form body');
         // Fault keys-empty-array-accepted: the keys array has minimum 1 item.
         const emptyLetIn = ctx.faults.has('keys-empty-array-accepted') && isPlainObject(request.body) && Array.isArray(request.body['keys']) && request.body['keys'].length === 0;
-        let keys = emptyLetIn ? [] : checkKeys(request.body);
+        let keys = emptyLetIn ? [] : checkKeys(ctx, request.body);
         // Fault keys-put-appends: a PUT replaces the entire set.
         if (ctx.faults.has('keys-put-appends')) keys = [...(ctx.state.customSigningKeys ?? []), ...keys];
         ctx.state.customSigningKeys = keys;
