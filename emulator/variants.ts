@@ -77,6 +77,10 @@ export const variants: readonly Variant[] = [
     differs: 'Members the document does not mark required are left out: token sets, client grants and event streams answer only their id (kept so they can be told apart and addressed), experiments no description, started_at or ended_at ("Unless marked required, a field may be absent").',
   },
   {
+    name: 'events-other-2xx',
+    differs: 'GET /events answers its stream with status 203 (the success status code of /events is not shown).',
+  },
+  {
     name: 'keys-rsa-only',
     differs: 'Custom signing keys must be RSA; EC keys are refused with 400 (the full list of allowed kty values is not shown).',
   },

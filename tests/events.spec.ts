@@ -91,11 +91,16 @@ test.describe('events stream @sse', () => {
   test('should answer a text/event-stream', rules('events.content-type'), async ({ events }) => {
     const conn = await events.subscribe();
     observe('events.status', 'subscription answered', String(conn.status), { contentType: conn.contentType });
-    must('events.content-type', conn.status === 200 && conn.isEventStream, ev(conn, 'status 200 with Content-Type text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+    // The success code of /events is not shown: any 2xx carrying an event stream.
+    must('events.content-type', conn.status >= 200 && conn.status < 300 && conn.isEventStream, ev(conn, 'a 2xx with Content-Type text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
   });
 
-  test('should be readable by a standard EventSource client', rules('events.content-type'), async ({ config }) => {
+  test('should be readable by a standard EventSource client', rules('events.content-type'), async ({ config, events }) => {
     const token = process.env[RUN_TOKEN]!;
+    const head = await events.subscribe();
+    head.close();
+    // A WHATWG EventSource opens only on 200; the document does not show the success code.
+    test.skip(head.status !== 200 && head.status >= 200 && head.status < 300, `The stream answers ${head.status}: a standard EventSource opens only on 200, and the success code is not shown`);
     const es = new EventSource(`${config.baseUrl}/events`, {
       fetch: (input, init) => fetchHonouring429(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
     });

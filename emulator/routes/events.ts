@@ -153,7 +153,8 @@ function openStream(ctx: EmulatorContext, reply: FastifyReply, start: StartPoint
   const headers = reply.getHeaders() as OutgoingHttpHeaders;
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, {
+  // Variant events-other-2xx: the success status code of /events is not shown.
+  res.writeHead(ctx.variant === 'events-other-2xx' ? 203 : 200, {
     ...headers,
     // Fault events-content-type-text-plain: SSE frames under another media type.
     'content-type': ctx.faults.has('events-content-type-text-plain') ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8',
