@@ -13,6 +13,7 @@
  */
 import { startEmulator } from '../emulator/index.ts';
 import { subscribe, type SseConnection } from '../harness/sse.ts';
+import { requestToken } from '../harness/tokens.ts';
 import { validate } from '../schemas/index.ts';
 import { median } from './stats.ts';
 
@@ -25,12 +26,7 @@ const BATCH = 1000;
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
 async function token(emu: Emu): Promise<string> {
-  const res = await fetch(`${emu.authUrl}/oauth/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
+  return ((await requestToken(emu, emu.clients.full)).json as { access_token: string }).access_token;
 }
 
 /** Injects `n` user.created events in batches, in order; answers their offsets in stream order. */

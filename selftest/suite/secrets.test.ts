@@ -6,17 +6,14 @@
  */
 import { expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.ts';
+import { requestToken } from '../../harness/tokens.ts';
 import { everythingWritten, runSuite } from './run-suite.ts';
 
 test.setTimeout(180_000);
 
+/** A token for one of the emulator's clients, through the suite's own token request. */
 async function token(emu: Awaited<ReturnType<typeof startEmulator>>, c: { clientId: string; clientSecret: string }): Promise<string> {
-  const res = await fetch(`${emu.authUrl}/oauth/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: emu.audience }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
+  return (((await requestToken(emu, c)).json) as { access_token: string }).access_token;
 }
 
 test('should write no token and no client secret anywhere', async () => {
