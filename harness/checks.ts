@@ -15,11 +15,12 @@
  * Observations (rules at level `observe`) never fail: they are recorded as
  * test annotations of type `observation` and gathered by the report.
  */
-import { test } from '@playwright/test';
-import { formatErrors, schemaOf, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
+import { test, type TestInfo } from '@playwright/test';
+import { formatErrors, rulesExercised, schemaOf, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
 import { rule, type RuleId } from '../spec/rules.ts';
 import { isJsonMediaType, type Exchange } from './client.ts';
 import { expectedProfile, profileKey } from './profile.ts';
+import { ANNOTATION, formatViolationRecord, type Violation } from './verdicts.ts';
 
 export const RULE_MARK = '✗';
 
@@ -39,6 +40,11 @@ export class RuleViolation extends Error {
   ) {
     super(message);
   }
+}
+
+/** A check broke a rule it does not declare: a defect of the suite, never a verdict on the target. */
+export class SuiteDefect extends Error {
+  override name = 'SuiteDefect';
 }
 
 /** The request of an exchange as one line, e.g. `GET /event-streams?take=0 → 400`. */
@@ -66,26 +72,101 @@ function excerpt(text: string, max = 400): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
-export function formatViolation(ids: readonly RuleId[], ev: Evidence): string {
-  const lines: string[] = [];
-  for (const id of ids) {
-    const r = rule(id);
-    lines.push(`${RULE_MARK} ${id} (${r.level})`, `  Requirement: ${r.requirement}`);
-  }
-  lines.push(`  Expected:    ${ev.expected}`, `  Actual:      ${ev.actual}`);
-  if (ev.detail) lines.push(...ev.detail.split('\n').map((l) => `               ${l}`));
+/** A violation as data: what the report, the profile and verify read. */
+export function violationOf(id: RuleId, ev: Evidence): Violation {
+  const r = rule(id);
+  const v: Violation = { rule: id, level: r.level, requirement: r.requirement, expected: ev.expected, actual: ev.actual };
+  if (ev.detail) v.detail = ev.detail;
   if (ev.exchange) {
-    lines.push(`  Request:     ${requestLine(ev.exchange)}`);
-    if (ev.exchange.text) lines.push(`  Body:        ${excerpt(ev.exchange.text)}`);
-    lines.push(`  Reproduce:   ${curlLine(ev.exchange)}`);
+    v.request = requestLine(ev.exchange);
+    if (ev.exchange.text) v.body = excerpt(ev.exchange.text);
+    v.curl = curlLine(ev.exchange);
   }
-  return lines.join('\n');
+  return v;
 }
 
-/** Fails the rule unless `ok`. */
+export function formatViolation(ids: readonly RuleId[], ev: Evidence): string {
+  return ids.map((id) => formatViolationRecord(violationOf(id, ev))).join('\n');
+}
+
+// ------------------------------------------------------------ recording
+
+interface Ledger {
+  declared: Set<string>;
+  checked: Set<string>;
+  violations: Map<string, { annotation: { type: string; description?: string }; v: Violation }>;
+}
+const ledgers = new WeakMap<TestInfo, Ledger>();
+
+/** The current test's record, or undefined outside a test (unit use of the helpers). */
+function ledger(): Ledger | undefined {
+  let info: TestInfo;
+  try {
+    info = test.info();
+  } catch {
+    return undefined;
+  }
+  let l = ledgers.get(info);
+  if (!l) {
+    l = { declared: new Set(info.annotations.filter((a) => a.type === ANNOTATION.rule).map((a) => a.description!)), checked: new Set(), violations: new Map() };
+    ledgers.set(info, l);
+  }
+  return l;
+}
+
+/** Throws a SuiteDefect (recorded as such) when the running check evaluates a rule it did not declare. */
+function requireDeclared(l: Ledger | undefined, id: string): void {
+  if (!l || l.declared.has(id)) return;
+  const message = `suite defect: this check evaluates rule ${id} but does not declare it in rules(...); declare it, or leave the rule to a check that does`;
+  test.info().annotations.push({ type: ANNOTATION.defect, description: message });
+  throw new SuiteDefect(message);
+}
+
+/** Records that the running check evaluated a rule (the report counts a rule as decided only then). */
+export function recordChecked(id: RuleId): void {
+  const l = ledger();
+  requireDeclared(l, id);
+  if (!l || l.checked.has(id)) return;
+  l.checked.add(id);
+  test.info().annotations.push({ type: ANNOTATION.checked, description: id });
+}
+
+/** Records a violation (the latest of a rule replaces the earlier: a property check's shrunk case wins). */
+function recordViolation(v: Violation): void {
+  const l = ledger();
+  if (!v.profile) requireDeclared(l, v.rule);
+  if (!l) return;
+  const key = `${v.rule}${v.profile ? ' (profile)' : ''}`;
+  const seen = l.violations.get(key);
+  if (seen) {
+    v.count = (seen.v.count ?? 1) + 1;
+    seen.v = v;
+    seen.annotation.description = JSON.stringify(v);
+    return;
+  }
+  const annotation = { type: ANNOTATION.violation, description: JSON.stringify(v) };
+  l.violations.set(key, { annotation, v });
+  test.info().annotations.push(annotation);
+}
+
+/** Names a fixture the target has used up (e.g. an experiment a previous run left in a final status), for the report's header. */
+export function recordUsedUpFixture(description: string): void {
+  test.info().annotations.push({ type: ANNOTATION.usedUp, description });
+}
+
+/**
+ * Fails the rule unless `ok`. The evaluation is recorded either way. A check
+ * whose evidence is a server error (5xx) never passes: whatever else it
+ * looked at, the target did not answer the request.
+ */
 export function must(id: RuleId, ok: boolean, ev: Evidence): void {
-  if (ok) return;
-  throw new RuleViolation([id], formatViolation([id], ev));
+  recordChecked(id);
+  const serverError = ev.exchange !== undefined && ev.exchange.status >= 500;
+  if (ok && !serverError) return;
+  const evidence = ok ? { ...ev, actual: `status ${ev.exchange!.status} (a server error is never a pass; the check looked for: ${ev.expected})` } : ev;
+  const v = violationOf(id, evidence);
+  recordViolation(v);
+  throw new RuleViolation([id], formatViolationRecord(v));
 }
 
 export function mustStatus(id: RuleId, ex: Exchange, expected: number): void {
@@ -116,8 +197,12 @@ export function mustBeJson(id: RuleId, ex: Exchange): void {
  * (x-rule); the violation lists every rule broken, with the errors under it.
  */
 export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchange, where = 'body'): void {
+  const l = ledger();
+  // The rules whose schema nodes met a value: only those are exercised (an empty list exercises no item rule).
+  for (const id of rulesExercised(schema, value)) if (!l || l.declared.has(id)) recordChecked(id as RuleId);
   const r = validate(schema, value);
-  if (r.valid) {
+  const serverError = ex !== undefined && ex.status >= 500;
+  if (r.valid && !serverError) {
     observeUnknownMembers(schema, value);
     return;
   }
@@ -126,12 +211,19 @@ export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchang
     const id = (e.rule ?? 'http.json-bodies') as RuleId;
     byRule.set(id, [...(byRule.get(id) ?? []), e]);
   }
+  if (serverError && byRule.size === 0) byRule.set('http.json-bodies', []);
   const ids = [...byRule.keys()];
-  const detail = ids.map((id) => `[${id}]\n${formatErrors(byRule.get(id)!)}`).join('\n');
-  throw new RuleViolation(
-    ids,
-    formatViolation(ids, { expected: `the ${where} validates against schemas/${schema}.schema.json`, actual: `${r.errors.length} schema error(s)`, detail, exchange: ex }),
-  );
+  const records = ids.map((id) => {
+    const errors = byRule.get(id)!;
+    return violationOf(id, {
+      expected: `the ${where} validates against schemas/${schema}.schema.json`,
+      actual: errors.length ? `${errors.length} schema error(s)` : `status ${ex!.status} (a server error is never a pass)`,
+      detail: errors.length ? formatErrors(errors) : undefined,
+      exchange: ex,
+    });
+  });
+  records.forEach(recordViolation);
+  throw new RuleViolation(ids, records.map(formatViolationRecord).join('\n'));
 }
 
 /**
@@ -143,14 +235,15 @@ export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchang
  */
 export function observe(id: RuleId, aspect: string, value: string, data?: unknown): void {
   const r = rule(id);
-  if (r.level !== 'observe') throw new Error(`observe() called with ${id}, a ${r.level} rule`);
-  test.info().annotations.push({ type: 'observation', description: JSON.stringify({ rule: id, aspect, value, data }) });
+  if (r.level !== 'observe') throw new SuiteDefect(`observe() called with ${id}, a ${r.level} rule`);
+  // Observations are gathered from any check; a check declaring the rule has exercised it.
+  if (ledger()?.declared.has(id)) recordChecked(id);
+  test.info().annotations.push({ type: ANNOTATION.observation, description: JSON.stringify({ rule: id, aspect, value, data }) });
   const expected = expectedProfile()?.observations[profileKey(id, aspect)];
   if (expected && !expected.includes(value)) {
-    throw new RuleViolation(
-      [id],
-      [`${RULE_MARK} ${id} (profile)`, `  Requirement: ${r.requirement} (unspecified; expected as recorded in the profile)`, `  Aspect:      ${aspect}`, `  Expected:    ${expected.join(' or ')}`, `  Actual:      ${value}`].join('\n'),
-    );
+    const v: Violation = { rule: id, level: r.level, requirement: r.requirement, expected: expected.join(' or '), actual: value, profile: { aspect } };
+    recordViolation(v);
+    throw new RuleViolation([id], formatViolationRecord(v));
   }
 }
 

@@ -8,19 +8,19 @@
  * checks that cover it, and the evidence of a failure (the rule violation as
  * the check printed it: expected, actual, request, curl line).
  *
- * A rule fails when a check naming it failed with `✗ <rule>`; a check that
- * failed without naming a rule (a timeout, a broken target) fails all the
- * rules it declares, with that error as evidence.
+ * Verdicts come from the checks' annotations, never from message text
+ * (harness/verdicts.ts `decide()`, which `npm run verify` uses too): a rule
+ * passes only where a check evaluated it, and the report names those checks.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { operations } from '../spec/operations.ts';
 import { rules, type Rule } from '../spec/rules.ts';
-import { RULE_MARK } from './checks.ts';
 import { buildProfile, RECORD_PROFILE } from './profile.ts';
+import { ANNOTATION, decide, defectsOf, formatViolationRecord, skipReasons, type Annotation, type CheckOutcome, type Verdict } from './verdicts.ts';
 
-export type Verdict = 'pass' | 'fail' | 'observed' | 'skipped' | 'not run';
+export type { Verdict };
 
 export interface RuleRow {
   id: string;
@@ -30,6 +30,8 @@ export interface RuleRow {
   operations: readonly string[];
   verdict: Verdict;
   checks: Array<{ title: string; status: string }>;
+  /** The checks that evaluated the rule and passed it. */
+  decidedBy: string[];
   evidence: string[];
   skipReasons: string[];
   observations: string[];
@@ -42,6 +44,12 @@ export interface ConformanceReport {
   durationMs: number;
   status: FullResult['status'];
   headline: Record<Verdict, number>;
+  /** Must rules decided (pass or fail) by this run, of all must rules. */
+  mustDecided: { decided: number; of: number };
+  /** Fixtures the target had used up (e.g. by an earlier run): the checks needing them skipped. */
+  usedUpFixtures: string[];
+  /** Checks that broke a rule they do not declare: defects of the suite, not of the target. */
+  suiteDefects: Array<{ check: string; defect: string }>;
   operations: Record<string, Record<Verdict, number>>;
   rules: RuleRow[];
   observations: Array<{ rule: string; aspect: string; value: string; check: string; data?: unknown }>;
@@ -99,50 +107,58 @@ export default class ConformanceReporter implements Reporter {
       console.log(`\nThe run did not start: ${this.errors[0]!.split('\n')[0]}`);
       return;
     }
-    console.log(`\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`);
+    console.log(`\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run; ${report.mustDecided.decided}/${report.mustDecided.of} must rules decided. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`);
+    if (report.usedUpFixtures.length) console.log(`Used-up fixtures (their checks skipped): ${report.usedUpFixtures.join('; ')}`);
+    if (report.suiteDefects.length) console.log(`Defects of the suite: ${report.suiteDefects.length} (see ${join(this.out, 'conformance.md')})`);
   }
 
   build(result: FullResult): ConformanceReport {
-    const rows = new Map<string, RuleRow>();
-    for (const r of rules as readonly Rule[]) {
-      rows.set(r.id, { id: r.id, level: r.level, section: r.section, requirement: r.requirement, operations: r.operations, verdict: 'not run', checks: [], evidence: [], skipReasons: [], observations: [] });
-    }
     const observations: ConformanceReport['observations'] = [];
     const requests: Record<string, number> = {};
     const setup = Number(process.env.CONFORMANCE_SETUP_REQUESTS ?? 0);
     if (setup) requests.setup = setup;
+    const outcomes: CheckOutcome[] = [];
+    const statusOf = new Map<string, Array<{ title: string; status: string }>>();
+    const usedUp = new Set<string>();
+    const suiteDefects: ConformanceReport['suiteDefects'] = [];
 
     for (const [test, res] of this.results) {
       const title = test.titlePath().filter(Boolean).slice(2).join(' › ');
-      const ruleIds = test.annotations.filter((a) => a.type === 'rule').map((a) => a.description!);
-      const annotations = [...test.annotations, ...res.annotations];
-      const errorText = stripAnsi(res.errors.map((e) => e.message ?? e.value ?? '').join('\n'));
-      const named = new Set([...errorText.matchAll(new RegExp(`${RULE_MARK} ([a-z0-9.-]+) \\(`, 'g'))].map((m) => m[1]!));
+      const annotations = dedupe([...test.annotations, ...res.annotations]);
+      const error = stripAnsi(res.errors.map((e) => e.message ?? e.value ?? '').join('\n')).split('\n').slice(0, 12).join('\n');
+      const outcome: CheckOutcome = { title, status: res.status, annotations, error: error || undefined };
+      outcomes.push(outcome);
       for (const a of annotations) {
-        if (a.type === 'requests' && a.description) {
+        if (a.type === ANNOTATION.requests && a.description) {
           for (const [op, n] of Object.entries(JSON.parse(a.description) as Record<string, number>)) requests[op] = (requests[op] ?? 0) + n;
         }
-        if (a.type === 'observation' && a.description) {
+        if (a.type === ANNOTATION.observation && a.description) {
           const o = JSON.parse(a.description) as { rule: string; aspect: string; value: string; data?: unknown };
           observations.push({ rule: o.rule, aspect: o.aspect, value: o.value, check: title, data: o.data });
-          rows.get(o.rule)?.observations.push(`${o.aspect}: ${o.value}`);
         }
+        if (a.type === ANNOTATION.usedUp && a.description) usedUp.add(a.description);
+        if (a.type === ANNOTATION.rule && a.description) statusOf.set(a.description, [...(statusOf.get(a.description) ?? []), { title, status: res.status }]);
       }
-      const skipReason = annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
-      for (const id of ruleIds) {
-        const row = rows.get(id);
-        if (!row) continue;
-        row.checks.push({ title, status: res.status });
-        if (res.status === 'skipped') row.skipReasons.push(skipReason);
-        else if (res.status !== 'passed' && (named.has(id) || named.size === 0)) row.evidence.push(sliceViolation(errorText, id, named.size === 0));
-      }
+      for (const d of defectsOf(outcome)) suiteDefects.push({ check: title, defect: d });
     }
 
-    for (const r of rules as readonly Rule[]) {
-      if (r.observable === false) rows.get(r.id)!.skipReasons.push(`not observable from outside: ${r.note ?? ''}`);
-    }
-    for (const row of rows.values()) row.verdict = verdictOf(row);
-    const list = [...rows.values()];
+    const decisions = decide(outcomes);
+    const list: RuleRow[] = (rules as readonly Rule[]).map((r) => {
+      const d = decisions.get(r.id)!;
+      return {
+        id: r.id,
+        level: r.level,
+        section: r.section,
+        requirement: r.requirement,
+        operations: r.operations,
+        verdict: d.verdict,
+        checks: statusOf.get(r.id) ?? [],
+        decidedBy: d.decidedBy,
+        evidence: d.failedBy.map((f) => (f.violation ? `${formatViolationRecord(f.violation)}\n  Check:       ${f.title}` : `${f.title}: the check failed without naming a rule\n${f.error ?? ''}`)),
+        skipReasons: skipReasons(d),
+        observations: d.observations,
+      };
+    });
     const count = (xs: RuleRow[]) => {
       const c: Record<Verdict, number> = { pass: 0, fail: 0, observed: 0, skipped: 0, 'not run': 0 };
       xs.forEach((x) => c[x.verdict]++);
@@ -150,6 +166,7 @@ export default class ConformanceReporter implements Reporter {
     };
     const byOp: ConformanceReport['operations'] = {};
     for (const op of operations) byOp[op.id] = count(list.filter((r) => r.operations.includes(op.id)));
+    const must = list.filter((r) => r.level === 'must');
     return {
       target: process.env.CONFORMANCE_BASE_URL ?? '(not set)',
       embedded: process.env.CONFORMANCE_EMBEDDED === '1',
@@ -157,6 +174,9 @@ export default class ConformanceReporter implements Reporter {
       durationMs: result.duration,
       status: result.status,
       headline: count(list),
+      mustDecided: { decided: must.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').length, of: must.length },
+      usedUpFixtures: [...usedUp].sort(),
+      suiteDefects,
       operations: byOp,
       rules: list,
       observations,
@@ -178,23 +198,15 @@ export default class ConformanceReporter implements Reporter {
   }
 }
 
-function verdictOf(row: RuleRow): Verdict {
-  if (row.evidence.length) return 'fail';
-  const ran = row.checks.filter((c) => c.status !== 'skipped');
-  if (row.level === 'observe') return row.observations.length ? 'observed' : ran.length ? 'observed' : row.checks.length ? 'skipped' : 'not run';
-  if (ran.some((c) => c.status === 'passed')) return 'pass';
-  if ((row.checks.length && !ran.length) || row.skipReasons.length) return 'skipped';
-  return 'not run';
-}
-
-/** The part of a failure about one rule (its ✗ block), or the whole error when no rule was named. */
-function sliceViolation(text: string, id: string, whole: boolean): string {
-  if (whole) return text.split('\n').slice(0, 12).join('\n');
-  const start = text.indexOf(`${RULE_MARK} ${id} (`);
-  const rest = text.slice(start);
-  const lines = rest.split('\n');
-  const end = lines.findIndex((l, i) => i > 0 && /^\s*at /.test(l));
-  return lines.slice(0, end > 0 ? end : 14).join('\n').trim();
+/** Static and runtime annotations, each once. */
+function dedupe(xs: Annotation[]): Annotation[] {
+  const seen = new Set<string>();
+  return xs.filter((a) => {
+    const k = `${a.type}\u0000${a.description ?? ''}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -210,7 +222,11 @@ export function toMarkdown(r: ConformanceReport): string {
     '',
     `**${h.fail ? 'NOT CONFORMANT' : 'No rule failed'}**: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run.`,
     '',
+    `This run decided ${r.mustDecided.decided} of the ${r.mustDecided.of} must rules (pass or fail); the others were skipped, with their reasons below, or not run.`,
+    '',
   ];
+  if (r.usedUpFixtures.length) lines.push('**Used-up fixtures** (the checks that need them skipped; give fresh ones):', '', ...r.usedUpFixtures.map((f) => `- ${f}`), '');
+  if (r.suiteDefects.length) lines.push('**Defects of the suite** (a check broke a rule it does not declare; no verdict on the target):', '', ...r.suiteDefects.map((d) => `- ${d.check}: ${d.defect}`), '');
   if (r.errors.length) lines.push('## The run did not complete', '', '```', ...r.errors.map((e) => e.split('\n').slice(0, 3).join('\n')), '```', '');
   const failed = r.rules.filter((x) => x.verdict === 'fail');
   if (failed.length) {
@@ -223,10 +239,11 @@ export function toMarkdown(r: ConformanceReport): string {
   for (const [op, c] of Object.entries(r.operations)) lines.push(`| ${op} | ${c.pass} | ${c.fail} | ${c.observed} | ${c.skipped} | ${c['not run']} | ${r.requests.byOperation[op] ?? 0} |`);
   if (r.requests.byOperation.setup) lines.push(`| (setup: token requests, preflight) | | | | | | ${r.requests.byOperation.setup} |`);
   if (r.requests.byOperation.other) lines.push(`| (other calls: causing events, snapshots and restores) | | | | | | ${r.requests.byOperation.other} |`);
-  lines.push('', '## Rules', '', '| rule | level | verdict | checks | requirement |', '|---|---|---|---|---|');
+  lines.push('', '## Rules', '', '| rule | level | verdict | decided by | requirement |', '|---|---|---|---|---|');
   for (const x of r.rules) {
     const why = x.verdict === 'skipped' ? ` (${[...new Set(x.skipReasons)].join('; ')})` : '';
-    lines.push(`| ${x.id} | ${x.level} | ${x.verdict}${cell(why)} | ${x.checks.length} | ${cell(x.requirement)} |`);
+    const by = x.decidedBy.length ? `${x.decidedBy.length} of ${x.checks.length}: ${x.decidedBy.slice(0, 3).join('; ')}${x.decidedBy.length > 3 ? '; …' : ''}` : `0 of ${x.checks.length}`;
+    lines.push(`| ${x.id} | ${x.level} | ${x.verdict}${cell(why)} | ${cell(by)} | ${cell(x.requirement)} |`);
   }
   lines.push('', '## Observations (where the document is silent)', '');
   const byRule = new Map<string, string[]>();
@@ -246,15 +263,18 @@ export function toHtml(r: ConformanceReport): string {
     .map((x) => {
       const ev = x.evidence.length ? `<details><summary>evidence</summary><pre>${esc(x.evidence.join('\n\n'))}</pre></details>` : '';
       const extra = x.verdict === 'skipped' ? `<br><small>${esc([...new Set(x.skipReasons)].join('; '))}</small>` : x.observations.length ? `<br><small>${esc([...new Set(x.observations)].slice(0, 4).join('; '))}</small>` : '';
-      return `<tr class="${x.verdict.replace(' ', '-')}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td style="color:${color[x.verdict]};font-weight:600">${x.verdict}${extra}</td><td>${x.checks.length}</td><td>${esc(x.requirement)}${ev}</td></tr>`;
+      const by = x.decidedBy.length ? `<details><summary>${x.decidedBy.length} of ${x.checks.length}</summary><small>${x.decidedBy.map(esc).join('<br>')}</small></details>` : `0 of ${x.checks.length}`;
+      return `<tr class="${x.verdict.replace(' ', '-')}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td style="color:${color[x.verdict]};font-weight:600">${x.verdict}${extra}</td><td>${by}</td><td>${esc(x.requirement)}${ev}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Conformance rule matrix</title>
 <style>body{font:14px system-ui,sans-serif;margin:24px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left}th{background:#f6f8fa}pre{white-space:pre-wrap;background:#f6f8fa;padding:8px}tr.fail{background:#ffebe9}</style></head>
 <body><h1>Conformance rule matrix</h1>
 <p>Target: ${esc(r.target)}${r.embedded ? ' (embedded emulator)' : ''}. ${r.requests.total} requests, ${(r.durationMs / 1000).toFixed(1)} s.</p>
-<p id="headline"><b>${h.pass}</b> rules passed, <b>${h.fail}</b> failed, <b>${h.observed}</b> observed, <b>${h.skipped}</b> skipped, <b>${h['not run']}</b> not run. <a href="index.html">Test report</a></p>
-<table id="matrix"><thead><tr><th>rule</th><th>level</th><th>verdict</th><th>checks</th><th>requirement</th></tr></thead><tbody>
+<p id="headline"><b>${h.pass}</b> rules passed, <b>${h.fail}</b> failed, <b>${h.observed}</b> observed, <b>${h.skipped}</b> skipped, <b>${h['not run']}</b> not run. This run decided <b>${r.mustDecided.decided}</b> of ${r.mustDecided.of} must rules. <a href="index.html">Test report</a></p>
+${r.usedUpFixtures.length ? `<p id="used-up"><b>Used-up fixtures</b> (their checks skipped): ${r.usedUpFixtures.map(esc).join('; ')}</p>` : ''}
+${r.suiteDefects.length ? `<p id="suite-defects"><b>Defects of the suite</b>: ${r.suiteDefects.map((d) => esc(`${d.check}: ${d.defect}`)).join('<br>')}</p>` : ''}
+<table id="matrix"><thead><tr><th>rule</th><th>level</th><th>verdict</th><th>decided by</th><th>requirement</th></tr></thead><tbody>
 ${rows}
 </tbody></table></body></html>`;
 }

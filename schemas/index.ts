@@ -156,6 +156,38 @@ export function rulesOf(name: SchemaName): string[] {
   return root ? [root, ...[...found].filter((r) => r !== root)] : [...found];
 }
 
+/**
+ * The rules a value exercises: the x-rule of every schema node that met a
+ * value (the root, each member present, each array item), following $refs.
+ * A list with no item exercises no item rule; a member absent exercises none
+ * of its rules. What a check may count as decided when the value validates.
+ */
+export function rulesExercised(name: SchemaName, value: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (node: SchemaWalk | undefined, v: unknown, root: SchemaWalk): void => {
+    if (!node || v === undefined) return;
+    if (node.$ref) {
+      const external = !node.$ref.startsWith('#');
+      const target = follow(node, root);
+      if (target && target !== node) walk(target, v, external ? target : root);
+    }
+    const x = node['x-rule'];
+    if (typeof x === 'string') found.add(x);
+    else if (x) Object.values(x).forEach((r) => found.add(r));
+    if (Array.isArray(v)) {
+      if (node.items) v.forEach((item) => walk(node.items, item, root));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, member] of Object.entries(v)) {
+        const sub = node.properties?.[k] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+        walk(sub, member, root);
+      }
+    }
+  };
+  const root = schemaFiles[name] as SchemaWalk;
+  walk(root, value, root);
+  return [...found];
+}
+
 function toSchemaError(e: ErrorObject): SchemaError {
   return { instancePath: e.instancePath, keyword: e.keyword, message: e.message ?? e.keyword, params: e.params, rule: ruleOf(e) };
 }

@@ -1,20 +1,30 @@
 /**
  * `npm run verify`: the suite proves itself against its own emulator.
  *
- * 1. Baseline: the whole suite against the fault-free emulator must pass.
+ * 1. Baseline: the whole suite against the fault-free emulator must pass,
+ *    and pass again, with the same verdict for every rule, when run a second
+ *    time against the same emulator (fixtures used up by the first run).
  * 2. False-positive guards: the whole suite against each variant of the
  *    emulator (differing only where the document is silent) must pass.
  * 3. Mutation sweep: for each fault of the catalogue (emulator/faults.ts),
  *    an emulator with that one fault, and only the checks tagged with the
- *    fault's rule (`--grep @rule:<id>`). The fault is caught when a check
- *    fails naming that rule (`✗ <rule>` in its failure).
- * 4. Rule coverage: for every must rule, its checks and faults, gaps named.
+ *    fault's rule (`--grep @rule:<id>`). The fault is caught when the run's
+ *    verdict on that rule is fail, from a recorded violation of it
+ *    (harness/verdicts.ts: the same decision the report makes).
+ * 4. The read-only profile, what a tenant owner runs first (no writes, no
+ *    rate-limit probe, passive events): its baseline must pass, and every
+ *    fault whose rule that baseline decides is swept again under it; its
+ *    score is printed apart.
+ * 5. Rule coverage: for every must rule, its checks and faults, gaps named.
+ *
+ * A check that breaks a rule it does not declare (a suite defect) fails
+ * verify wherever it happens.
  *
  * Writes reports/verify/verify.json and verify.md; exits 1 unless every
  * fault is caught and every guard passes.
  *
  * Options: --fault NAME (repeatable), --variant NAME (repeatable),
- * --quick (one fault per rule, no guards), --no-guards, --jobs N.
+ * --quick (one fault per rule, no guards), --no-guards, --no-read-only, --jobs N.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { faults, type Fault } from '../emulator/faults.ts';
 import { startEmulator } from '../emulator/index.ts';
 import { variants } from '../emulator/variants.ts';
-import { RULE_MARK } from '../harness/checks.ts';
+import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts.ts';
 import { coverage, formatCoverage, listChecks } from './coverage.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -34,22 +44,40 @@ interface RunResult {
   passed: number;
   failed: number;
   skipped: number;
-  /** Failed tests: title and the rule ids their failures name. */
+  /** Failed checks: title and the rules whose violations they recorded. */
   failures: Array<{ title: string; rules: string[] }>;
+  /** The verdict of every rule, as the report decides it. */
+  verdicts: Record<string, Verdict>;
+  /** Checks that broke a rule they do not declare. */
+  defects: string[];
   wallMs: number;
 }
 
+/** The settings of the read-only run a tenant owner starts with. */
+const READ_ONLY_ENV = { CONFORMANCE_WRITES: 'none', CONFORMANCE_RATE_LIMIT_PROBE: 'off', CONFORMANCE_EVENTS_TRIGGER: 'none', CONFORMANCE_EVENTS_WAIT_MS: '3000' };
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+interface RunOptions {
+  fault?: string;
+  variant?: string;
+  grep?: string;
+  readOnly?: boolean;
+  /** Run against this emulator instead of a new one (and leave it running). */
+  emulator?: Emulator;
+}
+
 /** Runs the Playwright suite against an emulator started with the given options. */
-async function runSuite(opts: { fault?: string; variant?: string; grep?: string }): Promise<RunResult> {
+async function runSuite(opts: RunOptions): Promise<RunResult> {
   // '' rather than undefined: an EMULATOR_FAULT or EMULATOR_VARIANT in the environment must not reach the baseline.
-  const emu = await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault ?? '', variant: opts.variant ?? '' });
+  const emu = opts.emulator ?? (await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault ?? '', variant: opts.variant ?? '' }));
   const file = join(tmpdir(), `conformance-verify-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const started = Date.now();
   try {
     // Each run its own output folder: Playwright empties it at start, and runs go two at a time.
     const args = ['playwright', 'test', '--reporter=json', '--workers=2', '--output', `${file}.artifacts`];
     if (opts.grep) args.push('--grep', opts.grep);
-    const env = { ...process.env, ...emu.env(), CONFORMANCE_EMBEDDED: '1', PLAYWRIGHT_JSON_OUTPUT_FILE: file, FORCE_COLOR: '0' };
+    const env = { ...process.env, ...emu.env(), ...(opts.readOnly ? READ_ONLY_ENV : {}), CONFORMANCE_EMBEDDED: '1', PLAYWRIGHT_JSON_OUTPUT_FILE: file, FORCE_COLOR: '0' };
     const code = await new Promise<number>((res, rej) => {
       const child = spawn('npx', args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
@@ -70,36 +98,49 @@ async function runSuite(opts: { fault?: string; variant?: string; grep?: string 
   } finally {
     rmSync(file, { force: true });
     rmSync(`${file}.artifacts`, { recursive: true, force: true });
-    await emu.close();
+    if (!opts.emulator) await emu.close();
   }
 }
 
-interface PwResult { status: string; errors?: Array<{ message?: string }> }
-interface PwTest { status: string; results: PwResult[] }
+interface PwAnnotation { type: string; description?: string }
+interface PwResult { status: string; errors?: Array<{ message?: string }>; annotations?: PwAnnotation[] }
+interface PwTest { status: string; results: PwResult[]; annotations?: PwAnnotation[] }
 interface PwSpec { title: string; tests: PwTest[] }
 interface PwSuite { title: string; specs?: PwSpec[]; suites?: PwSuite[] }
 interface PwReport { suites: PwSuite[]; errors?: Array<{ message: string }> }
 
+/** The run as the report reads it: outcomes from the annotations, never from message text. */
 function summarise(report: PwReport): RunResult {
-  const r: RunResult = { passed: 0, failed: 0, skipped: 0, failures: [], wallMs: 0 };
+  const outcomes: CheckOutcome[] = [];
+  const counts = { passed: 0, failed: 0, skipped: 0 };
   const walk = (s: PwSuite, path: string[]) => {
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests) {
-        if (t.status === 'skipped') r.skipped++;
-        else if (t.status === 'expected' || t.status === 'flaky') r.passed++;
-        else {
-          r.failed++;
-          const text = t.results.flatMap((x) => x.errors ?? []).map((e) => e.message ?? '').join('\n');
-          const named = [...text.matchAll(new RegExp(`${RULE_MARK} ([a-z0-9.-]+) \\(`, 'g'))].map((m) => m[1]!);
-          r.failures.push({ title: [...path, spec.title].filter(Boolean).join(' › '), rules: [...new Set(named)] });
-        }
+        const last = t.results.at(-1);
+        const status = t.status === 'skipped' ? 'skipped' : t.status === 'expected' || t.status === 'flaky' ? 'passed' : (last?.status ?? 'failed');
+        counts[status === 'skipped' ? 'skipped' : status === 'passed' ? 'passed' : 'failed']++;
+        const error = (last?.errors ?? []).map((e) => e.message ?? '').join('\n').split('\n').slice(0, 12).join('\n');
+        outcomes.push({ title: [...path, spec.title].filter(Boolean).join(' › '), status, annotations: [...(t.annotations ?? []), ...(last?.annotations ?? [])], error });
       }
     }
     for (const sub of s.suites ?? []) walk(sub, [...path, sub.title]);
   };
   report.suites.forEach((s) => walk(s, []));
-  return r;
+  const decisions = decide(outcomes);
+  const failures = outcomes
+    .filter((o) => o.status !== 'passed' && o.status !== 'skipped')
+    .map((o) => ({ title: o.title, rules: [...decisions].filter(([, d]) => d.failedBy.some((f) => f.title === o.title && f.violation)).map(([id]) => id) }));
+  return {
+    ...counts,
+    failures,
+    verdicts: Object.fromEntries([...decisions].map(([id, d]) => [id, d.verdict])),
+    defects: outcomes.flatMap((o) => defectsOf(o).map((d) => `${o.title}: ${d}`)),
+    wallMs: 0,
+  };
 }
+
+/** A fault is caught when the run fails its rule on a recorded violation of it. */
+const caughtBy = (r: RunResult, rule: string) => r.failures.filter((x) => x.rules.includes(rule));
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const grepForRule = (rule: string) => `@rule:${escape(rule)}(?![\\w.-])`;
@@ -120,6 +161,36 @@ async function pool<T, R>(items: T[], jobs: number, fn: (t: T) => Promise<R>, on
   return out;
 }
 
+interface FaultRow {
+  fault: string;
+  rule: string;
+  how: string;
+  caughtBy: string[];
+  otherFailures: string[];
+  checksRun: number;
+}
+
+const sweepRow = (f: Fault, r: RunResult): FaultRow => ({
+  fault: f.name,
+  rule: f.rule,
+  how: f.how,
+  caughtBy: caughtBy(r, f.rule).map((x) => x.title),
+  otherFailures: r.failures.filter((x) => !x.rules.includes(f.rule)).map((x) => x.title),
+  checksRun: r.passed + r.failed,
+});
+
+const progress = (label: string, total: number) => (f: Fault, r: RunResult, i: number) => {
+  const hit = caughtBy(r, f.rule).length > 0;
+  console.log(`${label}[${String(i).padStart(3)}/${total}] ${hit ? 'caught ' : 'MISSED '} ${f.name.padEnd(40)} ${f.rule}${hit ? '' : `  (${r.passed} passed, ${r.failed} failed: ${r.failures.map((x) => x.rules.join('+')).join('; ') || 'no failure'})`}`);
+};
+
+const failuresText = (r: RunResult) => [...r.failures.map((f) => `  ✗ ${f.title} [${f.rules.join(', ')}]`), ...r.defects.map((d) => `  suite defect: ${d}`)].join('\n');
+
+/** Rules whose verdicts differ between two runs. */
+function differences(a: RunResult, b: RunResult): string[] {
+  return Object.keys(a.verdicts).filter((id) => a.verdicts[id] !== b.verdicts[id]).map((id) => `${id}: ${a.verdicts[id]} then ${b.verdicts[id]}`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -127,6 +198,7 @@ async function main(): Promise<void> {
       variant: { type: 'string', multiple: true },
       quick: { type: 'boolean', default: false },
       'no-guards': { type: 'boolean', default: false },
+      'no-read-only': { type: 'boolean', default: false },
       jobs: { type: 'string', default: '2' },
     },
   });
@@ -145,67 +217,123 @@ async function main(): Promise<void> {
   }
   const runGuards = !values['no-guards'] && !values.quick && !values.fault?.length;
   const selectedVariants = values.variant?.length ? variants.filter((v) => values.variant!.includes(v.name)) : runGuards ? variants : [];
+  const readOnly = !values['no-read-only'];
 
-  console.log(`verify: baseline, ${selectedVariants.length} false-positive guards, ${selected.length} faults (${jobs} at a time)\n`);
+  console.log(`verify: baseline${runGuards ? ' and its second run' : ''}, ${selectedVariants.length} false-positive guards, ${selected.length} faults${readOnly ? ', the read-only profile' : ''} (${jobs} at a time)\n`);
 
-  const baseline = await runSuite({});
-  console.log(`baseline (fault-free emulator): ${baseline.passed} passed, ${baseline.failed} failed, ${baseline.skipped} skipped (${(baseline.wallMs / 1000).toFixed(1)} s)`);
-  for (const f of baseline.failures) console.log(`  ✗ ${f.title} [${f.rules.join(', ')}]`);
+  // 1. The baseline, and (with the guards) a second run against the same emulator: same verdicts, nothing used up.
+  const longLived = await startEmulator({ control: true, heartbeatMs: 250, fault: '', variant: '' });
+  let baseline: RunResult;
+  let second: RunResult | undefined;
+  try {
+    baseline = await runSuite({ emulator: longLived });
+    console.log(`baseline (fault-free emulator): ${baseline.passed} passed, ${baseline.failed} failed, ${baseline.skipped} skipped (${(baseline.wallMs / 1000).toFixed(1)} s)`);
+    if (baseline.failures.length || baseline.defects.length) console.log(failuresText(baseline));
+    if (runGuards) {
+      second = await runSuite({ emulator: longLived });
+      const diff = differences(baseline, second);
+      console.log(`guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`);
+      if (second.failures.length || second.defects.length) console.log(failuresText(second));
+    }
+  } finally {
+    await longLived.close();
+  }
 
+  // 2. False-positive guards.
   const guards = await pool([...selectedVariants], jobs, (v) => runSuite({ variant: v.name }), (v, r) =>
-    console.log(`guard ${v.name.padEnd(28)} ${r.failed === 0 ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length ? `\n${r.failures.map((f) => `  ✗ ${f.title} [${f.rules.join(', ')}]`).join('\n')}` : ''}`),
+    console.log(`guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`),
   );
 
-  const sweep = await pool([...selected], jobs, (f) => runSuite({ fault: f.name, grep: grepForRule(f.rule) }), (f, r, i) => {
-    const caughtBy = r.failures.filter((x) => x.rules.includes(f.rule));
-    console.log(`[${String(i).padStart(3)}/${selected.length}] ${caughtBy.length ? 'caught ' : 'MISSED '} ${f.name.padEnd(40)} ${f.rule}${caughtBy.length ? '' : `  (${r.passed} passed, ${r.failed} failed: ${r.failures.map((x) => x.rules.join('+')).join('; ') || 'no failure'})`}`);
-  });
-
-  const rows = selected.map((f, i) => {
-    const r = sweep[i]!;
-    return { fault: f.name, rule: f.rule, how: f.how, caughtBy: r.failures.filter((x) => x.rules.includes(f.rule)).map((x) => x.title), otherFailures: r.failures.filter((x) => !x.rules.includes(f.rule)).map((x) => x.title), checksRun: r.passed + r.failed };
-  });
+  // 3. The mutation sweep.
+  const sweep = await pool([...selected], jobs, (f) => runSuite({ fault: f.name, grep: grepForRule(f.rule) }), progress('', selected.length));
+  const rows = selected.map((f, i) => sweepRow(f, sweep[i]!));
   const caught = rows.filter((r) => r.caughtBy.length > 0).length;
   const score = selected.length ? (100 * caught) / selected.length : 100;
+
+  // 4. The read-only profile: its baseline, then every fault whose rule that baseline decides.
+  let ro: { baseline: RunResult; decided: string[]; rows: FaultRow[]; score: number } | undefined;
+  if (readOnly) {
+    const roBaseline = await runSuite({ readOnly: true });
+    const decided = Object.entries(roBaseline.verdicts).filter(([, v]) => v === 'pass' || v === 'fail').map(([id]) => id);
+    console.log(`\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`);
+    if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
+    const roFaults = selected.filter((f) => decided.includes(f.rule));
+    const roSweep = await pool([...roFaults], jobs, (f) => runSuite({ fault: f.name, grep: grepForRule(f.rule), readOnly: true }), progress('read-only ', roFaults.length));
+    const roRows = roFaults.map((f, i) => sweepRow(f, roSweep[i]!));
+    const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
+    ro = { baseline: roBaseline, decided, rows: roRows, score: roFaults.length ? (100 * roCaught) / roFaults.length : 100 };
+  }
 
   const checks = await listChecks(ROOT);
   const cov = coverage(checks, faults);
   const wallMs = Date.now() - t0;
 
+  const pick = (r: RunResult) => ({ passed: r.passed, failed: r.failed, skipped: r.skipped, failures: r.failures, defects: r.defects });
   const summary = {
-    baseline: { passed: baseline.passed, failed: baseline.failed, skipped: baseline.skipped, failures: baseline.failures },
-    guards: selectedVariants.map((v, i) => ({ variant: v.name, differs: v.differs, passed: guards[i]!.passed, failed: guards[i]!.failed, failures: guards[i]!.failures })),
+    baseline: pick(baseline),
+    secondRun: second ? { ...pick(second), changedVerdicts: differences(baseline, second) } : undefined,
+    guards: selectedVariants.map((v, i) => ({ variant: v.name, differs: v.differs, ...pick(guards[i]!) })),
     faults: rows,
     mutationScore: score,
+    readOnly: ro ? { baseline: pick(ro.baseline), mustRulesDecided: ro.decided.filter((id) => (cov.rules.find((c) => c.id === id)?.level ?? '') === 'must').length, faults: ro.rows, mutationScore: ro.score } : undefined,
     coverage: cov,
     wallMs,
   };
   writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
-  writeFileSync(join(OUT, 'verify.md'), markdown(summary, rows));
+  writeFileSync(join(OUT, 'verify.md'), markdown(summary));
 
   console.log(`\n${'fault'.padEnd(40)} ${'rule'.padEnd(46)} caught by`);
   for (const r of rows) console.log(`${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`);
   console.log(`\n${formatCoverage(cov)}`);
   console.log(`\nmutation score: ${caught}/${selected.length} faults caught (${score.toFixed(1)}%)`);
-  const guardFailures = summary.guards.filter((g) => g.failed > 0);
-  console.log(`false-positive guards: ${summary.guards.length - guardFailures.length}/${summary.guards.length} pass`);
+  if (summary.readOnly) {
+    const roCaught = summary.readOnly.faults.filter((r) => r.caughtBy.length).length;
+    console.log(`read-only profile: ${summary.readOnly.mustRulesDecided} must rules decided; ${roCaught}/${summary.readOnly.faults.length} of the faults observable without writes caught (${summary.readOnly.mutationScore.toFixed(1)}%)`);
+  }
+  const guardRuns = [...summary.guards.map((g) => ({ name: g.variant, bad: g.failed > 0 || g.defects.length > 0 })), ...(summary.secondRun ? [{ name: 'second-run', bad: summary.secondRun.failed > 0 || summary.secondRun.changedVerdicts.length > 0 || summary.secondRun.defects.length > 0 }] : [])];
+  const guardFailures = guardRuns.filter((g) => g.bad);
+  console.log(`false-positive guards: ${guardRuns.length - guardFailures.length}/${guardRuns.length} pass`);
   console.log(`wall time: ${(wallMs / 1000).toFixed(1)} s   report: reports/verify/verify.md`);
 
-  // The counts line CI reads: each baseline/guard run and each fault is one verdict.
+  // The counts line CI reads: each baseline, guard and fault is one verdict; so is coverage.
   const unjustified = cov.gaps.filter((g) => !g.justified);
   if (unjustified.length) console.log(`unjustified coverage gaps: ${unjustified.length}`);
-  const passed = (baseline.failed === 0 ? 1 : 0) + (summary.guards.length - guardFailures.length) + caught + (unjustified.length ? 0 : 1);
-  const failed = (baseline.failed === 0 ? 0 : 1) + guardFailures.length + (selected.length - caught) + (unjustified.length ? 1 : 0);
+  const baselines = [baseline, ...(ro ? [ro.baseline] : [])];
+  const badBaselines = baselines.filter((b) => b.failed > 0 || b.defects.length > 0).length;
+  const sweeps = [...rows, ...(ro?.rows ?? [])];
+  const sweepCaught = sweeps.filter((r) => r.caughtBy.length > 0).length;
+  const passed = baselines.length - badBaselines + (guardRuns.length - guardFailures.length) + sweepCaught + (unjustified.length ? 0 : 1);
+  const failed = badBaselines + guardFailures.length + (sweeps.length - sweepCaught) + (unjustified.length ? 1 : 0);
   writeFileSync(join(OUT, 'counts.json'), JSON.stringify({ passed, failed }));
   process.exitCode = failed === 0 ? 0 : 1;
 }
 
-function markdown(s: { baseline: { passed: number; failed: number }; guards: Array<{ variant: string; differs: string; passed: number; failed: number }>; mutationScore: number; coverage: ReturnType<typeof coverage>; wallMs: number }, rows: Array<{ fault: string; rule: string; how: string; caughtBy: string[] }>): string {
+type Summary = {
+  baseline: { passed: number; failed: number; defects: string[] };
+  secondRun?: { passed: number; failed: number; changedVerdicts: string[] };
+  guards: Array<{ variant: string; differs: string; passed: number; failed: number }>;
+  faults: FaultRow[];
+  mutationScore: number;
+  readOnly?: { baseline: { passed: number; failed: number }; mustRulesDecided: number; faults: FaultRow[]; mutationScore: number };
+  coverage: ReturnType<typeof coverage>;
+  wallMs: number;
+};
+
+const faultTable = (rows: FaultRow[]) => [
+  '| fault | rule | how | caught by |',
+  '|---|---|---|---|',
+  ...rows.map((r) => `| ${r.fault} | ${r.rule} | ${r.how} | ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('<br>') : '**missed**'} |`),
+];
+
+function markdown(s: Summary): string {
+  const caught = (rows: FaultRow[]) => rows.filter((r) => r.caughtBy.length).length;
   const lines = [
     '# Verify: the suite against its own emulator',
     '',
-    `Baseline (fault-free): ${s.baseline.passed} passed, ${s.baseline.failed} failed.`,
-    `Mutation score: **${s.mutationScore.toFixed(1)}%** (${rows.filter((r) => r.caughtBy.length).length}/${rows.length} faults caught).`,
+    `Baseline (fault-free): ${s.baseline.passed} passed, ${s.baseline.failed} failed${s.baseline.defects.length ? `, ${s.baseline.defects.length} suite defects` : ''}.`,
+    s.secondRun ? `Second run against the same emulator: ${s.secondRun.passed} passed, ${s.secondRun.failed} failed; ${s.secondRun.changedVerdicts.length ? `verdicts changed: ${s.secondRun.changedVerdicts.join('; ')}` : 'every rule kept its verdict'}.` : '',
+    `Mutation score: **${s.mutationScore.toFixed(1)}%** (${caught(s.faults)}/${s.faults.length} faults caught).`,
+    s.readOnly ? `Read-only profile (no writes, no probe, passive events): baseline ${s.readOnly.baseline.passed} passed, ${s.readOnly.baseline.failed} failed; ${s.readOnly.mustRulesDecided} must rules decided; score **${s.readOnly.mutationScore.toFixed(1)}%** (${caught(s.readOnly.faults)}/${s.readOnly.faults.length} faults observable without writes caught).` : '',
     `Wall time: ${(s.wallMs / 1000).toFixed(1)} s.`,
     '',
     '## False-positive guards',
@@ -216,10 +344,9 @@ function markdown(s: { baseline: { passed: number; failed: number }; guards: Arr
     '',
     '## Faults',
     '',
-    '| fault | rule | how | caught by |',
-    '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.fault} | ${r.rule} | ${r.how} | ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('<br>') : '**missed**'} |`),
+    ...faultTable(s.faults),
     '',
+    ...(s.readOnly ? ['## Faults under the read-only profile', '', ...faultTable(s.readOnly.faults), ''] : []),
     '## Rule coverage',
     '',
     '| rule | level | checks | faults |',
@@ -227,7 +354,7 @@ function markdown(s: { baseline: { passed: number; failed: number }; guards: Arr
     ...s.coverage.rules.map((c) => `| ${c.id} | ${c.level} | ${c.checks} | ${c.faults.join(', ') || (c.level === 'must' ? `**none**${c.gap ? `: ${c.gap}` : ''}` : '—')} |`),
     '',
   ];
-  return lines.join('\n');
+  return lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n');
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename);
