@@ -46,7 +46,8 @@ the environment and ./.env (CONFORMANCE_*), or, when neither names one
   --json                 print a one-line JSON summary on stdout (the run's output goes to stderr)
   -h, --help             this text
 
-Anything else goes to \`playwright test\`: --grep, --grep-invert, --shard 2/4, --workers N, --project NAME.
+Anything else goes to \`playwright test\`: --grep, --grep-invert, --shard 2/4, --workers N, --project NAME
+(--reporter replaces the suite's reports, and then the exit code is playwright's).
 Exit codes: 0 conformant, 1 a rule failed, 2 configuration error, unreachable target, or nothing selected.
 `;
 
@@ -151,6 +152,8 @@ interface Summary {
   skipped?: number;
   notRun?: number;
   failedRules?: string[];
+  /** Checks (tests) that failed, from playwright's results.json. */
+  failedChecks?: number;
   error?: string;
   reports: string;
   durationMs?: number;
@@ -186,13 +189,26 @@ export function summarize(reports: string, startedAt: number, playwrightCode: nu
   if (errors.length && h.pass + h.fail + h.observed === 0) {
     return { result: 'error', exitCode: EXIT.error, error: errors[0]!.split('\n')[0], ...counts, failedRules, ...where };
   }
-  if (h.fail > 0) return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, ...where };
+  const failedChecks = unexpectedTests(reports);
+  if (h.fail > 0) return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, failedChecks, ...where };
   if (playwrightCode !== 0) {
-    // No rule failed, yet playwright did not succeed: nothing selected, or a run broken outside any check.
-    const error = h.pass + h.observed === 0 ? 'no check ran (does the selection match any check?)' : (errors[0]?.split('\n')[0] ?? `playwright exited ${playwrightCode} with no failed rule`);
+    // A check failed without a rule verdict to show for it (say, a profile difference under a rule its
+    // test does not declare): still a failed run. No check ran at all: the selection matched nothing.
+    if (h.pass + h.observed > 0 || failedChecks) return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, failedChecks, ...where };
+    const error = errors[0]?.split('\n')[0] ?? 'no check ran (does the selection match any check?)';
     return { result: 'error', exitCode: EXIT.error, error, ...counts, failedRules, ...where };
   }
-  return { result: 'conformant', exitCode: EXIT.conformant, ...counts, failedRules, ...where };
+  return { result: 'conformant', exitCode: EXIT.conformant, ...counts, failedRules, failedChecks, ...where };
+}
+
+/** Failed checks (tests), from playwright's own results.json; undefined when it is not there. */
+function unexpectedTests(reports: string): number | undefined {
+  try {
+    const stats = (JSON.parse(readFileSync(resolve(reports, 'results.json'), 'utf8')) as { stats?: { unexpected?: number } }).stats;
+    return stats?.unexpected;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `import.meta.resolve` of tsx's loader, for playwright's processes when the suite lives under node_modules. */
@@ -218,6 +234,11 @@ async function runSuite(args: string[]): Promise<number> {
   const child = spawn(process.execPath, argv, { stdio: ['inherit', opts.json ? process.stderr : 'inherit', 'inherit'], env });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
   const code = await new Promise<number>((res) => child.on('exit', (c, signal) => res(c ?? (signal ? 1 : 0))));
+  if (opts.playwright.some((a) => a === '--reporter' || a.startsWith('--reporter='))) {
+    // --reporter replaces the suite's reporters: no conformance.json to read, playwright's own exit code.
+    process.stderr.write('mgmt-api-conformance: --reporter replaces the suite\'s reports; the exit code is playwright\'s\n');
+    return code;
+  }
   const summary = summarize(reports, startedAt, code);
   if (summary.result === 'error') process.stderr.write(`\nmgmt-api-conformance: ${summary.error}\n`);
   if (opts.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
