@@ -9,7 +9,8 @@
  */
 import { config as loadDotenv } from 'dotenv';
 
-loadDotenv({ quiet: true });
+// CONFORMANCE_ENV_FILE (the command's --env-file) names the file to read instead of ./.env.
+loadDotenv({ quiet: true, ...(process.env.CONFORMANCE_ENV_FILE ? { path: process.env.CONFORMANCE_ENV_FILE } : {}) });
 
 export type WritesMode = 'none' | 'restore';
 export type EventsTrigger = 'management-api' | 'none';
