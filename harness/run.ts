@@ -16,7 +16,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../spec/operations.ts';
-import { isRuleId, rules, type Rule } from '../spec/rules.ts';
+import { grepForRule, grepForTag, isRuleId, rules, type Rule } from '../spec/rules.ts';
 import { PROFILE, RECORD_PROFILE } from './profile.ts';
 
 /** The package's root (this repository, or node_modules/mgmt-api-conformance). */
@@ -64,9 +64,6 @@ function fail(message: string): never {
   process.exit(EXIT.error);
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** The same selection as verify/run.ts grepForRule: the tag, not a longer id that starts with it. */
-const grepForRule = (id: string) => `@rule:${escapeRe(id)}(?![\\w.-])`;
 
 function operationTag(name: string): string {
   const bare = name.replace(/^@/, '');
@@ -117,7 +114,7 @@ function parseRun(args: string[]): RunOptions {
         break;
       case '--operation':
         [v, i] = takeValue(args, i, flag, inline);
-        opts.selections.push(`${escapeRe(operationTag(v))}(?![\\w.-])`);
+        opts.selections.push(grepForTag(operationTag(v)));
         break;
       case '--profile':
       case '--record-profile':

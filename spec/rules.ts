@@ -386,3 +386,12 @@ export function rule(id: RuleId): Rule {
 export function isRuleId(id: string): id is RuleId {
   return byId.has(id);
 }
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A `--grep` that selects a rule's checks by their `@rule:<id>` tag, and not a longer id that starts with it. */
+export const grepForRule = (id: string) => `@rule:${escapeRegExp(id)}(?![\\w.-])`;
+
+/** A `--grep` that selects a tag exactly (an operation's `@sse`, not `@sse-x`). */
+export const grepForTag = (tag: string) => `${escapeRegExp(tag)}(?![\\w.-])`;
+

@@ -35,6 +35,7 @@ import { faults, type Fault } from '../emulator/faults.ts';
 import { startEmulator } from '../emulator/index.ts';
 import { variants } from '../emulator/variants.ts';
 import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts.ts';
+import { grepForRule } from '../spec/rules.ts';
 import { coverage, formatCoverage, listChecks } from './coverage.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -142,8 +143,6 @@ function summarise(report: PwReport): RunResult {
 /** A fault is caught when the run fails its rule on a recorded violation of it. */
 const caughtBy = (r: RunResult, rule: string) => r.failures.filter((x) => x.rules.includes(rule));
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-export const grepForRule = (rule: string) => `@rule:${escape(rule)}(?![\\w.-])`;
 
 async function pool<T, R>(items: T[], jobs: number, fn: (t: T) => Promise<R>, onDone: (t: T, r: R, i: number) => void): Promise<R[]> {
   const out: R[] = new Array(items.length);
