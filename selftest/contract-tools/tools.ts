@@ -60,6 +60,8 @@ export interface PrismViolation {
   message: string;
   /** The request it belongs to (`get /client-grants/...`), as Prism logged it just before. */
   request: string;
+  /** The status the upstream answered that request with, as Prism logged it (0 if not yet). */
+  status: number;
 }
 
 export interface PrismProxy {
@@ -111,11 +113,17 @@ export async function startPrism(upstream: string): Promise<PrismProxy> {
 export function parseViolations(log: string): PrismViolation[] {
   const out: PrismViolation[] = [];
   let request = '';
+  let status = 0;
   for (const line of log.split('\n')) {
     const received = /\[HTTP SERVER\] (\w+ \S+) .*Request received/.exec(line);
-    if (received) request = received[1]!;
+    if (received) {
+      request = received[1]!;
+      status = 0;
+    }
+    const upstream = /The upstream call to \S+ has returned (\d{3})/.exec(line);
+    if (upstream) status = Number(upstream[1]);
     const v = /\[VALIDATOR\] \S+\s+(error|warning|info)\s+Violation: (\S+) (.*)$/.exec(line);
-    if (v) out.push({ severity: v[1] as PrismViolation['severity'], location: v[2]!, message: v[3]!.trim(), request });
+    if (v) out.push({ severity: v[1] as PrismViolation['severity'], location: v[2]!, message: v[3]!.trim(), request, status });
   }
   return out;
 }
