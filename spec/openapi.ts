@@ -11,6 +11,13 @@
  *
  * Where the document says "not shown" (success status codes, scopes, error
  * statuses), the description says so instead of inventing a value.
+ *
+ * Made for other tools (Dredd, Prism, Schemathesis) to use as is: each
+ * `$defs` entry of a schema file is a component of its own, so every `$ref`
+ * names a whole component; every parameter and request body carries an
+ * example (SeedExamples, from the emulator's seed via spec/build.ts); the
+ * 429's X-RateLimit-* headers are required; the form JWKS declares the
+ * `encoding` the suite sends.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { SCHEMA_BASE, schemaFiles } from '../schemas/index.ts';

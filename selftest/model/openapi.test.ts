@@ -14,6 +14,7 @@ import * as fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import qs from 'qs';
+import { decodeOffset } from '../../emulator/events.ts';
 import { buildEmulator, parseForm } from '../../emulator/index.ts';
 import { ajv as projectAjv, formatErrors, SCHEMA_BASE, schemaFiles, validate, type SchemaName } from '../../schemas/index.ts';
 import { OPENAPI_FILE, generateOpenApi, seedExamples } from '../../spec/build.ts';
@@ -224,6 +225,8 @@ test('the examples address the resources of a fresh emulator (its default seed)'
     expect(examples.selfServiceProfileId).toBe(state.fixtures.selfServiceProfileId);
     expect(state.fixtures.eventStreamIds).toContain(examples.eventStreamId);
     expect(state.experiments.has(examples.experimentId)).toBe(true);
+    // The events cursor is the position of a fresh stream (the emulator refuses a cursor past it).
+    expect(decodeOffset(examples.events.from)).toBe(app.emulator.events.position);
     // Not one of the draft experiments the suite's writes use up.
     expect(state.fixtures.experimentIds).not.toContain(examples.experimentId);
     // The list example is the second page of two: its from is the next of the first page.
