@@ -14,7 +14,8 @@ import { startEmulator } from '../../emulator/index.ts';
 import { runSuite } from '../suite/run-suite.ts';
 import { startPrism, type PrismViolation } from './tools.ts';
 
-test.describe.configure({ timeout: 150_000 });
+// 60-90 s measured for the conforming run (the suite through Prism, one worker); the limits leave room for a loaded machine.
+test.describe.configure({ timeout: 180_000 });
 
 /** Violations counted by severity, location, status and message (request paths left out: they carry generated ids). */
 function summary(vs: PrismViolation[]): string {
@@ -33,7 +34,7 @@ async function suiteThroughPrism(fault: string | undefined, args: string[]) {
   const emu = await startEmulator({ control: true, heartbeatMs: 250, ...(fault ? { fault } : {}) });
   const prism = await startPrism(emu.baseUrl);
   try {
-    const run = await runSuite({ ...emu.env(), CONFORMANCE_BASE_URL: prism.url }, args, 120_000);
+    const run = await runSuite({ ...emu.env(), CONFORMANCE_BASE_URL: prism.url }, args, 150_000);
     return { run, violations: prism.violations(), log: prism.log() };
   } finally {
     await prism.stop();
