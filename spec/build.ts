@@ -6,7 +6,10 @@
  *   `bundledSchemas`): every cross-file `$ref` such as `jwk.schema.json` becomes
  *   `#/$defs/Jwk`, so the ref parser never looks at the unreachable
  *   https://conformance.invalid host.
- * - spec/openapi.json: the OpenAPI 3.1 document of spec/openapi.ts, key-sorted.
+ * - spec/openapi.json: the OpenAPI 3.1 document of spec/openapi.ts, key-sorted,
+ *   with its examples taken from the emulator's seed (`seedExamples`), so that
+ *   a tool sending them reaches real resources of the embedded target. The
+ *   emulator is imported here, not in spec/openapi.ts: the emulator imports spec/.
  *
  * Both are checked by selftest/model: the committed files must equal a fresh build.
  */
@@ -14,8 +17,12 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
+import { encodeOffset } from '../emulator/events.ts';
+import { DEFAULTS } from '../emulator/options.ts';
+import { encodeStreamCursor } from '../emulator/routes/event-streams.ts';
+import { customTextKey, State } from '../emulator/state.ts';
 import { schemaFiles } from '../schemas/index.ts';
-import { buildOpenApi, bundledSchemas, componentName, stableJson } from './openapi.ts';
+import { buildOpenApi, bundledSchemas, componentName, stableJson, type SeedExamples } from './openapi.ts';
 
 const SPEC_DIR = dirname(fileURLToPath(import.meta.url));
 export const TYPES_FILE = resolve(SPEC_DIR, '../schemas/types.ts');
@@ -84,9 +91,63 @@ function dereference(node: unknown, root: unknown, seen: Map<object, unknown> = 
   return out;
 }
 
+/** A public EC P-256 key (RFC 7517 appendix A.1), as a custom signing key: the seed sets none. */
+const EXAMPLE_JWK = {
+  kty: 'EC',
+  crv: 'P-256',
+  x: 'MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4',
+  y: '4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM',
+  use: 'sig',
+  key_ops: ['verify'],
+  kid: 'conformance-example-1',
+};
+
+/**
+ * The document's examples, from the state the embedded emulator starts with
+ * (its default seed): the same user, experiment, grant, event streams and
+ * self-service profile a fresh `startEmulator()` holds.
+ */
+export function seedExamples(seed: number = DEFAULTS.seed): SeedExamples {
+  // The full client's id only names the client of a grant; no id of the examples depends on it.
+  const state = new State(seed, { fullClientId: 'conformance-examples', faults: new Set() });
+  const f = state.fixtures;
+  // An experiment outside the suite's draft fixtures (those are used up by its writes): the seeded active one, paused.
+  const active = [...state.experiments.values()].find((e) => e.status === 'active');
+  if (!active) throw new Error('the seed has no active experiment');
+  const [first, second] = state.eventStreams;
+  if (!first || !second) throw new Error('the seed has fewer than two event streams');
+  const text = state.customText.get(customTextKey(f.selfServiceProfileId, 'en', 'get-started'));
+  if (!text) throw new Error('the seed has no custom text for the self-service profile');
+  return {
+    userId: f.userId,
+    experimentId: active.id,
+    experimentTransition: { status: 'paused' },
+    clientGrantId: f.clientGrantId,
+    eventStreamId: first.id,
+    // The second page of two: `next` of the first page is the cursor after its last stream.
+    eventStreamsPage: { from: encodeStreamCursor(second.id), take: 2 },
+    events: {
+      // Offset 0: the position of a fresh stream, a cursor the emulator accepts before any event.
+      from: encodeOffset(0),
+      // RFC 3339 within 20 characters (no fraction): when the first event stream was created.
+      from_timestamp: first.created_at.replace(/\.\d+Z$/, 'Z'),
+      event_type: [...new Set(first.subscriptions.flatMap((s) => (s.event_type === undefined ? [] : [s.event_type])))],
+    },
+    selfServiceProfileId: f.selfServiceProfileId,
+    customText: { ...text },
+    jwks: { keys: [EXAMPLE_JWK] },
+    tokenRequest: {
+      grant_type: 'client_credentials',
+      client_id: 'YOUR_CLIENT_ID',
+      client_secret: 'YOUR_CLIENT_SECRET',
+      audience: 'https://tenant.conformance.invalid/api/v2/',
+    },
+  };
+}
+
 /** The text of spec/openapi.json. */
 export function generateOpenApi(): string {
-  return stableJson(buildOpenApi());
+  return stableJson(buildOpenApi(seedExamples()));
 }
 
 async function main(): Promise<void> {

@@ -11,6 +11,13 @@
  *
  * Where the document says "not shown" (success status codes, scopes, error
  * statuses), the description says so instead of inventing a value.
+ *
+ * Made for other tools (Dredd, Prism, Schemathesis) to use as is: each
+ * `$defs` entry of a schema file is a component of its own, so every `$ref`
+ * names a whole component; every parameter and request body carries an
+ * example (SeedExamples, from the emulator's seed via spec/build.ts); the
+ * 429's X-RateLimit-* headers are required; the form JWKS declares the
+ * `encoding` the suite sends.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { SCHEMA_BASE, schemaFiles } from '../schemas/index.ts';
@@ -59,17 +66,39 @@ const DROPPED_ANNOTATIONS = new Set(['x-rule']);
 /** Keywords whose value maps names to schemas: their keys are names, not keywords. */
 const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
-function rewriteRefs(node: Json, file: string, refPrefix: string, isNameMap = false): Json {
-  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, file, refPrefix));
+/** The component name of `$defs/<key>` of a schema file: the def's own PascalCase `title`, else the file's title + PascalCase key. */
+export function defComponentName(file: string, key: string): string {
+  const defs = (schemaFiles[file] as { $defs?: Record<string, { title?: unknown }> }).$defs;
+  const def = defs?.[key];
+  if (!def) throw new Error(`schemas/${file}${SCHEMA_SUFFIX} has no $defs/${key}`);
+  if (typeof def.title === 'string' && /^[A-Z][A-Za-z0-9]*$/.test(def.title)) return def.title;
+  return componentName(file) + key.replace(/(^|[^A-Za-z0-9]+)([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
+}
+
+/**
+ * How `$ref`s are rewritten: `nested` keeps a ref into a file's `$defs` as a
+ * pointer inside that file's schema (`<prefix>Experiment/$defs/status`);
+ * `hoisted` makes each `$defs` entry a schema of its own (`<prefix>ExperimentStatus`),
+ * since some tools (Dredd) take references only to a whole reusable component.
+ */
+type DefsMode = 'nested' | 'hoisted';
+
+function rewriteRefs(node: Json, file: string, refPrefix: string, mode: DefsMode, isNameMap = false): Json {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, file, refPrefix, mode));
   if (node === null || typeof node !== 'object') return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (isNameMap) out[key] = rewriteRefs(value, file, refPrefix);
+    if (isNameMap) out[key] = rewriteRefs(value, file, refPrefix, mode);
     else if (DROPPED_ANNOTATIONS.has(key)) continue;
     else if (key === '$ref' && typeof value === 'string') {
       const { file: target, pointer } = resolveSchemaRef(value, file);
-      out[key] = refPrefix + componentName(target) + pointer;
-    } else out[key] = rewriteRefs(value, file, refPrefix, NAME_MAPS.has(key));
+      if (mode === 'nested' || pointer === '') out[key] = refPrefix + componentName(target) + pointer;
+      else {
+        const def = /^\/\$defs\/([^/]+)$/.exec(pointer);
+        if (!def) throw new Error(`schemas/${file}${SCHEMA_SUFFIX}: $ref ${value} points inside a schema, not at a file or one of its $defs`);
+        out[key] = refPrefix + defComponentName(target, def[1]!.replace(/~1/g, '/').replace(/~0/g, '~'));
+      }
+    } else out[key] = rewriteRefs(value, file, refPrefix, mode, NAME_MAPS.has(key));
   }
   return out;
 }
@@ -78,14 +107,23 @@ function rewriteRefs(node: Json, file: string, refPrefix: string, isNameMap = fa
  * Every schema file, keyed by its title, as a self-contained set of schemas
  * whose `$ref`s point at `refPrefix + <title>` (e.g. `#/components/schemas/`).
  * The root `$id` and `$schema` and the x-rule annotations are dropped; everything else is kept as is.
+ * With `mode` `hoisted`, each file's `$defs` entries are schemas of the set too
+ * (named by defComponentName), and no schema keeps a `$defs`.
  */
-export function bundledSchemas(refPrefix: string): Record<string, JsonObject> {
+export function bundledSchemas(refPrefix: string, mode: DefsMode = 'nested'): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
+  const add = (name: string, schema: JsonObject, from: string): void => {
+    if (name in out) throw new Error(`two schemas are named ${name} (the second from schemas/${from}${SCHEMA_SUFFIX})`);
+    out[name] = schema;
+  };
   for (const [file, schema] of Object.entries(schemaFiles)) {
-    const name = componentName(file);
-    if (name in out) throw new Error(`two schema files share the title ${name}`);
-    const { $id: _id, $schema: _schema, ...rest } = schema as JsonObject;
-    out[name] = rewriteRefs(rest, file, refPrefix) as JsonObject;
+    const { $id: _id, $schema: _schema, $defs, ...rest } = schema as JsonObject;
+    if (mode === 'nested') {
+      add(componentName(file), rewriteRefs($defs === undefined ? rest : { ...rest, $defs }, file, refPrefix, mode) as JsonObject, file);
+      continue;
+    }
+    add(componentName(file), rewriteRefs(rest, file, refPrefix, mode) as JsonObject, file);
+    for (const [key, def] of Object.entries(($defs ?? {}) as JsonObject)) add(defComponentName(file, key), rewriteRefs(def, file, refPrefix, mode) as JsonObject, file);
   }
   return out;
 }
@@ -105,6 +143,34 @@ interface OperationExtensions {
 }
 export type OpenApiDocument = OpenAPIV3_1.Document<OperationExtensions>;
 
+/**
+ * The examples of the document: a value for every path parameter, query
+ * parameter and request body, so that tools which send requests from the
+ * document (Dredd, Schemathesis) address real resources. spec/build.ts takes
+ * them from the emulator's seed (the embedded target); selftest/model checks
+ * each against its schema.
+ */
+export interface SeedExamples {
+  /** A user holding token sets. */
+  userId: string;
+  /** An experiment the conformance suite does not use up, and a status it may move to. */
+  experimentId: string;
+  experimentTransition: { status: string };
+  clientGrantId: string;
+  eventStreamId: string;
+  /** `from` (the `next` of the page before) and `take` of one page of event streams. */
+  eventStreamsPage: { from: string; take: number };
+  /** Start positions and event types of the events stream. */
+  events: { from: string; from_timestamp: string; event_type: string[] };
+  selfServiceProfileId: string;
+  /** Custom text of the self-service profile, for both media types. */
+  customText: Record<string, string>;
+  /** A JWKS of public keys, for both media types. */
+  jwks: { keys: Record<string, string | string[]>[] };
+  /** A token request; the client credentials are placeholders (a secret never enters the document). */
+  tokenRequest: Record<string, string>;
+}
+
 const SCHEMAS = '#/components/schemas/';
 const ref = (file: string): OpenAPIV3_1.ReferenceObject => ({ $ref: SCHEMAS + componentName(file) });
 
@@ -118,69 +184,93 @@ const NOT_SHOWN_SUCCESS =
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /** Parameters of each operation, with the limits the document states. */
-function parameters(id: OperationId): OpenAPIV3_1.ParameterObject[] {
-  const path = (name: string, description: string, schema: object): OpenAPIV3_1.ParameterObject =>
-    ({ name, in: 'path', required: true, description, schema }) as OpenAPIV3_1.ParameterObject;
-  const query = (name: string, description: string, schema: object, extra: object = {}): OpenAPIV3_1.ParameterObject =>
-    ({ name, in: 'query', required: false, description, schema, ...extra }) as OpenAPIV3_1.ParameterObject;
+function parameters(id: OperationId, ex: SeedExamples): OpenAPIV3_1.ParameterObject[] {
+  const path = (name: string, description: string, schema: object, example: Json): OpenAPIV3_1.ParameterObject =>
+    ({ name, in: 'path', required: true, description, schema, example }) as OpenAPIV3_1.ParameterObject;
+  const query = (name: string, description: string, schema: object, example: Json, extra: object = {}): OpenAPIV3_1.ParameterObject =>
+    ({ name, in: 'query', required: false, description, schema, example, ...extra }) as OpenAPIV3_1.ParameterObject;
   switch (id) {
     case 'token-sets.list':
-      return [path('id', 'User identifier; maximum length 300.', { type: 'string', maxLength: 300 })];
+      return [path('id', 'User identifier; maximum length 300.', { type: 'string', maxLength: 300 }, ex.userId)];
     case 'experiments.transition':
-      return [path('id', 'Experiment identifier.', { type: 'string' })];
+      return [path('id', 'Experiment identifier.', { type: 'string' }, ex.experimentId)];
     case 'client-grants.get':
-      return [path('id', 'Client grant identifier.', { type: 'string' })];
+      return [path('id', 'Client grant identifier.', { type: 'string' }, ex.clientGrantId)];
     case 'events.subscribe':
       return [
-        query('from', 'Opaque cursor of a stream position (an `offset` from an earlier payload). When absent, the stream starts from the latest events. Maximum length 1024.', {
-          type: 'string',
-          maxLength: 1024,
-        }),
-        query('from_timestamp', 'RFC 3339 timestamp: start position for the initial query only, when no cursor exists; later requests use `from`, which is more accurate. Maximum length 20.', {
-          type: 'string',
-          format: 'date-time',
-          maxLength: 20,
-        }),
+        query(
+          'from',
+          'Opaque cursor of a stream position (an `offset` from an earlier payload). When absent, the stream starts from the latest events. Maximum length 1024.',
+          { type: 'string', maxLength: 1024 },
+          ex.events.from,
+        ),
+        query(
+          'from_timestamp',
+          'RFC 3339 timestamp: start position for the initial query only, when no cursor exists; later requests use `from`, which is more accurate. Maximum length 20.',
+          { type: 'string', format: 'date-time', maxLength: 20 },
+          ex.events.from_timestamp,
+        ),
         query(
           'event_type',
           'Event types to stream, one occurrence per type. When absent, all event types are streamed.',
           { type: 'array', items: ref('event-type') },
+          ex.events.event_type,
           { style: 'form', explode: true },
         ),
       ];
     case 'event-streams.get':
-      return [path('id', 'Event stream identifier; exactly 26 characters.', { type: 'string', minLength: 26, maxLength: 26 })];
+      return [path('id', 'Event stream identifier; exactly 26 characters.', { type: 'string', minLength: 26, maxLength: 26 }, ex.eventStreamId)];
     case 'event-streams.list':
       return [
-        query('from', 'Identifier from which to start the selection: the `next` of the previous page.', { type: 'string' }),
-        query('take', 'Results per page: 1 to 100, default 50.', { type: 'integer', minimum: 1, maximum: 100, default: 50 }),
+        query('from', 'Identifier from which to start the selection: the `next` of the previous page.', { type: 'string' }, ex.eventStreamsPage.from),
+        query('take', 'Results per page: 1 to 100, default 50.', { type: 'integer', minimum: 1, maximum: 100, default: 50 }, ex.eventStreamsPage.take),
       ];
     case 'custom-signing-keys.put':
       return [];
     case 'custom-text.put':
       return [
-        path('id', 'Self-service profile identifier.', { type: 'string' }),
-        path('language', 'Language; allowed value: `en`.', { type: 'string', enum: ['en'] }),
-        path('page', 'Flow page; allowed value: `get-started`.', { type: 'string', enum: ['get-started'] }),
+        path('id', 'Self-service profile identifier.', { type: 'string' }, ex.selfServiceProfileId),
+        path('language', 'Language; allowed value: `en`.', { type: 'string', enum: ['en'] }, 'en'),
+        path('page', 'Flow page; allowed value: `get-started`.', { type: 'string', enum: ['get-started'] }, 'get-started'),
       ];
     case 'oauth.token':
       return [];
   }
 }
 
-/** The request body schema of each operation that has one (content types come from spec/operations.ts). */
-const REQUEST_BODY: Partial<Record<OperationId, { file: string; description: string }>> = {
-  'experiments.transition': { file: 'experiment-transition-request', description: 'The requested status; `draft` is not an allowed target.' },
-  'custom-signing-keys.put': {
-    file: 'jwks',
-    description: 'JWKS: `keys`, at least one JWK. Replaces the entire set of custom signing keys. How nested members are encoded in a form body: not shown.',
-  },
-  'custom-text.put': {
-    file: 'custom-text',
-    description: 'Text keys to text values (each at most 2000 characters). How the object is encoded in a form body: not shown.',
-  },
-  'oauth.token': { file: 'token-request', description: 'Client-credentials token request; `audience` is `/api/v2/` (Authentication 2).' },
-};
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The request body of each operation that has one (content types come from
+ * spec/operations.ts): schema, description, example (one value for every
+ * media type) and, for form bodies, the `encoding` the suite sends.
+ */
+function requestBodyOf(id: OperationId, ex: SeedExamples): { file: string; description: string; example: Json; formEncoding?: Record<string, OpenAPIV3_1.EncodingObject> } | undefined {
+  switch (id) {
+    case 'experiments.transition':
+      return { file: 'experiment-transition-request', description: 'The requested status; `draft` is not an allowed target.', example: ex.experimentTransition };
+    case 'custom-signing-keys.put':
+      return {
+        file: 'jwks',
+        description:
+          'JWKS: `keys`, at least one JWK. Replaces the entire set of custom signing keys. How nested members are encoded in a form body: not shown; the encoding given is the one the conformance suite sends (bracket notation: `keys[0][kty]=EC&keys[0][key_ops][0]=verify`).',
+        example: ex.jwks,
+        // deepObject with explode: `keys[0][kty]=EC`, nested to any depth (the qs library's bracket notation).
+        formEncoding: { keys: { style: 'deepObject', explode: true } },
+      };
+    case 'custom-text.put':
+      return {
+        file: 'custom-text',
+        description:
+          'Text keys to text values (each at most 2000 characters). How the object is encoded in a form body: not shown; the conformance suite sends one plain form field per text key (`introduction=Welcome`), the default encoding of an object body.',
+        example: ex.customText,
+      };
+    case 'oauth.token':
+      return { file: 'token-request', description: 'Client-credentials token request; `audience` is `/api/v2/` (Authentication 2).', example: ex.tokenRequest };
+    default:
+      return undefined;
+  }
+}
 
 function jsonResponse(description: string, file: string): OpenAPIV3_1.ResponseObject {
   return { description, content: { 'application/json': { schema: ref(file) } } };
@@ -251,7 +341,7 @@ const SUMMARY: Record<OperationId, string> = {
   'oauth.token': 'Client-credentials token request',
 };
 
-function operationObject(op: Operation): OpenAPIV3_1.OperationObject<OperationExtensions> {
+function operationObject(op: Operation, ex: SeedExamples): OpenAPIV3_1.OperationObject<OperationExtensions> {
   const out: OpenAPIV3_1.OperationObject<OperationExtensions> = {
     operationId: op.id,
     summary: SUMMARY[op.id],
@@ -264,15 +354,20 @@ function operationObject(op: Operation): OpenAPIV3_1.OperationObject<OperationEx
     out.description = `Required scope: not shown. The ${chosen} chosen by this project from the scope catalogue; a target is not failed on that choice. Error statuses: not shown.`;
   }
   if (op.id === 'token-sets.list') out['x-release-lifecycle'] = 'Generally Available';
-  const params = parameters(op.id);
+  const params = parameters(op.id, ex);
   if (params.length > 0) out.parameters = params;
-  const body = REQUEST_BODY[op.id];
+  const body = requestBodyOf(op.id, ex);
   const types = 'requestContentTypes' in op ? op.requestContentTypes : undefined;
   if (body && types) {
+    const media = (t: string): OpenAPIV3_1.MediaTypeObject => ({
+      schema: ref(body.file),
+      example: body.example,
+      ...(t === FORM && body.formEncoding ? { encoding: body.formEncoding } : {}),
+    });
     out.requestBody = {
       required: true,
       description: body.description,
-      content: Object.fromEntries(types.map((t) => [t, { schema: ref(body.file) }])),
+      content: Object.fromEntries(types.map((t) => [t, media(t)])),
     };
   }
   out.responses = responses(op.id);
@@ -290,12 +385,12 @@ const TENANT: Record<string, OpenAPIV3_1.ServerVariableObject> = {
 
 const SCOPE_DOCUMENTED = new Set(operations.filter((o) => o.scopeDocumented).flatMap((o) => o.scopes as readonly string[]));
 
-/** The OpenAPI 3.1 document of the eight operations and the token endpoint. */
-export function buildOpenApi(): OpenApiDocument {
+/** The OpenAPI 3.1 document of the eight operations and the token endpoint, with the given examples. */
+export function buildOpenApi(examples: SeedExamples): OpenApiDocument {
   // Built as plain records: openapi-types' PathItemObject intersects the 3.0 and
   // 3.1 operation types, so a 3.1 operation cannot be assigned to a method key.
   const items: Record<string, Record<string, OpenAPIV3_1.OperationObject<OperationExtensions>>> = {};
-  for (const op of operations as readonly Operation[]) (items[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
+  for (const op of operations as readonly Operation[]) (items[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, examples);
   const paths = items as OpenAPIV3_1.PathsObject<OperationExtensions>;
   return {
     openapi: '3.1.0',
@@ -318,9 +413,10 @@ export function buildOpenApi(): OpenApiDocument {
     ],
     paths,
     components: {
-      schemas: bundledSchemas(SCHEMAS) as Record<string, OpenAPIV3_1.SchemaObject>,
+      schemas: bundledSchemas(SCHEMAS, 'hoisted') as Record<string, OpenAPIV3_1.SchemaObject>,
       headers: Object.fromEntries(
-        RATE_LIMIT_HEADERS.map((h) => [h, { description: `${h}: describes the rate limit; value format: not shown.`, schema: { type: 'string' } }]),
+        // Required: the document makes the three headers part of a 429 answer (Errors); only their values' format is not shown.
+        RATE_LIMIT_HEADERS.map((h) => [h, { description: `${h}: describes the rate limit; value format: not shown.`, required: true, schema: { type: 'string' } }]),
       ),
       securitySchemes: {
         [BEARER]: {

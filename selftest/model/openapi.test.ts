@@ -1,7 +1,10 @@
 /**
  * spec/openapi.json: a valid OpenAPI 3.1 document (checked by
  * @readme/openapi-parser), equal to a fresh build of spec/openapi.ts, and
- * faithful to spec/operations.ts and the documented limits.
+ * faithful to spec/operations.ts and the documented limits; usable as is by
+ * other tools: references only to reusable components, an example (from the
+ * emulator's seed, valid against its schema) for every parameter and request
+ * body, form encodings as the suite sends them.
  */
 import { expect, test } from '@playwright/test';
 import { compileErrors, dereference, validate as validateOpenApi } from '@readme/openapi-parser';
@@ -10,9 +13,12 @@ import addFormatsModule from 'ajv-formats';
 import * as fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { schemaFiles, type SchemaName } from '../../schemas/index.ts';
-import { OPENAPI_FILE, generateOpenApi } from '../../spec/build.ts';
-import { BEARER, CLIENT_CREDENTIALS, buildOpenApi, componentName } from '../../spec/openapi.ts';
+import qs from 'qs';
+import { decodeOffset } from '../../emulator/events.ts';
+import { buildEmulator, parseForm } from '../../emulator/index.ts';
+import { ajv as projectAjv, formatErrors, SCHEMA_BASE, schemaFiles, validate, type SchemaName } from '../../schemas/index.ts';
+import { OPENAPI_FILE, generateOpenApi, seedExamples } from '../../spec/build.ts';
+import { BEARER, CLIENT_CREDENTIALS, buildOpenApi, componentName, defComponentName } from '../../spec/openapi.ts';
 import { operations, type Operation } from '../../spec/operations.ts';
 import { validValues } from './arbitraries.ts';
 import { EVENT_TYPES } from './document.ts';
@@ -20,7 +26,8 @@ import { EVENT_TYPES } from './document.ts';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 
 const committed = (): OpenAPIV3_1.Document => JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as OpenAPIV3_1.Document;
-const doc = buildOpenApi();
+const examples = seedExamples();
+const doc = buildOpenApi(examples);
 const ops = operations as readonly Operation[];
 
 function operationOf(op: Operation): OpenAPIV3_1.OperationObject {
@@ -142,13 +149,112 @@ test('events: the success response is text/event-stream, data lines described by
   expect(JSON.stringify(content)).toContain('#/components/schemas/SseEventPayload');
 });
 
-test('components/schemas: one per schema file, named by title, without $id or $schema', () => {
+/** Component name → the schema file (and pointer) it comes from: `event-type.schema.json` or `experiment.schema.json#/$defs/status`. */
+const componentSource = new Map<string, string>();
+for (const [file, schema] of Object.entries(schemaFiles)) {
+  componentSource.set(componentName(file), `${file}.schema.json`);
+  for (const key of Object.keys((schema as { $defs?: object }).$defs ?? {})) componentSource.set(defComponentName(file, key), `${file}.schema.json#/$defs/${key}`);
+}
+
+test('components/schemas: one per schema file and one per $defs entry of a file (hoisted), without $id, $schema or $defs', () => {
   const schemas = doc.components?.schemas ?? {};
-  expect(Object.keys(schemas).sort()).toEqual(Object.keys(schemaFiles).map(componentName).sort());
+  expect(Object.keys(schemas).sort()).toEqual([...componentSource.keys()].sort());
+  expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['ExperimentStatus', 'ConnectionOptions', 'OidcMetadata', 'ConnectionCreatedObjectStrings']));
   for (const [name, s] of Object.entries(schemas)) {
     expect(s, name).not.toHaveProperty('$id');
     expect(s, name).not.toHaveProperty('$schema');
+    expect(s, name).not.toHaveProperty('$defs');
   }
+});
+
+test('every $ref of spec/openapi.json names a whole reusable component (no pointer into a component)', () => {
+  const refs = [...readFileSync(OPENAPI_FILE, 'utf8').matchAll(/"\$ref": "([^"]*)"/g)].map((m) => m[1]!);
+  expect(refs.length).toBeGreaterThan(0);
+  for (const r of refs) expect(r).toMatch(/^#\/components\/(schemas|headers)\/[A-Za-z][A-Za-z0-9-]*$/);
+});
+
+/** A parameter schema of the document as a schema of the project's Ajv: component refs become the schema files' $ids. */
+function projectSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(projectSchema);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => {
+      if (k !== '$ref' || typeof v !== 'string') return [k, projectSchema(v)];
+      const source = componentSource.get(v.replace('#/components/schemas/', ''));
+      if (!source) throw new Error(`unknown component ${v}`);
+      return [k, SCHEMA_BASE + source];
+    }),
+  );
+}
+const schemaNameOf = (r: unknown): SchemaName => {
+  const source = componentSource.get(String((r as { $ref?: string }).$ref).replace('#/components/schemas/', ''));
+  if (!source?.endsWith('.schema.json')) throw new Error(`no schema file for ${JSON.stringify(r)}`);
+  return source.replace(/\.schema\.json$/, '') as SchemaName;
+};
+
+for (const op of ops) {
+  const params = (operationOf(op).parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+  if (params.length > 0) {
+    test(`${op.id}: every parameter has an example valid against its schema (project Ajv)`, () => {
+      for (const p of params) {
+        expect(p, `${op.id} ${p.name}`).toHaveProperty('example');
+        const check = projectAjv.compile(projectSchema(p.schema) as object);
+        expect(check(p.example), `${op.id} ${p.in} ${p.name} = ${JSON.stringify(p.example)}: ${projectAjv.errorsText(check.errors)}`).toBe(true);
+      }
+    });
+  }
+  const body = operationOf(op).requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+  if (body) {
+    test(`${op.id}: the request body has an example, valid against its schema, for each media type`, () => {
+      for (const [type, media] of Object.entries(body.content)) {
+        expect(media, `${op.id} ${type}`).toHaveProperty('example');
+        const r = validate(schemaNameOf(media.schema), media.example);
+        expect(r.valid, `${op.id} ${type}: ${r.valid ? '' : formatErrors(r.errors)}`).toBe(true);
+      }
+    });
+  }
+}
+
+test('the examples address the resources of a fresh emulator (its default seed)', async () => {
+  const app = await buildEmulator();
+  try {
+    const { state } = app.emulator;
+    expect(examples.userId).toBe(state.fixtures.userId);
+    expect((state.tokenSets.get(examples.userId) ?? []).length).toBeGreaterThan(0);
+    expect(examples.clientGrantId).toBe(state.fixtures.clientGrantId);
+    expect(examples.selfServiceProfileId).toBe(state.fixtures.selfServiceProfileId);
+    expect(state.fixtures.eventStreamIds).toContain(examples.eventStreamId);
+    expect(state.experiments.has(examples.experimentId)).toBe(true);
+    // The events cursor is the position of a fresh stream (the emulator refuses a cursor past it).
+    expect(decodeOffset(examples.events.from)).toBe(app.emulator.events.position);
+    // Not one of the draft experiments the suite's writes use up.
+    expect(state.fixtures.experimentIds).not.toContain(examples.experimentId);
+    // The list example is the second page of two: its from is the next of the first page.
+    const token = await app.inject({ method: 'POST', url: '/oauth/token/', payload: { grant_type: 'client_credentials', client_id: app.emulator.auth.clients.full.clientId, client_secret: app.emulator.auth.clients.full.clientSecret, audience: 'http://localhost/api/v2/' } });
+    const auth = { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}` };
+    const first = await app.inject({ method: 'GET', url: `/api/v2/event-streams?take=${examples.eventStreamsPage.take}`, headers: auth });
+    expect(first.json<{ next?: string }>().next).toBe(examples.eventStreamsPage.from);
+  } finally {
+    await app.close();
+  }
+});
+
+test('token-set listing: the X-RateLimit-* headers of a 429 are required', () => {
+  const tooMany = (operationOf(opById('token-sets.list')).responses ?? {})['429'] as OpenAPIV3_1.ResponseObject;
+  for (const [name, h] of Object.entries(tooMany.headers ?? {})) {
+    const header = doc.components?.headers?.[(h as OpenAPIV3_1.ReferenceObject).$ref.replace('#/components/headers/', '')] as OpenAPIV3_1.HeaderObject;
+    expect(header.required, name).toBe(true);
+  }
+});
+
+test('form bodies: the JWKS declares the bracket notation the suite sends (deepObject, explode), custom text plain fields', () => {
+  const keys = (operationOf(opById('custom-signing-keys.put')).requestBody as OpenAPIV3_1.RequestBodyObject).content['application/x-www-form-urlencoded']!;
+  expect(keys.encoding).toEqual({ keys: { style: 'deepObject', explode: true } });
+  // As tests/custom-signing-keys.spec.ts sends it, and as a qs-reading server reads it back.
+  expect(parseForm(qs.stringify(keys.example, { encodeValuesOnly: true }))).toEqual(keys.example);
+  const text = (operationOf(opById('custom-text.put')).requestBody as OpenAPIV3_1.RequestBodyObject).content['application/x-www-form-urlencoded']!;
+  expect(text.encoding).toBeUndefined();
+  expect(Object.fromEntries(new URLSearchParams(new URLSearchParams(text.example as Record<string, string>).toString()))).toEqual(text.example);
 });
 
 test('the component schemas accept what the schema files accept (refs rewritten, meaning kept)', () => {
