@@ -74,7 +74,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     faults: resolved.faults,
     variant: resolved.variant,
     origin: resolved.origin,
-    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults, variant: resolved.variant }),
+    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults, variant: resolved.variant, now: resolved.now }),
     auth,
     events: new EventLog({ tenant: 'conformance', stream: 'events-api', purpose: 'test' }),
     limiter: new FixedWindowLimiter(),
