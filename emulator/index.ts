@@ -76,7 +76,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     origin: resolved.origin,
     state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults, variant: resolved.variant, now: resolved.now }),
     auth,
-    events: new EventLog({ tenant: 'conformance', stream: 'events-api', purpose: 'test' }),
+    events: new EventLog({ tenant: 'conformance', stream: 'events-api' }),
     limiter: new FixedWindowLimiter(),
     streams: new Set(),
   };
