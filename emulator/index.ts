@@ -105,6 +105,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   app.setNotFoundHandler((request, reply) => {
     sendError(ctx, reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
   });
+  // fastify answers every body-parser error with `Connection: close` (in case the
+  // client sends more of an unread body). A malformed JSON or form body that
+  // was read whole leaves the framing intact: keep the connection, or the
+  // requests a client already sent on it are reset. Unread bodies (over the
+  // limit) still close.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete && reply.statusCode >= 400 && reply.statusCode < 500 && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+    done(null, payload);
+  });
   app.addHook('preClose', async () => {
     for (const s of [...ctx.streams]) s.close();
   });
