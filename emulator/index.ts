@@ -21,7 +21,7 @@ import qs from 'qs';
 import { Auth, isApiPath, limitAnonymous, registerAuth } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
-import { apiError, toApiError, type ApiError, type ErrorCode } from './errors.js';
+import { apiError, keepConnectionIfBodyRead, toApiError, type ApiError, type ErrorCode } from './errors.js';
 import { EventLog } from './events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
@@ -49,6 +49,7 @@ export function parseForm(body: string): Record<string, unknown> {
 const VALIDATION_CODES: ReadonlySet<ErrorCode> = new Set(['invalid_uri', 'invalid_query_string', 'invalid_body', 'invalid_cursor']);
 
 function sendError(ctx: EmulatorContext, reply: FastifyReply, e: ApiError): void {
+  keepConnectionIfBodyRead(reply);
   if (e.errorCode === 'internal_error') process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
   let status = e.statusCode;
   // Status codes for validation failures: not shown.
@@ -104,15 +105,6 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   app.setErrorHandler((err, _request, reply) => sendError(ctx, reply, toApiError(err)));
   app.setNotFoundHandler((request, reply) => {
     sendError(ctx, reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
-  });
-  // fastify answers every body-parser error with `Connection: close` (in case the
-  // client sends more of an unread body). A malformed JSON or form body that
-  // was read whole leaves the framing intact: keep the connection, or the
-  // requests a client already sent on it are reset. Unread bodies (over the
-  // limit) still close.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.raw.complete && reply.statusCode >= 400 && reply.statusCode < 500 && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
-    done(null, payload);
   });
   app.addHook('preClose', async () => {
     for (const s of [...ctx.streams]) s.close();
