@@ -307,6 +307,11 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
       const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? NO_BODY : undefined;
       return keep(`odd method ${method}`, request(method, pick([...readPaths, ...writeTargets.map((w) => w[1])]), [bearer(t.limited), ...(body ? [json] : [])], body));
     },
+    badTokenRequest: (): Case =>
+      keep(
+        'bad token request',
+        request('POST', pick(['/oauth/token/', '/oauth/token']), [pick<[string, string]>([json, form, ['Content-Type', 'text/plain']])], pick(['{', 'grant_type=password', '{"grant_type":"client_credentials"}', 'grant_type=client_credentials&client_id=x&client_secret=y&audience=%2Fapi%2Fv2%2F', '%', '[]', 'grant_type[]=a', '{"grant_type":1}'])),
+      ),
     oddPath: (): Case => keep('odd path', request('GET', pick(oddPaths), [full])),
     oddQuery: (): Case => keep('odd query', request('GET', `/api/v2/event-streams?${pick(oddQueries)}`, [full])),
     manyHeaders: (): Case => {
@@ -419,7 +424,7 @@ test.describe('socket-level fuzzing @slow', () => {
       const port = Number(new URL(emu.authUrl).port);
       const rng = new Rng(SEED);
       const gen = generators(tokens, ids, rng);
-      const keepKinds = Object.entries(gen).filter(([k]) => ['valid', 'badToken', 'badScheme', 'noToken', 'limited', 'badJson', 'badForm', 'badMediaType', 'chunkedBadJson', 'oddMethod', 'oddPath', 'oddQuery', 'manyHeaders', 'bigHeader', 'oddHeaders', 'getWithBody', 'expectContinue', 'pipelined'].includes(k));
+      const keepKinds = Object.entries(gen).filter(([k]) => ['valid', 'badToken', 'badScheme', 'noToken', 'badTokenRequest', 'limited', 'badJson', 'badForm', 'badMediaType', 'chunkedBadJson', 'oddMethod', 'oddPath', 'oddQuery', 'manyHeaders', 'bigHeader', 'oddHeaders', 'getWithBody', 'expectContinue', 'pipelined'].includes(k));
       const endKinds = Object.entries(gen).filter(([k]) => !keepKinds.some(([j]) => j === k));
 
       // The plan: a third valid reads, about one case in twelve ends its connection, the rest bad but well framed.
