@@ -16,10 +16,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { inScopeScopes } from '../spec/operations.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
-import { apiError, type ApiError } from './errors.js';
+import { apiError, keepConnectionIfBodyRead, type ApiError } from './errors.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
 import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, type RateLimitDecision } from './rate-limit.js';
 import { Rng } from './state.js';
+import { VerifyCache } from './verify-cache.js';
 
 /** Access token lifetime (seconds). */
 export const TOKEN_TTL_SECONDS = 86_400;
@@ -110,7 +111,8 @@ function safeEqual(a: string, b: string): boolean {
 
 export class Auth {
   private readonly byId: Map<string, Client>;
-  private readonly cache = new Map<string, { principal: Principal; expMs: number }>();
+  /** Verified tokens (keyed by the whole token, until their exp, bounded): see verify-cache.ts. */
+  readonly verified = new VerifyCache<Principal>(VERIFY_CACHE_SIZE);
   /** Opaque access tokens and the JWTs they stand for (only the `token-not-jwt` fault issues them). */
   private readonly opaque = new Map<string, string>();
   /** Clients that were issued a token (for the `token-reissue-refused` fault). */
@@ -170,6 +172,8 @@ export class Auth {
 
   /** The JWT an opaque reference stands for; any other token as it is. */
   dereference(token: string): string {
+    // Without the fault there are none: skip hashing the token on every request.
+    if (this.opaque.size === 0) return token;
     return this.opaque.get(token) ?? token;
   }
 
@@ -194,13 +198,7 @@ export class Auth {
 
   /** A verified token's principal from the cache, if it is there and not expired. */
   cached(token: string): Principal | undefined {
-    const hit = this.cache.get(token);
-    if (hit === undefined) return undefined;
-    if (hit.expMs <= Date.now()) {
-      this.cache.delete(token);
-      return undefined;
-    }
-    return hit.principal;
+    return this.verified.get(token);
   }
 
   /** Verifies signature (RS256 only), exp, iss and aud; rejects on any failure. */
@@ -221,12 +219,7 @@ export class Auth {
       tokenId: String(payload.jti),
       rateLimit: client.rateLimit,
     };
-    if (this.cache.size >= VERIFY_CACHE_SIZE) {
-      // Map iteration is insertion order: drop the oldest entry.
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
-    }
-    this.cache.set(token, { principal, expMs: payload.exp * 1000 });
+    this.verified.set(token, principal, payload.exp * 1000);
     return principal;
   }
 }
@@ -338,6 +331,7 @@ function renderOAuthError(err: unknown, reply: FastifyReply): void {
     else if (typeof status === 'number' && status >= 400 && status < 500) e = new OAuthError(400, 'invalid_request', 'Malformed request body');
     else e = new OAuthError(500, 'server_error', 'Internal error');
   }
+  keepConnectionIfBodyRead(reply);
   reply.code(e.statusCode).headers(e.headers).header('cache-control', 'no-store').send({ error: e.error, error_description: e.description });
 }
 
@@ -452,6 +446,11 @@ function unauthenticated(ctx: EmulatorContext, request: FastifyRequest, missing:
     : apiError('invalid_token', undefined, INVALID_TOKEN_CHALLENGE);
 }
 
+/** The full client's principal for a request some faults let in without a token. */
+function anonymous(ctx: EmulatorContext, request: FastifyRequest): Principal {
+  return ctx.auth.principalOf('full', `address:${request.ip}`);
+}
+
 export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.decorateRequest('principal', null);
 
@@ -467,13 +466,15 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiPath(request.url)) return done();
     const header = request.headers.authorization;
-    const anonymous = () => ctx.auth.principalOf('full', `address:${request.ip}`);
+    // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
+    const known = header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7)) : undefined;
+    if (known !== undefined) return done(admit(ctx, request, reply, known));
     // Fault missing-token-accepted: no header on GET /client-grants/{id} is let in.
-    if (header === undefined && ctx.faults.has('missing-token-accepted') && routeOf(request) === ROUTE.clientGrant) return done(admit(ctx, request, reply, anonymous()));
+    if (header === undefined && ctx.faults.has('missing-token-accepted') && routeOf(request) === ROUTE.clientGrant) return done(admit(ctx, request, reply, anonymous(ctx, request)));
     const m = header === undefined ? null : BEARER.exec(header);
     // Fault malformed-header-accepted: on GET /event-streams, any header that is not a bearer JWT is let in.
     const malformedLetIn = ctx.faults.has('malformed-header-accepted') && routeOf(request) === ROUTE.eventStreams && header !== undefined && (m === null || !JWT_SHAPE.test(m[1]!));
-    if (malformedLetIn) return done(admit(ctx, request, reply, anonymous()));
+    if (malformedLetIn) return done(admit(ctx, request, reply, anonymous(ctx, request)));
     if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, header === undefined));
     // Opaque references stand for JWTs (only the token-not-jwt fault issues them).
     const token = ctx.auth.dereference(m[1]!);

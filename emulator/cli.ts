@@ -10,10 +10,12 @@
  *   --seed N                 seed of the initial state
  *   --fault NAME[,NAME]      switch faults on (emulator/faults.ts; default: EMULATOR_FAULT)
  *   --variant NAME           false-positive variant (emulator/variants.ts; default: EMULATOR_VARIANT)
- *   --env-file PATH          write the CONFORMANCE_* variables as a dotenv file
- *   --env-out PATH           the same; use it on Node 20, where node itself
- *                            claims --env-file anywhere on the command line and
- *                            exits (code 9) when that file does not exist yet
+ *   --env-out PATH           write the CONFORMANCE_* variables as a dotenv file
+ *   --env-file PATH          the same, kept for older commands. Node 20 claims
+ *                            --env-file anywhere on its command line (and exits
+ *                            with code 9 when the file does not exist yet), except
+ *                            after a `--`: the npm script ends with one, so
+ *                            `npm run emulator -- --env-file PATH` works as typed
  *
  * It prints the emulator's own demo credentials (local use only). SIGINT and
  * SIGTERM close it cleanly.
@@ -36,7 +38,11 @@ function dotenv(vars: Record<string, string>): string {
 }
 
 async function main(): Promise<void> {
+  // The npm script ends with `--` (node stops reading its own options there): drop it.
+  const args = process.argv.slice(2);
+  if (args[0] === '--') args.shift();
   const { values } = parseArgs({
+    args,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
@@ -54,7 +60,7 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('usage: npm run emulator -- [--port N] [--host H] [--rate-limit L/W] [--rate-limited-client L/W] [--heartbeat-ms N] [--control] [--seed N] [--fault NAME] [--variant NAME] [--env-file PATH | --env-out PATH]\n');
+    process.stdout.write('usage: npm run emulator -- [--port N] [--host H] [--rate-limit L/W] [--rate-limited-client L/W] [--heartbeat-ms N] [--control] [--seed N] [--fault NAME] [--variant NAME] [--env-out PATH]\n');
     return;
   }
   const options: EmulatorOptions = {

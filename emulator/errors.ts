@@ -9,6 +9,7 @@
  * The token endpoint answers in RFC 6749 style instead (see auth.ts).
  */
 import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
 
 export const errorCatalogue = {
   // Authentication and authorization
@@ -130,4 +131,15 @@ export function toApiError(err: unknown): ApiError {
   if (status === 415) return new ApiError('unsupported_media_type');
   if (status >= 400 && status < 500) return new ApiError('bad_request');
   return new ApiError('internal_error');
+}
+
+/**
+ * fastify answers every body-parser error with `Connection: close` (in case
+ * the client sends more of an unread body). A malformed JSON or form body
+ * that was read whole leaves the framing intact: keep the connection, or the
+ * requests a client already sent on it are reset. Unread bodies (over the
+ * limit) still close.
+ */
+export function keepConnectionIfBodyRead(reply: FastifyReply): void {
+  if (reply.request.raw.complete) reply.removeHeader('connection');
 }

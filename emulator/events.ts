@@ -55,7 +55,7 @@ export interface EventContextInput {
 }
 
 /** The envelope as the emulator builds it: the schema's type, with every member it always sets. */
-export type EventEnvelope = Stored<Schema.EventEnvelope, 'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream' | 'svcpurpose'> & {
+export type EventEnvelope = Stored<Schema.EventEnvelope, 'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream'> & {
   data: { object: Record<string, unknown>; context: Record<string, unknown> };
 };
 
@@ -85,7 +85,8 @@ export function requestContext(request: FastifyRequest, connection?: EventContex
 export interface EventLogIdentity {
   tenant: string;
   stream: string;
-  purpose: string;
+  /** Only test events carry one (the real service's SDK reads `svcpurpose: "test"` so); ordinary events none. */
+  purpose?: string;
 }
 
 export class EventLog {
@@ -140,7 +141,7 @@ export class EventLog {
       },
       svctenant: this.identity.tenant,
       svcstream: this.identity.stream,
-      svcpurpose: this.identity.purpose,
+      ...(this.identity.purpose === undefined ? {} : { svcpurpose: this.identity.purpose }),
     };
     const entry: LoggedEvent = { seq, type, timeMs, offset: encodeOffset(seq), envelope };
     this.entries.push(entry);

@@ -21,7 +21,7 @@ import qs from 'qs';
 import { Auth, isApiPath, limitAnonymous, registerAuth } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
-import { apiError, toApiError, type ApiError, type ErrorCode } from './errors.js';
+import { apiError, keepConnectionIfBodyRead, toApiError, type ApiError, type ErrorCode } from './errors.js';
 import { EventLog } from './events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
@@ -49,6 +49,7 @@ export function parseForm(body: string): Record<string, unknown> {
 const VALIDATION_CODES: ReadonlySet<ErrorCode> = new Set(['invalid_uri', 'invalid_query_string', 'invalid_body', 'invalid_cursor']);
 
 function sendError(ctx: EmulatorContext, reply: FastifyReply, e: ApiError): void {
+  keepConnectionIfBodyRead(reply);
   if (e.errorCode === 'internal_error') process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
   let status = e.statusCode;
   // Status codes for validation failures: not shown.
@@ -74,9 +75,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     faults: resolved.faults,
     variant: resolved.variant,
     origin: resolved.origin,
-    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults, variant: resolved.variant }),
+    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults, variant: resolved.variant, now: resolved.now }),
     auth,
-    events: new EventLog({ tenant: 'conformance', stream: 'events-api', purpose: 'test' }),
+    events: new EventLog({ tenant: 'conformance', stream: 'events-api' }),
     limiter: new FixedWindowLimiter(),
     streams: new Set(),
   };

@@ -44,6 +44,11 @@ export interface EmulatorOptions {
   origin?: string;
   /** Largest accepted request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * The clock (epoch ms) read once at start, which the seeded token sets'
+   * dates count from (default Date.now); self-tests move the calendar with it.
+   */
+  now?: () => number;
 }
 
 export interface ResolvedOptions {
@@ -58,6 +63,7 @@ export interface ResolvedOptions {
   variant: string | undefined;
   origin: string;
   bodyLimit: number;
+  now: () => number;
 }
 
 export const DEFAULTS = {
@@ -133,5 +139,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     variant,
     origin: (options.origin ?? DEFAULTS.origin).replace(/\/+$/, ''),
     bodyLimit: positiveInt('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit),
+    now: options.now ?? Date.now,
   };
 }

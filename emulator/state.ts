@@ -280,14 +280,21 @@ export interface SeedInput {
   fullClientId: string;
   faults: ReadonlySet<string>;
   variant?: string | undefined;
+  /**
+   * The clock (epoch ms) read once at start: token sets' dates count from it,
+   * so the seeded sets are active whatever the calendar says. Default Date.now.
+   */
+  now?: (() => number) | undefined;
 }
 
 /** The text keys of the `custom-text-keys-closed` variant (the set of allowed keys is not shown). */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
 
-function seedData(seed: number, ids: SeedInput): Data {
+function seedData(seed: number, ids: SeedInput, startMs: number): Data {
   const rng = new Rng(seed);
   const at = (minutes: number) => iso(SEED_EPOCH + minutes * MINUTE);
+  // Token sets are "active ones": issued and used before the start, expiring a year after it.
+  const sinceStart = (minutes: number) => iso(startMs + minutes * MINUTE);
 
   // Connections: the database connection users are created in, and a social one token sets come from.
   const connections = new Map<string, Connection>();
@@ -318,9 +325,9 @@ function seedData(seed: number, ids: SeedInput): Data {
     id: `tset_${rng.chars(ALNUM, 16)}`,
     connection: socialConnection.name,
     scope: k % 2 === 0 ? 'openid profile email https://www.googleapis.com/auth/calendar.readonly' : 'openid email',
-    expires_at: nulls ? null : iso(SEED_EPOCH + 365 * DAY + k * DAY),
-    issued_at: at(100 + k),
-    last_used_at: nulls ? null : at(200 + k),
+    expires_at: nulls ? null : iso(startMs + 365 * DAY + k * DAY),
+    issued_at: sinceStart(-30 * 24 * 60 + k),
+    last_used_at: nulls ? null : sinceStart(-60 + k),
   });
   const many = mkUser(1);
   const one = mkUser(2);
@@ -473,15 +480,18 @@ export function customTextKey(profileId: string, language: string, page: string)
 /** The seeded state; routes read and change it through these members. */
 export class State {
   private data: Data;
+  /** The clock at start: the seed's relative dates count from it, on reset too. */
+  readonly startMs: number;
   constructor(
     readonly seed: number,
     private readonly ids: SeedInput,
   ) {
-    this.data = seedData(seed, ids);
+    this.startMs = (ids.now ?? Date.now)();
+    this.data = seedData(seed, ids, this.startMs);
   }
   /** Back to the seeded state. */
   reset(): void {
-    this.data = seedData(this.seed, this.ids);
+    this.data = seedData(this.seed, this.ids, this.startMs);
   }
   get users() {
     return this.data.users;

@@ -12,7 +12,8 @@ import { param, type RouteDef } from './shared.js';
 function render(ctx: EmulatorContext, g: ClientGrant): Record<string, unknown> {
   // Variant optional-members-absent: which fields are required is not shown.
   if (ctx.variant === 'optional-members-absent') return { id: g.id };
-  const out = structuredClone(g) as unknown as Record<string, unknown>;
+  // A shallow copy (a deep clone per read costs throughput): faults below replace members, never change the stored arrays.
+  const out: Record<string, unknown> = { ...g };
   // Fault client-grant-is-system-string: a boolean answered as a string.
   if (ctx.faults.has('client-grant-is-system-string')) out['is_system'] = String(g.is_system ?? false);
   // Fault client-grant-audience-empty: audience has minimum length 1.

@@ -171,3 +171,61 @@ test.describe('CLI', () => {
     }
   });
 });
+
+/** The emulator commands the READMEs document (`npm run emulator -- ...`), as typed. */
+function documentedCommands(): string[] {
+  const out: string[] = [];
+  for (const file of ['README.md', 'emulator/README.md']) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:\| `)?(npm run emulator -- [^`\n]*)/gm)) out.push(m[1]!.trim());
+  }
+  return out;
+}
+
+test.describe('documented commands', () => {
+  const commands = documentedCommands();
+  test('should document at least the README\'s and emulator/README\'s command, with --env-out', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    for (const c of commands) expect(c).toContain('--env-out .env.emulator');
+  });
+
+  // As typed, through npm, on a fresh clone (no env file yet); only the port (a free one) and the env file's folder differ.
+  const asTyped = [...commands, ...commands.map((c) => c.replace('--env-out', '--env-file'))];
+  for (const command of asTyped) {
+    test(`should start, write the env file and stop: ${command}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'emulator-doc-'));
+      const envFile = join(dir, '.env.emulator');
+      const typed = command.replace(/--port \d+/, '--port 0').replace(/ \.env\.emulator\b/, ` ${envFile}`);
+      const child = spawn('sh', ['-c', typed], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      let out = '';
+      let err = '';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error(`no banner: ${out} ${err}`)), 30_000);
+          child.stdout!.on('data', (d: Buffer) => {
+            out += d.toString();
+            if (out.includes('rateLimited')) {
+              clearTimeout(t);
+              resolve();
+            }
+          });
+          child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+          child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err.replace(/\S*secret\S*/gi, '')}`)));
+        });
+        const env = Object.fromEntries(
+          readFileSync(envFile, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).replace(/^"(.*)"$/, '$1')]),
+        );
+        const res = await tokenFor(env);
+        expect(res.status).toBe(200);
+      } finally {
+        // The whole group this test started: sh, npm and node.
+        if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+        await exited;
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

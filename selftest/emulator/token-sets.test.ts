@@ -3,6 +3,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { formatErrors, validate } from '../../schemas/index.js';
+import { startEmulator } from '../../emulator/index.js';
 import { body, harness, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -61,5 +62,47 @@ test.describe('token-set listing @token-sets', () => {
       const res = await h.api('GET', path(id));
       for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(res.headers[name], name).toMatch(/^\d+$/);
     }
+  });
+});
+
+test.describe('token-set seed and the calendar @token-sets', () => {
+  const YEAR = 365 * 86_400_000;
+  // The listing returns "active ones": whatever the date, no seeded set has expired.
+  for (const years of [0, 3, 30]) {
+    test(`should list only token sets whose expires_at is null or in the future with the clock ${years} years ahead`, async () => {
+      const now = () => Date.now() + years * YEAR;
+      const emu = await startEmulator({ now });
+      try {
+        const token = await fetch(`${emu.authUrl}/oauth/token/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
+        }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+        const seen: { expires_at: string | null; issued_at: string; last_used_at: string | null }[] = [];
+        for (const id of [emu.fixtures.userId, emu.fixtures.userWithOneTokenSetId]) {
+          const res = await fetch(`${emu.baseUrl}${path(id)}`, { headers: { authorization: `Bearer ${token}` } });
+          expect(res.status).toBe(200);
+          seen.push(...((await res.json()) as typeof seen));
+        }
+        const at = now();
+        expect(seen.length).toBeGreaterThan(1);
+        expect(seen.some((t) => t.expires_at !== null)).toBe(true);
+        for (const t of seen) {
+          if (t.expires_at !== null) expect(Date.parse(t.expires_at), `expires_at ${t.expires_at} after ${new Date(at).toISOString()}`).toBeGreaterThan(at);
+          // Issued and last used before the (moved) start, never in its future.
+          expect(Date.parse(t.issued_at)).toBeLessThanOrEqual(at);
+          if (t.last_used_at !== null) expect(Date.parse(t.last_used_at)).toBeLessThanOrEqual(at);
+        }
+      } finally {
+        await emu.close();
+      }
+    });
+  }
+
+  test('should keep the same seeded dates across a reset', async () => {
+    const state = h.app.emulator.state;
+    const before = JSON.stringify(state.tokenSets.get(state.fixtures.userId));
+    state.reset();
+    expect(JSON.stringify(state.tokenSets.get(state.fixtures.userId))).toBe(before);
   });
 });
