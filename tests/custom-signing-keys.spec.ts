@@ -42,7 +42,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     });
   });
 
-  test('should not refuse a form-encoded JWKS for its media type', rules('custom-signing-keys.put.form'), async ({ api }) => {
+  test('should not refuse a form-encoded JWKS for its media type', rules('custom-signing-keys.put.form', ...(rulesOf('jwks') as RuleId[])), async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
       const key = await publicJwk('conformance-form-1');
       const ex = await api.put(KEYS_PATH, { body: qsStringify({ keys: [key] }, { encodeValuesOnly: true }), contentType: 'application/x-www-form-urlencoded' });

@@ -137,7 +137,7 @@ test.describe('event streams @event-streams', () => {
     });
   });
 
-  test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size'), async ({ api }) => {
+  test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size', ...(rulesOf('event-stream-page') as RuleId[])), async ({ api }) => {
     const big = await walk(api, 100);
     observe('event-streams.list.last-page', 'next on the last page', big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`, { items: big.last.eventStreams.length });
     // A small page size that still makes several pages, and the default one.
