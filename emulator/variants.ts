@@ -106,6 +106,10 @@ export const variants: readonly Variant[] = [
     differs: 'A 429 says X-RateLimit-Remaining 1 (as when another limit than the one described is hit); the document states only that the three headers describe the rate limit.',
   },
   {
+    name: 'rate-limit-edge-of-probe',
+    differs: 'The rate-limited client may send 200 requests a window, the probe\'s default budget: its last answer is a correct 200 with X-RateLimit-Remaining 0, and no 429 comes within the probe (numeric values: not shown).',
+  },
+  {
     name: 'transition-table-terminal',
     differs: 'Experiments in completed or archived accept no move (409) ("Allowed source states for each target: not shown").',
   },
