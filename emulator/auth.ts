@@ -351,13 +351,13 @@ function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitD
   let remaining: number = d.remaining;
   // Fault rate-limit-remaining-negative: counts on below zero.
   if (ctx.faults.has('rate-limit-remaining-negative')) remaining = d.limit - d.count;
-  // Fault rate-limit-429-remaining-nonzero.
-  if (ctx.faults.has('rate-limit-429-remaining-nonzero') && !d.allowed) remaining = 1;
+  // Variant rate-limit-429-remaining-nonzero: what Remaining says on a 429 is not shown.
+  if (ctx.variant === 'rate-limit-429-remaining-nonzero' && !d.allowed) remaining = 1;
   let reset: string = String(d.reset);
   // Variant rate-limit-reset-delta: seconds until the window resets.
   if (ctx.variant === 'rate-limit-reset-delta') reset = String(d.retryAfter);
-  // Fault rate-limit-reset-fractional: epoch seconds with milliseconds.
-  if (ctx.faults.has('rate-limit-reset-fractional')) reset = (d.endsAtMs / 1000).toFixed(3);
+  // Variant rate-limit-reset-fractional: epoch seconds with milliseconds (numeric values: not shown).
+  if (ctx.variant === 'rate-limit-reset-fractional') reset = (d.endsAtMs / 1000).toFixed(3);
   reply.header(HEADER_LIMIT, d.limit).header(HEADER_REMAINING, remaining).header(HEADER_RESET, reset);
   // Fault rate-limit-429-no-reset.
   if (ctx.faults.has('rate-limit-429-no-reset') && !d.allowed) reply.removeHeader(HEADER_RESET);

@@ -52,6 +52,14 @@ function sendError(ctx: EmulatorContext, reply: FastifyReply, e: ApiError): void
   keepConnectionIfBodyRead(reply);
   if (e.errorCode === 'internal_error') process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
   let status = e.statusCode;
+  const route = reply.request.routeOptions.url ?? '';
+  // Fault malformed-json-500: the experiment move lets a JSON parse error escape as a 500.
+  if (ctx.faults.has('malformed-json-500') && e.errorCode === 'invalid_json' && route.startsWith('/api/v2/experimentation/')) status = 500;
+  // Fault client-grant-errors-html: the client-grant route's errors come from a proxy page in HTML.
+  if (ctx.faults.has('client-grant-errors-html') && route === '/api/v2/client-grants/:id') {
+    void reply.code(status).headers(e.headers).type('text/html; charset=utf-8').send(`<html><body><h1>${status} ${STATUS_CODES[status] ?? 'Error'}</h1></body></html>`);
+    return;
+  }
   // Status codes for validation failures: not shown.
   if (ctx.variant === 'validation-422' && VALIDATION_CODES.has(e.errorCode)) status = 422;
   // The shape of error response bodies: not shown.

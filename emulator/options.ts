@@ -131,7 +131,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     port,
     host: options.host ?? DEFAULTS.host,
     rateLimit: rate('rateLimit', options.rateLimit ?? DEFAULTS.rateLimit),
-    rateLimitedClient: rate('rateLimitedClient', options.rateLimitedClient ?? DEFAULTS.rateLimitedClient),
+    // Variant rate-limit-edge-of-probe: the budget ends where the probe's default one does (200 requests),
+    // so the probe's last answer is a 200 with X-RateLimit-Remaining 0 and the 429 would be the next request.
+    rateLimitedClient: rate('rateLimitedClient', options.rateLimitedClient ?? (variant === 'rate-limit-edge-of-probe' ? { limit: 200, windowSeconds: 60 } : DEFAULTS.rateLimitedClient)),
     heartbeatMs: positiveInt('heartbeatMs', options.heartbeatMs ?? DEFAULTS.heartbeatMs, 3_600_000),
     control: options.control ?? DEFAULTS.control,
     seed,

@@ -162,7 +162,8 @@ export class Api {
       const res = await this.ctx.fetch(url, {
         method,
         headers,
-        data,
+        // Bytes, not a string: Playwright would serialise a string again as a JSON string under a JSON media type.
+        data: data === undefined ? undefined : Buffer.from(data, 'utf8'),
         failOnStatusCode: false,
         maxRedirects: 0,
         timeout: opts.timeoutMs ?? 15_000,

@@ -7,6 +7,7 @@ import type { Api, Exchange } from '../harness/client.ts';
 import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine } from '../harness/checks.ts';
 import { rules, test } from '../harness/fixtures.ts';
 import { authChecks } from '../harness/auth-checks.ts';
+import { mustBeJsonErrorBody } from '../harness/json-errors.ts';
 import { fc, fcParams } from '../harness/properties.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { RuleId } from '../spec/rules.ts';
@@ -93,8 +94,10 @@ test.describe('event streams @event-streams', () => {
   }
 
   for (const take of ['0', '101', '-1', '1.5', 'ten']) {
-    test(`should refuse take=${take}`, rules('event-streams.list.take.range'), async ({ api }) => {
-      mustRefuse('event-streams.list.take.range', (await page(api, { take })).ex, `take=${take} is outside the integers 1 to 100`);
+    test(`should refuse take=${take}`, rules('event-streams.list.take.range', 'http.json-error-bodies'), async ({ api }) => {
+      const { ex } = await page(api, { take });
+      mustRefuse('event-streams.list.take.range', ex, `take=${take} is outside the integers 1 to 100`);
+      mustBeJsonErrorBody(ex);
     });
   }
 
@@ -134,7 +137,7 @@ test.describe('event streams @event-streams', () => {
     });
   });
 
-  test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size'), async ({ api }) => {
+  test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size', ...(rulesOf('event-stream-page') as RuleId[])), async ({ api }) => {
     const big = await walk(api, 100);
     observe('event-streams.list.last-page', 'next on the last page', big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`, { items: big.last.eventStreams.length });
     // A small page size that still makes several pages, and the default one.
@@ -168,6 +171,18 @@ test.describe('event streams @event-streams', () => {
       mustRefuse('event-streams.get.id.length', ex, `id of ${length} characters; exactly 26 required`);
     });
   }
+
+  test('should refuse a listed stream\'s id with a character added or removed', rules('event-streams.get.id.length', 'http.json-error-bodies'), async ({ api }) => {
+    const { body } = await page(api, { take: 1 });
+    test.skip(!body?.eventStreams?.[0]?.id, 'The target holds no event stream whose id could be lengthened');
+    const id = body.eventStreams[0]!.id!;
+    // A target that cuts a longer id to 26 characters would serve this stream: the limit is exactly 26.
+    for (const other of [`${id}a`, `${id}${id.slice(-1)}`, id.slice(0, -1)]) {
+      const ex = await api.get(one(other));
+      mustRefuse('event-streams.get.id.length', ex, `id of ${[...other].length} characters, made from the listed ${id}; exactly 26 required`);
+      mustBeJsonErrorBody(ex);
+    }
+  });
 
   test('should refuse stream ids of any length but 26 (property)', rules('event-streams.get.id.length'), async ({ api }) => {
     const len = fc.oneof(fc.integer({ min: 1, max: 25 }), fc.integer({ min: 27, max: 200 }));

@@ -3,7 +3,10 @@
  * The transition table, the success code and the failure of an invalid move are
  * not shown: the suite records them and fails only on what the document states.
  * Experiments come from CONFORMANCE_EXPERIMENT_IDS and are used up; each test
- * takes its own so that tests running in parallel never share one.
+ * takes its own so that tests running in parallel never share one. The moves
+ * check walks any listed experiment that still takes a move, so later runs keep
+ * its verdict; one found refusing every move is a used-up fixture (skipped, with
+ * the reason) only where the fixture ledger says an earlier run left it there.
  */
 import type { Api } from '../harness/client.ts';
 import { must, mustMatchSchema, mustRefuse, observe } from '../harness/checks.ts';
@@ -13,6 +16,9 @@ import { fc, fcParams } from '../harness/properties.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { Config } from '../harness/config.ts';
 import type { RuleId } from '../spec/rules.ts';
+import type { Exchange } from '../harness/client.ts';
+import { mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/json-errors.ts';
+import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/ledger.ts';
 
 const path = (id: string) => `/experimentation/experiments/${encodeURIComponent(id)}/status`;
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;
@@ -25,27 +31,89 @@ function experiment(config: Config, n: number): string {
 
 const move = (api: Api, id: string, status: unknown) => api.post(path(id), { json: { status } });
 
+const VARIABLE = 'CONFORMANCE_EXPERIMENT_IDS';
+/** Ids the other tests hold: the 2nd, the 3rd and the last (authentication). */
+const reserved = (ids: readonly string[]) => new Set([ids[1], ids[2], ids.at(-1)].filter((x): x is string => x !== undefined));
+
+/**
+ * The order in which the moves check tries the listed experiments: those no
+ * other test holds first, then the others; any the ledger marks used up last.
+ */
+function candidates(config: Config): string[] {
+  const ids = config.experimentIds;
+  const held = reserved(ids);
+  const ordered = [...ids.filter((id) => !held.has(id)), ...ids.filter((id) => held.has(id))];
+  const usedUp = (id: string) => lastEntry(config.baseUrl, VARIABLE, id)?.usedUp === true;
+  return [...ordered.filter((id) => !usedUp(id)), ...ordered.filter(usedUp)];
+}
+
+/** Records an accepted move in the ledger: the status this run leaves the experiment in. */
+function left(config: Config, id: string, ex: Exchange, status: string): void {
+  if (ex.status >= 200 && ex.status < 300) record({ target: config.baseUrl, variable: VARIABLE, id, status });
+}
+
+/** Every target once, the final ones last, so that an experiment is used up as late as possible. */
+const WALK = ['active', 'paused', 'active', 'completed', 'archived'] as const;
+
+interface Walk {
+  id: string;
+  accepted: number;
+  statuses: number[];
+  table: string[];
+}
+
 test.describe('experiment transitions @experiments @writes', () => {
   test('should return the experiment in the requested status after each accepted move', rules('experiments.transition.returns-experiment', 'experiments.transition.requested-status', 'experiments.transition.same-experiment', ...(rulesOf('experiment') as RuleId[])), async ({ api, config }) => {
-    const id = experiment(config, 0);
-    const table: string[] = [];
-    let accepted = 0;
-    let from = 'the initial status';
-    for (const status of ['active', 'paused', 'active', 'completed', 'archived'] as const) {
-      const ex = await move(api, id, status);
-      table.push(`${from} → ${status}: ${ex.status}`);
-      if (ex.status < 200 || ex.status >= 300) continue;
-      accepted++;
-      observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
-      mustMatchSchema('experiment', ex.json, ex);
-      const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
-      must('experiments.transition.requested-status', body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
-      must('experiments.transition.same-experiment', body.id === id, { expected: `experiment ${id}`, actual: `experiment ${body.id}`, exchange: ex });
-      observe('experiments.transition.timestamps', `after → ${status}`, `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`);
-      from = status;
+    requireWrites(config);
+    requireFixture(config.experimentIds[0], `${VARIABLE} (needs at least 1 id)`);
+
+    /** Walks one experiment through every target; checks each accepted move's answer. */
+    const walk = async (id: string): Promise<Walk> => {
+      const w: Walk = { id, accepted: 0, statuses: [], table: [] };
+      let from = 'its current status';
+      for (const status of WALK) {
+        const ex = await move(api, id, status);
+        w.statuses.push(ex.status);
+        w.table.push(`${from} → ${status}: ${ex.status}`);
+        if (ex.status < 200 || ex.status >= 300) continue;
+        left(config, id, ex, status);
+        w.accepted++;
+        observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
+        mustMatchSchema('experiment', ex.json, ex);
+        const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
+        must('experiments.transition.requested-status', body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
+        must('experiments.transition.same-experiment', body.id === id, { expected: `experiment ${id}`, actual: `experiment ${body.id}`, exchange: ex });
+        observe('experiments.transition.timestamps', `after → ${status}`, `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`);
+        from = status;
+      }
+      return w;
+    };
+
+    // Before giving up, look for a move still possible on any listed experiment.
+    const refusedAll: Array<{ walk: Walk; before: LedgerEntry | undefined }> = [];
+    for (const id of candidates(config)) {
+      const w = await walk(id);
+      if (w.accepted > 0) {
+        observe('experiments.transition.table', `${WALK.join(' → ')} from the experiment's status`, w.table.map((t) => t.replace(/^.* → /, '→ ')).join('; '));
+        break;
+      }
+      refusedAll.push({ walk: w, before: lastEntry(config.baseUrl, VARIABLE, id) });
     }
-    observe('experiments.transition.table', 'draft → active → paused → active → completed → archived', table.join('; '));
-    must('experiments.transition.returns-experiment', accepted > 0, { expected: 'at least one of the moves active, paused, active, completed, archived accepted with the experiment', actual: table.join('; ') });
+
+    // Used up: every move refused (4xx, never a 5xx) where this suite itself left the experiment in a status.
+    const usedUp = refusedAll.filter((r) => r.before && r.walk.statuses.every((s) => s >= 400 && s < 500));
+    for (const r of usedUp) {
+      test.info().annotations.push({ type: 'used-up-fixture', description: `${VARIABLE}: ${r.walk.id} (left ${r.before!.status} by a run of ${r.before!.at}; every move refused: ${r.walk.statuses.join(', ')})` });
+      if (!r.before!.usedUp) record({ target: config.baseUrl, variable: VARIABLE, id: r.walk.id, status: r.before!.status, usedUp: true });
+    }
+    if (refusedAll.length < config.experimentIds.length) return;
+    test.skip(usedUp.length === refusedAll.length, `Every experiment of ${VARIABLE} is used up: earlier runs left them in a status from which the target takes no move (ledger ${ledgerFile()}). List fresh experiments to check the moves again`);
+    const fresh = refusedAll.filter((r) => !usedUp.includes(r));
+    must('experiments.transition.returns-experiment', false, {
+      expected: `a move of ${WALK.join(', ')} accepted with the experiment, on at least one listed experiment`,
+      actual: `no listed experiment took any move; ${fresh.map((r) => r.walk.id).join(', ')} ${fresh.length === 1 ? 'was' : 'were'} not left in a final status by an earlier run of this suite (ledger ${ledgerFile()})`,
+      detail: refusedAll.map((r) => `${r.walk.id}: ${r.walk.table.join('; ')}`).join('\n'),
+    });
   });
 
   test('should refuse draft as a target', rules('experiments.transition.draft-rejected'), async ({ api, config }) => {
@@ -54,6 +122,7 @@ test.describe('experiment transitions @experiments @writes', () => {
     mustRefuse('experiments.transition.draft-rejected', ex, '`draft` is not an allowed target');
     // A refused move must not have moved it: a later accepted move still answers as documented.
     const later = await move(api, id, 'active');
+    left(config, id, later, 'active');
     observe('experiments.transition.table', 'after a refused move to draft, → active answered', String(later.status));
   });
 
@@ -70,11 +139,21 @@ test.describe('experiment transitions @experiments @writes', () => {
   }
 
   for (const status of ['ACTIVE', 'running', '', 'draft ', 42]) {
-    test(`should refuse the status ${JSON.stringify(status)}`, rules('experiments.transition.status-enum'), async ({ api, config }) => {
+    test(`should refuse the status ${JSON.stringify(status)}`, rules('experiments.transition.status-enum', 'http.json-error-bodies'), async ({ api, config }) => {
       const ex = await move(api, experiment(config, 1), status);
       mustRefuse('experiments.transition.status-enum', ex, 'status is one of active, paused, completed, archived');
+      mustBeJsonErrorBody(ex);
     });
   }
+
+  test('should refuse a body sent as JSON that is not JSON', rules('http.json-request-bodies', 'http.json-error-bodies'), async ({ api, config }) => {
+    const id = experiment(config, 1);
+    for (const body of MALFORMED_JSON_BODIES) {
+      const ex = await api.post(path(id), { body, contentType: 'application/json' });
+      mustRefuse('http.json-request-bodies', ex, `the body ${JSON.stringify(body)} is not JSON`);
+      mustBeJsonErrorBody(ex);
+    }
+  });
 
   test('should refuse any status outside the enum (property)', rules('experiments.transition.status-enum'), async ({ api, config }) => {
     const id = experiment(config, 2);

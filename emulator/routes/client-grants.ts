@@ -37,6 +37,8 @@ function render(ctx: EmulatorContext, g: ClientGrant): Record<string, unknown> {
 }
 
 export function clientGrantRoutes(ctx: EmulatorContext): RouteDef[] {
+  /** Grants already read once (fault client-grant-cached-wrong). */
+  const cached = new Set<string>();
   return [
     {
       method: 'GET',
@@ -51,6 +53,11 @@ export function clientGrantRoutes(ctx: EmulatorContext): RouteDef[] {
           grant = all[(all.indexOf(grant) + 1) % all.length]!;
         }
         const answer = render(ctx, grant);
+        // Fault client-grant-cached-wrong: right the first time; once cached, scope comes back as one space-separated string.
+        if (ctx.faults.has('client-grant-cached-wrong')) {
+          if (cached.has(grant.id)) answer['scope'] = grant.scope.join(' ');
+          cached.add(grant.id);
+        }
         // Fault client-grant-in-array: not the grant object but a list.
         if (ctx.faults.has('client-grant-in-array')) return [answer];
         return answer;

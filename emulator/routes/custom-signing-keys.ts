@@ -12,6 +12,8 @@
  *    `inexistent_custom_signing_keys` when none is set (the seed sets none);
  *  - DELETE /keys/custom-signing removes the set (204, also when none is set),
  *    so careful clients can snapshot with GET and restore with PUT or DELETE.
+ *    Neither GET nor DELETE is shown by the document: the `no-snapshot-routes`
+ *    variant serves neither.
  */
 import { operation } from '../../spec/operations.js';
 import { managementScopes } from '../auth.js';
@@ -29,8 +31,8 @@ function checkKeys(ctx: EmulatorContext, body: unknown): Jwk[] {
     if (!isPlainObject(key)) throw apiError('invalid_body', `keys[${i}] must be an object`);
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0) throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
     if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
-    // Variant keys-rsa-only: the full list of allowed kty values is not shown; a tenant may take RSA keys only.
-    if (ctx.variant === 'keys-rsa-only' && key['kty'] !== 'RSA') throw apiError('invalid_body', `keys[${i}].kty must be RSA`);
+    // Fault keys-ec-refused: "`EC` is a value" of kty, yet EC keys are refused.
+    if (ctx.faults.has('keys-ec-refused') && key['kty'] === 'EC') throw apiError('invalid_body', `keys[${i}].kty must be RSA`);
     for (const m of PRIVATE_MEMBERS) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
     }
@@ -44,6 +46,8 @@ function render(ctx: EmulatorContext, keys: readonly Jwk[]): Record<string, unkn
   let answered: Record<string, unknown>[] = keys.map((k) => ({ ...k }));
   // Fault jwk-key-ops-string: key_ops is an array of strings.
   if (ctx.faults.has('jwk-key-ops-string')) answered = answered.map((k) => (Array.isArray(k['key_ops']) ? { ...k, key_ops: k['key_ops'].join(' ') } : k));
+  // Fault jwk-x5c-string: the certificate chain the store attaches is answered as one string, not an array.
+  if (ctx.faults.has('jwk-x5c-string')) answered = answered.map((k) => ({ ...k, x5c: Buffer.from(`conformance-chain-${String(k['kid'] ?? '')}`).toString('base64') }));
   // Fault keys-answer-as-map: keys is an array.
   if (ctx.faults.has('keys-answer-as-map')) return { keys: Object.fromEntries(answered.map((k, i) => [typeof k['kid'] === 'string' ? k['kid'] : String(i), k])) };
   return { keys: answered };
@@ -51,7 +55,7 @@ function render(ctx: EmulatorContext, keys: readonly Jwk[]): Record<string, unkn
 
 export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
   const url = '/api/v2/keys/custom-signing';
-  return [
+  const routes: RouteDef[] = [
     {
       method: 'PUT',
       url,
@@ -95,4 +99,6 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
       },
     },
   ];
+  // Variant no-snapshot-routes: GET and DELETE /keys/custom-signing are not shown by the document.
+  return ctx.variant === 'no-snapshot-routes' ? routes.filter((r) => r.method === 'PUT') : routes;
 }

@@ -21,6 +21,10 @@ export const LANGUAGES: readonly string[] = ['en'];
 export const PAGES: readonly string[] = ['get-started'];
 export const VALUE_MAX = 2000;
 export const KEY_MAX = 255;
+/** The suite's default text key (CONFORMANCE_CUSTOM_TEXT_KEY). */
+const DEFAULT_TEXT_KEY = 'introduction';
+/** The keys of the `custom-text-keys-closed` variant. */
+const CLOSED_KEYS: readonly string[] = [DEFAULT_TEXT_KEY, ...CLOSED_TEXT_KEYS];
 
 function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0]) {
   const id = param(request, 'id');
@@ -40,7 +44,11 @@ export function sanitise(value: string): string {
     .replace(/<[^>]*>/g, '');
 }
 
-function checkText(ctx: EmulatorContext, body: unknown): Record<string, string> {
+function checkText(ctx: EmulatorContext, raw: unknown): Record<string, string> {
+  // Fault custom-text-non-string-accepted: numbers and booleans are stored as strings instead of refused.
+  const body = ctx.faults.has('custom-text-non-string-accepted') && isPlainObject(raw)
+    ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v]))
+    : raw;
   // Fault custom-text-2001-accepted: the schema is checked with every value cut to the limit.
   const checked = ctx.faults.has('custom-text-2001-accepted') && isPlainObject(body)
     ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, VALUE_MAX) : v]))
@@ -50,8 +58,11 @@ function checkText(ctx: EmulatorContext, body: unknown): Record<string, string> 
   const out: Array<[string, string]> = [];
   for (const [k, v] of entries) {
     if (k.length === 0 || k.length > KEY_MAX) throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
-    // Variant custom-text-keys-closed: a tenant may allow only its own set of keys (not shown by the document).
-    if (ctx.variant === 'custom-text-keys-closed' && !CLOSED_TEXT_KEYS.includes(k)) throw apiError('invalid_body', `Unknown text key ${k}: allowed keys are ${CLOSED_TEXT_KEYS.join(', ')}`);
+    // Variant custom-text-keys-closed: a tenant may allow only its own set of keys (not shown by the document);
+    // the key the suite is configured with (CONFORMANCE_CUSTOM_TEXT_KEY, default introduction) is one of them.
+    if (ctx.variant === 'custom-text-keys-closed' && !CLOSED_KEYS.includes(k)) throw apiError('invalid_body', `Unknown text key ${k}: allowed keys are ${CLOSED_KEYS.join(', ')}`);
+    // Fault custom-text-key-refused: the one key a tenant configured for the suite is refused, though its value is within the limits.
+    if (ctx.faults.has('custom-text-key-refused') && k === DEFAULT_TEXT_KEY && !/<[a-z]/i.test(v)) throw apiError('invalid_body', `Unknown text key ${k}`);
     // Fault custom-text-links-refused: hyperlinks are allowed.
     if (ctx.faults.has('custom-text-links-refused') && /<a[\s>]/i.test(v)) throw apiError('invalid_body', `Value of ${k}: hyperlinks are not allowed`);
     // Fault custom-text-script-stored: the allow-list is skipped.
@@ -79,7 +90,7 @@ function render(ctx: EmulatorContext, text: Record<string, string>): Record<stri
 
 export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
   const url = '/api/v2/self-service-profiles/:id/custom-text/:language/:page';
-  return [
+  const routes: RouteDef[] = [
     {
       method: 'PUT',
       url,
@@ -115,4 +126,6 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
       },
     },
   ];
+  // Variant no-snapshot-routes: reading custom text is not shown by the document.
+  return ctx.variant === 'no-snapshot-routes' ? routes.filter((r) => r.method === 'PUT') : routes;
 }

@@ -78,7 +78,9 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
       url: '/api/v2/event-streams/:id',
       scopes: operation('event-streams.get').scopes,
       handler: (request) => {
-        const id = param(request, 'id');
+        let id = param(request, 'id');
+        // Fault stream-id-truncated: a longer id is cut to 26 characters and then served.
+        if (ctx.faults.has('stream-id-truncated') && codePoints(id) > EVENT_STREAM_ID_LENGTH) id = [...id].slice(0, EVENT_STREAM_ID_LENGTH).join('');
         if (codePoints(id) !== EVENT_STREAM_ID_LENGTH) {
           // Fault stream-id-length-unchecked: the id reaches a store that cannot take it.
           if (ctx.faults.has('stream-id-length-unchecked')) throw apiError('service_unavailable', 'The event stream store failed');
@@ -125,6 +127,11 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
         if (next === undefined && ctx.variant === 'last-page-empty-next') next = '';
         if (next === undefined && ctx.variant === 'last-page-trailing-empty' && cursorAt !== undefined) next = encodeStreamCursor(cursorAt.id);
         const eventStreams = page.map((s) => render(ctx, s));
+        // Faults event-streams-page2-*: only the second page is broken (a page cache keyed by the first cursor).
+        if (from !== undefined && start === take && eventStreams.length > 0) {
+          if (ctx.faults.has('event-streams-page2-wrong-shape')) eventStreams[0] = { ...eventStreams[0], subscriptions: 'user.created' };
+          if (ctx.faults.has('event-streams-page2-repeats') && start > 0) eventStreams[0] = render(ctx, all[start - 1]!);
+        }
         // Fault event-streams-list-snake-case: the documented member is eventStreams.
         if (ctx.faults.has('event-streams-list-snake-case')) return next === undefined ? { event_streams: eventStreams } : { event_streams: eventStreams, next };
         return next === undefined ? { eventStreams } : { eventStreams, next };

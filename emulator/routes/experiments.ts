@@ -12,7 +12,8 @@
  *
  * A move outside the table, including to the current status, is 409
  * `invalid_transition` and changes nothing. (The `transition-table` variant
- * allows any move but to draft or to the current status.) `draft` as a target, a missing
+ * allows any move but to draft or to the current status; the
+ * `transition-table-terminal` variant makes completed final too.) `draft` as a target, a missing
  * body or an unknown status is 400 `invalid_body`; an unknown id is 404.
  * started_at is set on the first move to active; ended_at on the move that
  * ends the run (to completed, or to archived from active or paused);
@@ -83,7 +84,9 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         if (experiment === undefined) throw apiError('inexistent_experiment');
         const from = experiment.status;
         // Allowed source states are not shown: the variant allows any move but to the current status.
-        const allowed = ctx.variant === 'transition-table' ? anyOtherTarget(from) : TRANSITIONS[from];
+        let allowed = ctx.variant === 'transition-table' ? anyOtherTarget(from) : TRANSITIONS[from];
+        // Variant transition-table-terminal: completed and archived accept no move.
+        if (ctx.variant === 'transition-table-terminal' && (from === 'completed' || from === 'archived')) allowed = [];
         // Fault transition-refuses-every-move.
         if ((!allowed.includes(target) && !draftLetIn) || ctx.faults.has('transition-refuses-every-move')) {
           throw apiError('invalid_transition', `The experiment cannot move from ${from} to ${target}`);

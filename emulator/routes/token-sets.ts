@@ -1,7 +1,8 @@
 /**
  * Endpoints 1: GET /users/{id}/federated-connections-tokensets — the active
- * token sets held for a user. id longer than 300 characters → 400
- * `invalid_uri`; unknown user → 404 `inexistent_user`.
+ * token sets held for a user ("active ones": a set whose expires_at has
+ * passed is left out when the list is read). id longer than 300 characters
+ * → 400 `invalid_uri`; unknown user → 404 `inexistent_user`.
  */
 import { operation } from '../../spec/operations.js';
 import type { EmulatorContext } from '../context.js';
@@ -42,7 +43,10 @@ export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
           if (ctx.faults.has('unknown-user-empty-list')) return [];
           throw apiError('inexistent_user');
         }
-        const list = (ctx.state.tokenSets.get(id) ?? []).map((t) => render(ctx, t));
+        const now = Date.now();
+        // "(active ones)": expired sets are not listed. Fault token-sets-expired-listed: they are.
+        const active = (t: TokenSet) => ctx.faults.has('token-sets-expired-listed') || t.expires_at === null || Date.parse(t.expires_at) > now;
+        const list = (ctx.state.tokenSets.get(id) ?? []).filter(active).map((t) => render(ctx, t));
         // Fault token-sets-status-201: the documented 200 answered 201.
         if (ctx.faults.has('token-sets-status-201')) void reply.code(201);
         // Fault token-sets-wrapped: an object instead of the documented array.

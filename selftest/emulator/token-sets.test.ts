@@ -17,28 +17,41 @@ test.afterAll(async () => {
 const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
 
 test.describe('token-set listing @token-sets', () => {
-  test('should list the fixture users\' token sets (several, one, none) as schema-valid arrays', async () => {
+  test('should list the fixture users\' active token sets as schema-valid arrays', async () => {
     const f = h.app.emulator.state.fixtures;
-    const counts: [string, (n: number) => boolean][] = [
-      [f.userId, (n) => n > 1],
-      [f.userWithOneTokenSetId, (n) => n === 1],
-      [f.userWithoutTokenSetsId, (n) => n === 0],
-    ];
-    for (const [id, ok] of counts) {
+    const now = Date.now();
+    for (const id of [f.userId, f.userWithOneTokenSetId, f.userWithoutTokenSetsId]) {
       const res = await h.api('GET', path(id));
       expect(res.statusCode).toBe(200);
-      const list = res.json() as unknown[];
+      const list = res.json() as { id: string }[];
       const r = validate('token-set-list', list);
       expect(r.valid, formatErrors(r.errors)).toBe(true);
-      expect(ok(list.length), `${id}: ${list.length}`).toBe(true);
+      // "(active ones)": the seeded sets that have not expired, whatever the clock says today.
+      const active = (h.app.emulator.state.tokenSets.get(id) ?? []).filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now);
+      expect(list.map((t) => t.id), id).toEqual(active.map((t) => t.id));
     }
+    expect((h.app.emulator.state.tokenSets.get(f.userWithoutTokenSetsId) ?? []).length).toBe(0);
   });
 
   test('should include token sets with null expires_at and last_used_at', async () => {
     const list = (await h.api('GET', path(h.app.emulator.state.fixtures.userId))).json() as { expires_at: unknown; last_used_at: unknown }[];
     expect(list.some((t) => t.expires_at === null)).toBe(true);
     expect(list.some((t) => t.last_used_at === null)).toBe(true);
-    expect(list.some((t) => typeof t.expires_at === 'string')).toBe(true);
+  });
+
+  test('should leave out a token set whose expires_at has passed, and list one that expires later', async () => {
+    const id = h.app.emulator.state.fixtures.userWithOneTokenSetId;
+    const sets = h.app.emulator.state.tokenSets.get(id)!;
+    const saved = [...sets];
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    sets.push({ ...saved[0]!, id: 'tset_selftestexpired', expires_at: at(-3_600_000) }, { ...saved[0]!, id: 'tset_selftestlater', expires_at: at(3_600_000) });
+    try {
+      const ids = ((await h.api('GET', path(id))).json() as { id: string }[]).map((t) => t.id);
+      expect(ids).toContain('tset_selftestlater');
+      expect(ids).not.toContain('tset_selftestexpired');
+    } finally {
+      sets.splice(0, sets.length, ...saved);
+    }
   });
 
   test('should answer 404 inexistent_user for an unknown user', async () => {
