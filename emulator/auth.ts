@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { decodeJwt, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { inScopeScopes } from '../spec/operations.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
 import { apiError, type ApiError } from './errors.js';
@@ -35,6 +35,8 @@ export const managementScopes = {
   readCustomSigningKeys: ['read:custom_signing_keys'],
   deleteCustomSigningKeys: ['delete:custom_signing_keys'],
   readCustomText: ['read:self_service_profile_custom_texts'],
+  /** No route of its own: held by the full client as by a real tenant's management client (the fault token-sets-scopes-all-of requires it). */
+  readUsers: ['read:users'],
   createUsers: ['create:users'],
   updateUsers: ['update:users'],
   deleteUsers: ['delete:users'],
@@ -115,6 +117,8 @@ export class Auth {
   private readonly opaque = new Map<string, string>();
   /** Clients that were issued a token (for the `token-reissue-refused` fault). */
   readonly issuedTo = new Set<string>();
+  /** Signature segments of tokens verified once (kept only by the `signature-cache-ignores-payload` fault). */
+  private readonly seenSignatures = new Set<string>();
 
   private constructor(
     readonly clients: Record<ClientRole, Client>,
@@ -190,6 +194,38 @@ export class Auth {
     } catch {
       return undefined;
     }
+  }
+
+  /** The claims of an unsigned JWT (`alg: none`), read as if verified (the `alg-none-accepted` fault). */
+  unsignedPrincipal(token: string): Principal | undefined {
+    try {
+      if (String(decodeProtectedHeader(token).alg).toLowerCase() !== 'none') return undefined;
+    } catch {
+      return undefined;
+    }
+    return this.principalUnverified(token);
+  }
+
+  /** The claims of a JWT verified with the key its own header embeds (`jwk`), any key at all (the `jwk-header-trusted` fault). */
+  async embeddedKeyPrincipal(token: string, origin: string): Promise<Principal | undefined> {
+    try {
+      const { jwk, alg } = decodeProtectedHeader(token);
+      if (jwk === undefined || alg === undefined) return undefined;
+      await jwtVerify(token, await importJWK(jwk, alg), { issuer: `${origin}/`, audience: audienceOf(origin) });
+      return this.principalUnverified(token);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Remembers a verified token's signature segment (the `signature-cache-ignores-payload` fault). */
+  rememberSignature(token: string): void {
+    this.seenSignatures.add(token.slice(token.lastIndexOf('.') + 1));
+  }
+
+  /** Whether a token's signature segment was seen on a verified token (the `signature-cache-ignores-payload` fault). */
+  seenSignature(token: string): boolean {
+    return this.seenSignatures.has(token.slice(token.lastIndexOf('.') + 1));
   }
 
   /** A verified token's principal from the cache, if it is there and not expired. */
@@ -272,6 +308,12 @@ function stringParams(body: unknown): Record<string, string> {
 }
 
 async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply) {
+  // Fault token-endpoint-no-slash: only /oauth/token is routed; the documented /oauth/token/ is not found.
+  if (ctx.faults.has('token-endpoint-no-slash') && request.url.split('?', 1)[0]!.endsWith('/')) return reply.callNotFound();
+  // Fault token-endpoint-json-only: the endpoint parses JSON bodies only; a form body is refused.
+  if (ctx.faults.has('token-endpoint-json-only') && /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/json');
+  }
   const params = stringParams(request.body);
   const grantType = params['grant_type'];
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
@@ -385,6 +427,7 @@ const ROUTE = {
   clientGrant: `${API_PREFIX}/client-grants/:id`,
   events: `${API_PREFIX}/events`,
   eventStreams: `${API_PREFIX}/event-streams`,
+  eventStream: `${API_PREFIX}/event-streams/:id`,
   keys: `${API_PREFIX}/keys/custom-signing`,
 } as const;
 
@@ -412,7 +455,10 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
   if (ctx.faults.has('wrong-scope-required') && routeOf(request) === ROUTE.clientGrant) required = ['read:client_grant'];
   // Fault limited-token-accepted: no scope check on PUT custom signing keys.
   if (ctx.faults.has('limited-token-accepted') && routeOf(request) === ROUTE.keys && request.method === 'PUT') required = undefined;
-  if (required !== undefined && !required.some((s) => principal.scopes.has(s))) {
+  // Fault token-sets-scopes-all-of: "any of the required scopes" read as all of them (the full token holds both; a narrowed one does not).
+  const allOf = ctx.faults.has('token-sets-scopes-all-of') && routeOf(request) === ROUTE.tokenSets;
+  if (allOf) required = [...(required ?? []), ...managementScopes.readUsers];
+  if (required !== undefined && !(allOf ? required.every((s) => principal.scopes.has(s)) : required.some((s) => principal.scopes.has(s)))) {
     // Fault token-sets-scope-401: the documented 403 answered 401.
     if (ctx.faults.has('token-sets-scope-401') && routeOf(request) === ROUTE.tokenSets) return apiError('invalid_token', 'Insufficient scope');
     // Variant auth-statuses: outside the token-set listing, a missing scope hides the resource.
@@ -421,6 +467,8 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"`,
     });
   }
+  // Fault client-grant-500-to-valid-token: an authenticated read of a client grant fails in the grant lookup.
+  if (ctx.faults.has('client-grant-500-to-valid-token') && routeOf(request) === ROUTE.clientGrant) return apiError('internal_error', 'The client grant lookup failed');
   const types = config.contentTypes;
   if (types !== undefined && hasBody(request)) {
     const mime = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
@@ -480,10 +528,20 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const hit = ctx.auth.cached(token);
     if (hit !== undefined) return done(admit(ctx, request, reply, hit));
     ctx.auth.verify(token, ctx.origin).then(
-      (principal) => done(admit(ctx, request, reply, principal)),
-      () => {
+      (principal) => {
+        if (ctx.faults.has('signature-cache-ignores-payload')) ctx.auth.rememberSignature(token);
+        done(admit(ctx, request, reply, principal));
+      },
+      async () => {
+        const route = routeOf(request);
         // Fault tampered-signature-accepted: on GET /events, the claims are read unverified.
-        const claimed = ctx.faults.has('tampered-signature-accepted') && routeOf(request) === ROUTE.events ? ctx.auth.principalUnverified(token) : undefined;
+        let claimed = ctx.faults.has('tampered-signature-accepted') && route === ROUTE.events ? ctx.auth.principalUnverified(token) : undefined;
+        // Fault alg-none-accepted: on GET /event-streams/{id}, an unsigned JWT (alg none) passes as verified.
+        if (ctx.faults.has('alg-none-accepted') && route === ROUTE.eventStream) claimed ??= ctx.auth.unsignedPrincipal(token);
+        // Fault jwk-header-trusted: on the token-set listing, a JWT is verified with the key its own header embeds.
+        if (ctx.faults.has('jwk-header-trusted') && route === ROUTE.tokenSets) claimed ??= await ctx.auth.embeddedKeyPrincipal(token, ctx.origin);
+        // Fault signature-cache-ignores-payload: a signature verified once admits whatever payload comes with it.
+        if (ctx.faults.has('signature-cache-ignores-payload') && ctx.auth.seenSignature(token)) claimed ??= ctx.auth.principalUnverified(token);
         if (claimed !== undefined) return done(admit(ctx, request, reply, claimed));
         done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, false));
       },
