@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { CompactEncrypt, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { inScopeScopes } from '../spec/operations.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
 import { apiError, type ApiError } from './errors.js';
@@ -117,6 +117,8 @@ export class Auth {
   private readonly opaque = new Map<string, string>();
   /** Clients that were issued a token (for the `token-reissue-refused` fault). */
   readonly issuedTo = new Set<string>();
+  /** Key of the `token-jwe` variant's encrypted tokens. */
+  private readonly encryptionKey = randomBytes(32);
   /** Signature segments of tokens verified once (kept only by the `signature-cache-ignores-payload` fault). */
   private readonly seenSignatures = new Set<string>();
 
@@ -170,6 +172,18 @@ export class Auth {
     const ref = `opq_${randomBytes(24).toString('hex')}`;
     this.opaque.set(ref, jwt);
     return ref;
+  }
+
+  /**
+   * The signed JWT encrypted for the emulator itself (a nested JWT, JWE
+   * compact with dir and A256GCM), for the `token-jwe` variant. The JWE is
+   * resolved like an opaque reference: a changed one resolves to nothing and
+   * fails verification.
+   */
+  async encryptedFor(jwt: string): Promise<string> {
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(jwt)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' }).encrypt(this.encryptionKey);
+    this.opaque.set(jwe, jwt);
+    return jwe;
   }
 
   /** The JWT an opaque reference stands for; any other token as it is. */
@@ -341,7 +355,8 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   if (!acceptedAudience(audience, ctx.origin)) throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
 
   let scopes = client.scopes;
-  if (params['scope'] !== undefined) {
+  // Variant token-scope-ignored: the scope requested is ignored and the client's scopes granted (RFC 6749 3.3 lets the server ignore it).
+  if (params['scope'] !== undefined && ctx.variant !== 'token-scope-ignored') {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const missing = requested.filter((s) => !client.scopes.includes(s));
     if (missing.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
@@ -356,12 +371,16 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   let accessToken = await ctx.auth.issue(client, ctx.origin, scopes);
   // Fault token-not-jwt: an opaque reference instead of the JWT.
   if (ctx.faults.has('token-not-jwt')) accessToken = ctx.auth.opaqueFor(accessToken);
+  // Variant token-jwe: the token is a JWT in its JWE form (RFC 7519 1), five segments.
+  if (ctx.variant === 'token-jwe') accessToken = await ctx.auth.encryptedFor(accessToken);
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
   // Fault token-response-no-token-type (RFC 6749 5.1 requires it).
   if (ctx.faults.has('token-response-no-token-type')) delete answer['token_type'];
   // Fault token-scope-not-verb-resource: <resource>/<verb> instead of <verb>:<resource>.
   if (ctx.faults.has('token-scope-not-verb-resource')) answer['scope'] = scopes.map((x) => x.split(':').reverse().join('/')).join(' ');
+  // Variant token-expires-in-fractional: the lifetime as a JSON number with a fraction (RFC 6749 5.1 names no integer).
+  if (ctx.variant === 'token-expires-in-fractional') answer['expires_in'] = TOKEN_TTL_SECONDS - 0.5;
   // Variant token-response-minimal: expires_in and scope are optional (RFC 6749 5.1).
   if (ctx.variant === 'token-response-minimal') {
     delete answer['expires_in'];
