@@ -356,7 +356,8 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
 
   let scopes = client.scopes;
   // Variant token-scope-ignored: the scope requested is ignored and the client's scopes granted (RFC 6749 3.3 lets the server ignore it).
-  if (params['scope'] !== undefined && ctx.variant !== 'token-scope-ignored') {
+  const scopeIgnored = ctx.variant === 'token-scope-ignored';
+  if (params['scope'] !== undefined && !scopeIgnored) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const missing = requested.filter((s) => !client.scopes.includes(s));
     if (missing.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
