@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { decodeJwt, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { CompactEncrypt, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { inScopeScopes } from '../spec/operations.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
 import { apiError, keepConnectionIfBodyRead, type ApiError } from './errors.js';
@@ -36,6 +36,8 @@ export const managementScopes = {
   readCustomSigningKeys: ['read:custom_signing_keys'],
   deleteCustomSigningKeys: ['delete:custom_signing_keys'],
   readCustomText: ['read:self_service_profile_custom_texts'],
+  /** No route of its own: held by the full client as by a real tenant's management client (the fault token-sets-scopes-all-of requires it). */
+  readUsers: ['read:users'],
   createUsers: ['create:users'],
   updateUsers: ['update:users'],
   deleteUsers: ['delete:users'],
@@ -117,6 +119,10 @@ export class Auth {
   private readonly opaque = new Map<string, string>();
   /** Clients that were issued a token (for the `token-reissue-refused` fault). */
   readonly issuedTo = new Set<string>();
+  /** Key of the `token-jwe` variant's encrypted tokens. */
+  private readonly encryptionKey = randomBytes(32);
+  /** Signature segments of tokens verified once (kept only by the `signature-cache-ignores-payload` fault). */
+  private readonly seenSignatures = new Set<string>();
 
   private constructor(
     readonly clients: Record<ClientRole, Client>,
@@ -170,6 +176,18 @@ export class Auth {
     return ref;
   }
 
+  /**
+   * The signed JWT encrypted for the emulator itself (a nested JWT, JWE
+   * compact with dir and A256GCM), for the `token-jwe` variant. The JWE is
+   * resolved like an opaque reference: a changed one resolves to nothing and
+   * fails verification.
+   */
+  async encryptedFor(jwt: string): Promise<string> {
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(jwt)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' }).encrypt(this.encryptionKey);
+    this.opaque.set(jwe, jwt);
+    return jwe;
+  }
+
   /** The JWT an opaque reference stands for; any other token as it is. */
   dereference(token: string): string {
     // Without the fault there are none: skip hashing the token on every request.
@@ -194,6 +212,38 @@ export class Auth {
     } catch {
       return undefined;
     }
+  }
+
+  /** The claims of an unsigned JWT (`alg: none`), read as if verified (the `alg-none-accepted` fault). */
+  unsignedPrincipal(token: string): Principal | undefined {
+    try {
+      if (String(decodeProtectedHeader(token).alg).toLowerCase() !== 'none') return undefined;
+    } catch {
+      return undefined;
+    }
+    return this.principalUnverified(token);
+  }
+
+  /** The claims of a JWT verified with the key its own header embeds (`jwk`), any key at all (the `jwk-header-trusted` fault). */
+  async embeddedKeyPrincipal(token: string, origin: string): Promise<Principal | undefined> {
+    try {
+      const { jwk, alg } = decodeProtectedHeader(token);
+      if (jwk === undefined || alg === undefined) return undefined;
+      await jwtVerify(token, await importJWK(jwk, alg), { issuer: `${origin}/`, audience: audienceOf(origin) });
+      return this.principalUnverified(token);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Remembers a verified token's signature segment (the `signature-cache-ignores-payload` fault). */
+  rememberSignature(token: string): void {
+    this.seenSignatures.add(token.slice(token.lastIndexOf('.') + 1));
+  }
+
+  /** Whether a token's signature segment was seen on a verified token (the `signature-cache-ignores-payload` fault). */
+  seenSignature(token: string): boolean {
+    return this.seenSignatures.has(token.slice(token.lastIndexOf('.') + 1));
   }
 
   /** A verified token's principal from the cache, if it is there and not expired. */
@@ -265,6 +315,12 @@ function stringParams(body: unknown): Record<string, string> {
 }
 
 async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply) {
+  // Fault token-endpoint-no-slash: only /oauth/token is routed; the documented /oauth/token/ is not found.
+  if (ctx.faults.has('token-endpoint-no-slash') && request.url.split('?', 1)[0]!.endsWith('/')) return reply.callNotFound();
+  // Fault token-endpoint-json-only: the endpoint parses JSON bodies only; a form body is refused.
+  if (ctx.faults.has('token-endpoint-json-only') && /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/json');
+  }
   const params = stringParams(request.body);
   const grantType = params['grant_type'];
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
@@ -292,7 +348,9 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   if (!acceptedAudience(audience, ctx.origin)) throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
 
   let scopes = client.scopes;
-  if (params['scope'] !== undefined) {
+  // Variant token-scope-ignored: the scope requested is ignored and the client's scopes granted (RFC 6749 3.3 lets the server ignore it).
+  const scopeIgnored = ctx.variant === 'token-scope-ignored';
+  if (params['scope'] !== undefined && !scopeIgnored) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const missing = requested.filter((s) => !client.scopes.includes(s));
     if (missing.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
@@ -307,12 +365,16 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   let accessToken = await ctx.auth.issue(client, ctx.origin, scopes);
   // Fault token-not-jwt: an opaque reference instead of the JWT.
   if (ctx.faults.has('token-not-jwt')) accessToken = ctx.auth.opaqueFor(accessToken);
+  // Variant token-jwe: the token is a JWT in its JWE form (RFC 7519 1), five segments.
+  if (ctx.variant === 'token-jwe') accessToken = await ctx.auth.encryptedFor(accessToken);
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
   // Fault token-response-no-token-type (RFC 6749 5.1 requires it).
   if (ctx.faults.has('token-response-no-token-type')) delete answer['token_type'];
   // Fault token-scope-not-verb-resource: <resource>/<verb> instead of <verb>:<resource>.
   if (ctx.faults.has('token-scope-not-verb-resource')) answer['scope'] = scopes.map((x) => x.split(':').reverse().join('/')).join(' ');
+  // Variant token-expires-in-fractional: the lifetime as a JSON number with a fraction (RFC 6749 5.1 names no integer).
+  if (ctx.variant === 'token-expires-in-fractional') answer['expires_in'] = TOKEN_TTL_SECONDS - 0.5;
   // Variant token-response-minimal: expires_in and scope are optional (RFC 6749 5.1).
   if (ctx.variant === 'token-response-minimal') {
     delete answer['expires_in'];
@@ -379,6 +441,7 @@ const ROUTE = {
   clientGrant: `${API_PREFIX}/client-grants/:id`,
   events: `${API_PREFIX}/events`,
   eventStreams: `${API_PREFIX}/event-streams`,
+  eventStream: `${API_PREFIX}/event-streams/:id`,
   keys: `${API_PREFIX}/keys/custom-signing`,
 } as const;
 
@@ -406,7 +469,10 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
   if (ctx.faults.has('wrong-scope-required') && routeOf(request) === ROUTE.clientGrant) required = ['read:client_grant'];
   // Fault limited-token-accepted: no scope check on PUT custom signing keys.
   if (ctx.faults.has('limited-token-accepted') && routeOf(request) === ROUTE.keys && request.method === 'PUT') required = undefined;
-  if (required !== undefined && !required.some((s) => principal.scopes.has(s))) {
+  // Fault token-sets-scopes-all-of: "any of the required scopes" read as all of them (the full token holds both; a narrowed one does not).
+  const allOf = ctx.faults.has('token-sets-scopes-all-of') && routeOf(request) === ROUTE.tokenSets;
+  if (allOf) required = [...(required ?? []), ...managementScopes.readUsers];
+  if (required !== undefined && !(allOf ? required.every((s) => principal.scopes.has(s)) : required.some((s) => principal.scopes.has(s)))) {
     // Fault token-sets-scope-401: the documented 403 answered 401.
     if (ctx.faults.has('token-sets-scope-401') && routeOf(request) === ROUTE.tokenSets) return apiError('invalid_token', 'Insufficient scope');
     // Variant auth-statuses: outside the token-set listing, a missing scope hides the resource.
@@ -415,6 +481,8 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"`,
     });
   }
+  // Fault client-grant-500-to-valid-token: an authenticated read of a client grant fails in the grant lookup.
+  if (ctx.faults.has('client-grant-500-to-valid-token') && routeOf(request) === ROUTE.clientGrant) return apiError('internal_error', 'The client grant lookup failed');
   const types = config.contentTypes;
   if (types !== undefined && hasBody(request)) {
     const mime = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
@@ -481,10 +549,20 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const hit = ctx.auth.cached(token);
     if (hit !== undefined) return done(admit(ctx, request, reply, hit));
     ctx.auth.verify(token, ctx.origin).then(
-      (principal) => done(admit(ctx, request, reply, principal)),
-      () => {
+      (principal) => {
+        if (ctx.faults.has('signature-cache-ignores-payload')) ctx.auth.rememberSignature(token);
+        done(admit(ctx, request, reply, principal));
+      },
+      async () => {
+        const route = routeOf(request);
         // Fault tampered-signature-accepted: on GET /events, the claims are read unverified.
-        const claimed = ctx.faults.has('tampered-signature-accepted') && routeOf(request) === ROUTE.events ? ctx.auth.principalUnverified(token) : undefined;
+        let claimed = ctx.faults.has('tampered-signature-accepted') && route === ROUTE.events ? ctx.auth.principalUnverified(token) : undefined;
+        // Fault alg-none-accepted: on GET /event-streams/{id}, an unsigned JWT (alg none) passes as verified.
+        if (ctx.faults.has('alg-none-accepted') && route === ROUTE.eventStream) claimed ??= ctx.auth.unsignedPrincipal(token);
+        // Fault jwk-header-trusted: on the token-set listing, a JWT is verified with the key its own header embeds.
+        if (ctx.faults.has('jwk-header-trusted') && route === ROUTE.tokenSets) claimed ??= await ctx.auth.embeddedKeyPrincipal(token, ctx.origin);
+        // Fault signature-cache-ignores-payload: a signature verified once admits whatever payload comes with it.
+        if (ctx.faults.has('signature-cache-ignores-payload') && ctx.auth.seenSignature(token)) claimed ??= ctx.auth.principalUnverified(token);
         if (claimed !== undefined) return done(admit(ctx, request, reply, claimed));
         done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, false));
       },

@@ -41,9 +41,16 @@ export const faults: readonly Fault[] = [
   { name: 'token-sets-bad-token-403', rule: 'token-sets.list.unauthorized', how: 'The token-set listing answers 403 (not 401) to a token that fails verification.' },
   { name: 'token-sets-no-token-400', rule: 'token-sets.list.unauthorized', how: 'The token-set listing answers 400 (not 401) to a request without an Authorization header.' },
   { name: 'token-sets-scope-401', rule: 'token-sets.list.insufficient-scope', how: 'The token-set listing answers 401 (not 403) to a valid token without read:federated_connections_tokens.' },
+  { name: 'alg-none-accepted', rule: 'auth.jwt.signature', how: 'GET /event-streams/{id} admits an unsigned JWT (alg none, empty signature) carrying a known client\'s claims.' },
+  { name: 'jwk-header-trusted', rule: 'auth.jwt.signature', how: 'The token-set listing verifies a JWT with the key embedded in its own header (jwk), so any key signs a token it admits.' },
+  { name: 'signature-cache-ignores-payload', rule: 'auth.jwt.signature', how: 'A verification cache keyed by the signature segment only: once a token was verified, its signature admits any payload (a raised scope, a later exp).' },
+  { name: 'client-grant-500-to-valid-token', rule: 'oauth.token.accepted', how: 'GET /client-grants/{id} answers 500 to every request that passes authentication (the old check counted anything but 401/403 as accepted).' },
+  { name: 'token-sets-scopes-all-of', rule: 'token-sets.list.any-required-scope', how: 'The token-set listing requires read:federated_connections_tokens and read:users (all of, not any of): the full token passes, a token narrowed to read:federated_connections_tokens gets 403.' },
 
   // ------------------------------------------------------ token endpoint
   { name: 'token-reissue-refused', rule: 'oauth.token.endpoint', how: 'A second token request of a client answers 400 invalid_request (one live token per client).' },
+  { name: 'token-endpoint-json-only', rule: 'oauth.token.endpoint', how: 'The token endpoint parses JSON bodies only: the documented form body is answered 415 (the run\'s own tokens come by the JSON fallback).' },
+  { name: 'token-endpoint-no-slash', rule: 'oauth.token.endpoint', how: 'The token endpoint is served at /oauth/token only: the documented /oauth/token/ answers 404 (the run\'s own tokens come by the fallback).' },
   { name: 'token-response-no-token-type', rule: 'oauth.token.response', how: 'The token response has no token_type.' },
   { name: 'token-not-jwt', rule: 'oauth.token.jwt', how: 'The token endpoint issues opaque access tokens (a reference the emulator resolves), not JWTs.' },
   { name: 'token-wrong-secret-accepted', rule: 'oauth.token.bad-client', how: 'The token endpoint checks the client id but not the client secret.' },

@@ -113,6 +113,19 @@ export const variants: readonly Variant[] = [
     name: 'transition-table-terminal',
     differs: 'Experiments in completed or archived accept no move (409) ("Allowed source states for each target: not shown").',
   },
+  // ------------------------------------------- authentication, token endpoint
+  {
+    name: 'token-jwe',
+    differs: 'The token endpoint issues its JWTs in the JWE compact form (five segments, a nested signed JWT encrypted with dir/A256GCM): "the token is a JWT", and RFC 7519 1 represents a JWT as a JWS or a JWE. Its claims cannot be read, so no token can be forged from it.',
+  },
+  {
+    name: 'token-expires-in-fractional',
+    differs: 'The token response gives expires_in as 86399.5, a JSON number with a fraction (RFC 6749 5.1: "the lifetime in seconds"; token lifetime not shown).',
+  },
+  {
+    name: 'token-scope-ignored',
+    differs: 'The token endpoint ignores the scope parameter and grants the client\'s scopes (RFC 6749 3.3 lets the server ignore the scope requested; narrowing is not shown): the any-of-the-scopes check skips with the reason.',
+  },
 ];
 
 /** The catalogue's names, for option validation and messages. */

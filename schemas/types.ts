@@ -586,7 +586,7 @@ export interface TokenRequest {
   [k: string]: unknown;
 }
 /**
- * Successful client-credentials token response (RFC 6749 section 5.1: access_token and token_type are required). The access token is a JWT (Authentication 1): three base64url segments. Lifetime and claims: not shown.
+ * Successful client-credentials token response (RFC 6749 section 5.1): access_token and token_type are required strings; expires_in, where given, is a JSON number (the lifetime in seconds; lifetime not shown); other members are allowed. The access token is a JWT (Authentication 1), which RFC 7519 section 1 represents as a JWS compact serialisation (three segments, the signature possibly empty) or a JWE compact serialisation (five segments).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "TokenResponse".

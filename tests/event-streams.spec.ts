@@ -201,4 +201,7 @@ test.describe('event streams @event-streams', () => {
 });
 
 authChecks('event-streams.list', (api, _c, auth) => api.get(LIST, { auth, query: { take: 1 } }));
-authChecks('event-streams.get', (api, _c, auth) => api.get(one('z'.repeat(26)), { auth }));
+// The probe reads a listed stream, so that the run's token can be seen accepted (2xx) and a forged one seen refused.
+authChecks('event-streams.get', (api, _c, auth, id) => api.get(one(id ?? 'z'.repeat(26)), { auth }), {
+  target: async (api) => (((await api.get(LIST, { query: { take: 1 } })).json as Partial<Page> | undefined)?.eventStreams?.[0]?.id),
+});

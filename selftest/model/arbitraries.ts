@@ -334,12 +334,16 @@ export const tokenRequest: fc.Arbitrary<T.TokenRequest> = fc.record(
 
 const base64url = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 24 });
 
-/** RFC 6749 5.1 token response; the access token is a JWT (three base64url segments). */
+/** RFC 6749 5.1 token response; the access token is a JWT (RFC 7519 1: a JWS of three segments or a JWE of five). */
 export const tokenResponse: fc.Arbitrary<T.TokenResponse> = fc.record(
   {
-    access_token: fc.tuple(base64url, base64url, fc.oneof(fc.constant(''), base64url)).map((parts) => parts.join('.')),
+    access_token: fc.oneof(
+      fc.tuple(base64url, base64url, fc.oneof(fc.constant(''), base64url)).map((parts) => parts.join('.')),
+      // A JWE (RFC 7519 1): five segments, the encrypted key empty under direct encryption.
+      fc.tuple(base64url, fc.oneof(fc.constant(''), base64url), base64url, base64url, base64url).map((parts) => parts.join('.')),
+    ),
     token_type: fc.constantFrom('Bearer', 'bearer', 'BEARER'),
-    expires_in: fc.nat(),
+    expires_in: fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e9, noNaN: true })),
     scope: fc.subarray([...inScopeScopes]).map((s) => s.join(' ')),
   },
   { requiredKeys: ['access_token', 'token_type'] },

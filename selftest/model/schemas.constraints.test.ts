@@ -209,12 +209,17 @@ accept('event payload without type (it is injected from the SSE event field)', '
 
 reject('token request with a grant_type other than client_credentials', 'token-request', withField(arb.tokenRequest, 'grant_type', outsiderOf(['client_credentials'])), { keyword: 'const', at: '/grant_type' });
 reject('token request whose audience does not end in /api/v2/', 'token-request', withField(arb.tokenRequest, 'audience', arb.text.filter((s) => !s.endsWith('/api/v2/'))), { keyword: 'pattern', at: '/audience' });
-reject('token response whose access_token is not three base64url segments', 'token-response',
-  withField(arb.tokenResponse, 'access_token', fc.constantFrom('', 'abc', 'a.b', 'a b.c.d', 'a.b.c.d', 'a+/.b.c', '.b.c')), { keyword: 'pattern', at: '/access_token', rule: 'oauth.token.jwt' });
-reject('token response whose token_type is not Bearer', 'token-response', withField(arb.tokenResponse, 'token_type', fc.constantFrom('mac', 'Bearer ', 'Basic', '')), { keyword: 'pattern', at: '/token_type' });
-reject('token response with a negative expires_in', 'token-response', withField(arb.tokenResponse, 'expires_in', fc.integer({ max: -1 })), { keyword: 'minimum', at: '/expires_in' });
+reject('token response whose access_token is neither a JWS (three base64url segments) nor a JWE (five)', 'token-response',
+  withField(arb.tokenResponse, 'access_token', fc.constantFrom('', 'abc', 'a.b', 'a b.c.d', 'a.b.c.d', 'a.b.c.d.e.f', 'a+/.b.c', '.b.c', 'a.b.c..e')), { keyword: 'pattern', at: '/access_token', rule: 'oauth.token.jwt' });
+accept('token response whose access_token is a JWE (five segments, RFC 7519 1), the encrypted key empty', 'token-response',
+  withField(arb.tokenResponse, 'access_token', fc.constantFrom('eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..aXY.Y2lwaGVy.dGFn', 'a.b.c.d.e')));
+reject('token response whose token_type is not a string', 'token-response', withField(arb.tokenResponse, 'token_type', fc.constantFrom(1, null, ['Bearer'])), { keyword: 'type', at: '/token_type' });
+accept('token response with any token_type string (RFC 6749 5.1 and 7.1 name no value)', 'token-response', withField(arb.tokenResponse, 'token_type', fc.constantFrom('Bearer', 'bearer', 'N_A')));
+reject('token response whose expires_in is not a number', 'token-response', withField(arb.tokenResponse, 'expires_in', fc.constantFrom('86400', null, true)), { keyword: 'type', at: '/expires_in' });
+accept('token response with a fractional or large expires_in (a JSON number; the lifetime is not shown)', 'token-response',
+  withField(arb.tokenResponse, 'expires_in', fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(86399.5, 2 ** 53, 1e12))));
 reject('token response whose scope is not space-separated <verb>:<resource>', 'token-response',
-  withField(arb.tokenResponse, 'scope', fc.constantFrom('read', 'read:users,read:clients', 'Read:users', ' read:users', 'read:users  read:clients')), { keyword: 'pattern', at: '/scope', rule: 'auth.scope.form' });
+  withField(arb.tokenResponse, 'scope', fc.constantFrom('read', 'read:users,read:clients', 'users', ' read:users', 'read:users  read:clients')), { keyword: 'pattern', at: '/scope', rule: 'auth.scope.form' });
 
 // ----------------------------------------------------------------- run
 
