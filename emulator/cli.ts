@@ -31,9 +31,10 @@ function intArg(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
+/** A dotenv file that a POSIX shell can source too (`set -a; . FILE`): a value with `|` or spaces is single-quoted. */
 function dotenv(vars: Record<string, string>): string {
   return Object.entries(vars)
-    .map(([k, v]) => `${k}=${/^[A-Za-z0-9_./:,|@-]*$/.test(v) ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${/^[A-Za-z0-9_./:,@-]*$/.test(v) ? v : v.includes("'") ? JSON.stringify(v) : `'${v}'`}`)
     .join('\n') + '\n';
 }
 
