@@ -55,7 +55,7 @@ export interface EventContextInput {
 }
 
 /** The envelope as the emulator builds it: the schema's type, with every member it always sets. */
-export type EventEnvelope = Stored<Schema.EventEnvelope, 'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream' | 'svcpurpose'> & {
+export type EventEnvelope = Stored<Schema.EventEnvelope, 'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream'> & {
   data: { object: Record<string, unknown>; context: Record<string, unknown> };
 };
 
@@ -85,7 +85,8 @@ export function requestContext(request: FastifyRequest, connection?: EventContex
 export interface EventLogIdentity {
   tenant: string;
   stream: string;
-  purpose: string;
+  /** `svcpurpose` (sample value `test`): marks test events, so ordinary events carry none. */
+  purpose?: string;
 }
 
 export class EventLog {
@@ -93,6 +94,8 @@ export class EventLog {
   /** Sequence of the newest event; 0 before the first. */
   private last = 0;
   private readonly listeners = new Set<(e: LoggedEvent) => void>();
+  /** Sequence of the newest seeded (history) event; 0 when none was seeded. */
+  historyPosition = 0;
 
   constructor(private readonly identity: EventLogIdentity) {}
 
@@ -107,9 +110,9 @@ export class EventLog {
     return first === undefined ? this.last : first.seq - 1;
   }
 
-  append(type: string, object: Record<string, unknown>, ctx: EventContextInput, resource: string): LoggedEvent {
+  /** Appends one event; `timeMs` (default now) is given only for seeded history, older than any live event. */
+  append(type: string, object: Record<string, unknown>, ctx: EventContextInput, resource: string, timeMs = Date.now()): LoggedEvent {
     const seq = ++this.last;
-    const timeMs = Date.now();
     const envelope: EventEnvelope = {
       specversion: '1.0',
       type,
@@ -140,7 +143,7 @@ export class EventLog {
       },
       svctenant: this.identity.tenant,
       svcstream: this.identity.stream,
-      svcpurpose: this.identity.purpose,
+      ...(this.identity.purpose === undefined ? {} : { svcpurpose: this.identity.purpose }),
     };
     const entry: LoggedEvent = { seq, type, timeMs, offset: encodeOffset(seq), envelope };
     this.entries.push(entry);

@@ -96,6 +96,23 @@ export const variants: readonly Variant[] = [
     name: 'token-response-minimal',
     differs: 'The token response carries only access_token and token_type (expires_in and scope are optional in RFC 6749 5.1; lifetime not shown).',
   },
+  // ------------------------------------------------------------ events stream
+  {
+    name: 'from-timestamp-minute',
+    differs: 'from_timestamp is rounded down to the minute (it is the less accurate start: "later requests use the cursor from `from`, which is more accurate").',
+  },
+  {
+    name: 'no-heartbeats',
+    differs: 'The stream sends no offset-only heartbeat at all ("Heartbeat frequency: not shown").',
+  },
+  {
+    name: 'heartbeats-sparse',
+    differs: 'The first offset-only heartbeat comes 30 s after connecting, then every 30 s ("Heartbeat frequency: not shown").',
+  },
+  {
+    name: 'cursor-expires',
+    differs: 'The offset of an event older than an hour is refused with 400 invalid_cursor ("how long a cursor stays valid: not shown").',
+  },
 ];
 
 /** The catalogue's names, for option validation and messages. */

@@ -4,8 +4,8 @@
  * With CONFORMANCE_EVENTS_TRIGGER=management-api (and writes allowed), the
  * suite creates, updates and deletes a user (in CONFORMANCE_USER_CONNECTION)
  * and creates and deletes an organization, and removes whatever it made.
- * Against the embedded emulator it also creates and deletes a connection, for
- * the one payload the document shows in full (connection.created).
+ * It also creates and deletes a database connection, for the one payload the
+ * document shows in full (connection.created).
  *
  * Every object carries a nonce in its name, and the events it causes are
  * recognised by that nonce anywhere in their JSON (the payload shapes of
@@ -84,14 +84,12 @@ export class EventCauser {
     this.created.delete(`/organizations/${encodeURIComponent(id)}`);
   }
 
-  /** connection.created, against the embedded emulator only (a real connection needs an identity provider). */
+  /**
+   * connection.created: a database connection, which a real tenant creates
+   * without contacting any identity provider.
+   */
   async createConnection(n: string): Promise<string> {
-    const body = ok(
-      await this.api.post('/connections', {
-        json: { name: `conformance-${n}`, strategy: 'oidc', display_name: `conformance ${n}`, options: { client_id: `conformance-${n}`, discovery_url: 'https://idp.example.com/.well-known/openid-configuration', issuer: 'https://idp.example.com/' } },
-      }),
-      'create a connection',
-    );
+    const body = ok(await this.api.post('/connections', { json: { name: `conformance-${n}`, strategy: 'auth0', display_name: `conformance ${n}` } }), 'create a connection');
     const id = String(body.id);
     this.created.set(`/connections/${encodeURIComponent(id)}`, true);
     return id;
