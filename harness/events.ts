@@ -8,7 +8,8 @@ import { must, mustMatchSchema, observe, type Evidence } from './checks.ts';
 import type { Config } from './config.ts';
 import type { EventsHarness } from './fixtures.ts';
 import type { SseConnection, SseMessage } from './sse.ts';
-import { schemaOf } from '../schemas/index.ts';
+import { rulesOf, schemaOf } from '../schemas/index.ts';
+import type { RuleId } from '../spec/rules.ts';
 
 export const EVENT_TYPES = (schemaOf('event-type') as { enum: string[] }).enum;
 const SPECIAL = ['error', 'offset-only'];
@@ -48,6 +49,12 @@ export const cursorOf = (m: SseMessage) => offsetOf(m) ?? (m.id || undefined);
 
 /** An RFC 3339 timestamp of 20 characters (the limit of from_timestamp), to the second. */
 export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Every rule checkMessage may decide: a check that calls it declares them all. */
+export const MESSAGE_RULES: RuleId[] = [...new Set([
+  'events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', 'events.offset-only.offset',
+  ...rulesOf('sse-event-payload'), ...rulesOf('sse-offset-only-payload'), ...rulesOf('connection-created-object'),
+] as RuleId[])];
 
 /** Every message rule, applied to one message. */
 export function checkMessage(conn: SseConnection, m: SseMessage): void {

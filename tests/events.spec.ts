@@ -11,15 +11,13 @@ import { EventSource } from 'eventsource';
 import { fetchHonouring429 } from '../harness/client.ts';
 import { authChecks } from '../harness/auth-checks.ts';
 import { must, mustRefuse, observe } from '../harness/checks.ts';
-import { checkMessage, cursorOf, ev, heartbeatWaitMs, identity, isEvent, judgeResume, offsetOf, streamExchange, waitMs } from '../harness/events.ts';
+import { checkMessage, cursorOf, ev, heartbeatWaitMs, identity, isEvent, judgeResume, MESSAGE_RULES, offsetOf, streamExchange, waitMs } from '../harness/events.ts';
 import type { Config } from '../harness/config.ts';
 import { rules, test, type EventsHarness } from '../harness/fixtures.ts';
 import { RUN_TOKEN } from '../harness/global-setup.ts';
 import { fc, fcParams } from '../harness/properties.ts';
 import { subscribe, type SseConnection, type SseMessage } from '../harness/sse.ts';
 import { causedBy, nonce, requireTrigger } from '../harness/triggers.ts';
-import { rulesOf } from '../schemas/index.ts';
-import type { RuleId } from '../spec/rules.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -70,13 +68,13 @@ test.describe('events stream @sse', () => {
     }
   });
 
-  test('should send only well-formed messages for the events it streams', rules('events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', ...(rulesOf('sse-event-payload') as RuleId[])), async ({ events, config }) => {
+  test('should send only well-formed messages for the events it streams', rules(...MESSAGE_RULES), async ({ events, config }) => {
     requireTrigger(config);
     const { conn, caused } = await causeAndRead(events, config);
     for (const m of conn.messages.slice(0, caused.at(-1)!.index + 1)) checkMessage(conn, m);
   });
 
-  test('should send connection.created with the documented object', rules(...(rulesOf('sse-event-payload') as RuleId[]), 'events.message.event-field', 'events.connection-created.object'), async ({ events, config }) => {
+  test('should send connection.created with the documented object', rules(...MESSAGE_RULES), async ({ events, config }) => {
     requireTrigger(config);
     const conn = await events.subscribe({ query: { event_type: 'connection.created' } });
     const n = nonce();
@@ -85,7 +83,7 @@ test.describe('events stream @sse', () => {
     checkMessage(conn, m);
   });
 
-  test('should send heartbeats that carry an offset', rules('events.offset-only.offset', 'events.message.data-json'), async ({ events, config }) => {
+  test('should send heartbeats that carry an offset', rules(...MESSAGE_RULES), async ({ events, config }) => {
     const conn = await events.subscribe();
     const started = Date.now();
     let hb: SseMessage;
@@ -109,7 +107,7 @@ test.describe('events stream @sse', () => {
     must('events.start.latest', !!m, ev(conn, `the organization.created caused after connecting (nonce ${n})`, `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`));
   });
 
-  test('should resume after the offset of event k with nothing lost, repeated or reordered', rules('events.resume.no-loss', 'events.resume.no-duplicate', 'events.resume.order'), async ({ events, config }) => {
+  test('should resume after the offset of event k with nothing lost, repeated or reordered', rules('events.payload.offset', 'events.resume.no-loss', 'events.resume.no-duplicate', 'events.resume.order'), async ({ events, config }) => {
     requireTrigger(config);
     const { caused, n } = await causeAndRead(events, config);
     const ids = caused.map(identity);
@@ -166,7 +164,7 @@ test.describe('events stream @sse', () => {
     must('events.filter.all-when-absent', missing.length === 0, ev(conn, `every type caused: ${wanted.join(', ')}`, `missing ${missing.join(', ')} (arrived: ${types.join(', ') || 'nothing'})`));
   });
 
-  test('should send only well-formed messages for whatever arrives (passive)', rules('events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', ...(rulesOf('sse-event-payload') as RuleId[])), async ({ events, config }) => {
+  test('should send only well-formed messages for whatever arrives (passive)', rules(...MESSAGE_RULES), async ({ events, config }) => {
     requirePassive(config);
     const conn = await events.subscribe();
     const got = await conn.collect(PASSIVE_EVENTS, isEvent, config.eventsWaitMs, 'events').catch(() => conn.events);

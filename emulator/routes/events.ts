@@ -209,7 +209,9 @@ function openStream(ctx: EmulatorContext, reply: FastifyReply, start: StartPoint
         if (wanted(e)) res.write(eventMessage(ctx, e));
       })
     : () => undefined;
-  if (ctx.variant !== 'heartbeats-sparse') heartbeat();
+  if (ctx.variant !== 'heartbeats-sparse' && ctx.variant !== 'no-heartbeats') heartbeat();
+  // Without a first heartbeat, the response head goes out on its own.
+  else res.flushHeaders();
   const timer = setInterval(heartbeat, ctx.variant === 'heartbeats-sparse' ? SPARSE_HEARTBEAT_MS : ctx.options.heartbeatMs);
   timer.unref();
 
