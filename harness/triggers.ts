@@ -44,6 +44,11 @@ export function requireTrigger(config: Config): void {
   test.skip(!config.userConnection, 'CONFORMANCE_USER_CONNECTION is not set: no connection to create the user in');
 }
 
+/** Whether this run may cause an organization event (the trigger is on and writes are allowed), for checks that do without one otherwise. */
+export function canTrigger(config: Config): boolean {
+  return config.eventsTrigger === 'management-api' && config.writes !== 'none';
+}
+
 /** Causes events through the management interface and cleans up after itself. */
 export class EventCauser {
   /** What is left to delete, by path, in creation order. */
