@@ -68,7 +68,7 @@ test.describe('events stream @sse', () => {
     }
   });
 
-  test('should send only well-formed messages for the events it streams', rules(...MESSAGE_RULES), async ({ events, config }) => {
+  test('should send only well-formed messages for the events it streams', rules('events.content-type', ...MESSAGE_RULES), async ({ events, config }) => {
     requireTrigger(config);
     const { conn, caused } = await causeAndRead(events, config);
     for (const m of conn.messages.slice(0, caused.at(-1)!.index + 1)) checkMessage(conn, m);
@@ -107,7 +107,7 @@ test.describe('events stream @sse', () => {
     must('events.start.latest', !!m, ev(conn, `the organization.created caused after connecting (nonce ${n})`, `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`));
   });
 
-  test('should resume after the offset of event k with nothing lost, repeated or reordered', rules('events.payload.offset', 'events.resume.no-loss', 'events.resume.no-duplicate', 'events.resume.order'), async ({ events, config }) => {
+  test('should resume after the offset of event k with nothing lost, repeated or reordered', rules('events.content-type', 'events.payload.offset', 'events.resume.no-loss', 'events.resume.no-duplicate', 'events.resume.order'), async ({ events, config }) => {
     requireTrigger(config);
     const { caused, n } = await causeAndRead(events, config);
     const ids = caused.map(identity);
