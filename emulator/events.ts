@@ -94,6 +94,8 @@ export class EventLog {
   /** Sequence of the newest event; 0 before the first. */
   private last = 0;
   private readonly listeners = new Set<(e: LoggedEvent) => void>();
+  /** Sequence of the newest seeded (history) event; 0 when none was seeded. */
+  historyPosition = 0;
 
   constructor(private readonly identity: EventLogIdentity) {}
 
@@ -108,9 +110,9 @@ export class EventLog {
     return first === undefined ? this.last : first.seq - 1;
   }
 
-  append(type: string, object: Record<string, unknown>, ctx: EventContextInput, resource: string): LoggedEvent {
+  /** Appends one event; `timeMs` (default now) is given only for seeded history, older than any live event. */
+  append(type: string, object: Record<string, unknown>, ctx: EventContextInput, resource: string, timeMs = Date.now()): LoggedEvent {
     const seq = ++this.last;
-    const timeMs = Date.now();
     const envelope: EventEnvelope = {
       specversion: '1.0',
       type,

@@ -27,7 +27,7 @@ import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { registerApiRoutes } from './routes/index.js';
 import { withExtraMembers } from './routes/shared.js';
-import { State, type Fixtures } from './state.js';
+import { seedEventHistory, State, type Fixtures } from './state.js';
 
 export type { EmulatorOptions, RateLimitOptions } from './options.js';
 export type { Fixtures } from './state.js';
@@ -89,6 +89,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     limiter: new FixedWindowLimiter(),
     streams: new Set(),
   };
+  seedEventHistory(ctx.events, ctx.state, Date.now(), resolved.faults);
 
   const app = Fastify({
     logger: false,

@@ -126,6 +126,23 @@ export const variants: readonly Variant[] = [
     name: 'token-scope-ignored',
     differs: 'The token endpoint ignores the scope parameter and grants the client\'s scopes (RFC 6749 3.3 lets the server ignore the scope requested; narrowing is not shown): the any-of-the-scopes check skips with the reason.',
   },
+  // ------------------------------------------------------------ events stream
+  {
+    name: 'from-timestamp-minute',
+    differs: 'from_timestamp is rounded down to the minute (it is the less accurate start: "later requests use the cursor from `from`, which is more accurate").',
+  },
+  {
+    name: 'no-heartbeats',
+    differs: 'The stream sends no offset-only heartbeat at all ("Heartbeat frequency: not shown").',
+  },
+  {
+    name: 'heartbeats-sparse',
+    differs: 'The first offset-only heartbeat comes 30 s after connecting, then every 30 s ("Heartbeat frequency: not shown").',
+  },
+  {
+    name: 'cursor-expires',
+    differs: 'The offset of an event older than an hour is refused with 400 invalid_cursor ("how long a cursor stays valid: not shown").',
+  },
 ];
 
 /** The catalogue's names, for option validation and messages. */

@@ -4,8 +4,8 @@
  * With CONFORMANCE_EVENTS_TRIGGER=management-api (and writes allowed), the
  * suite creates, updates and deletes a user (in CONFORMANCE_USER_CONNECTION)
  * and creates and deletes an organization, and removes whatever it made.
- * Against the embedded emulator it also creates and deletes a connection, for
- * the one payload the document shows in full (connection.created).
+ * It also creates and deletes a database connection, for the one payload the
+ * document shows in full (connection.created).
  *
  * Every object carries a nonce in its name, and the events it causes are
  * recognised by that nonce anywhere in their JSON (the payload shapes of
@@ -42,6 +42,11 @@ export function requireTrigger(config: Config): void {
   test.skip(config.eventsTrigger !== 'management-api', 'CONFORMANCE_EVENTS_TRIGGER=none: the suite does not cause events; this check needs events it caused');
   test.skip(config.writes === 'none', 'CONFORMANCE_WRITES=none: causing events needs writes (a user and an organization, removed afterwards)');
   test.skip(!config.userConnection, 'CONFORMANCE_USER_CONNECTION is not set: no connection to create the user in');
+}
+
+/** Whether this run may cause an organization event (the trigger is on and writes are allowed), for checks that do without one otherwise. */
+export function canTrigger(config: Config): boolean {
+  return config.eventsTrigger === 'management-api' && config.writes !== 'none';
 }
 
 /** Causes events through the management interface and cleans up after itself. */
@@ -84,14 +89,12 @@ export class EventCauser {
     this.created.delete(`/organizations/${encodeURIComponent(id)}`);
   }
 
-  /** connection.created, against the embedded emulator only (a real connection needs an identity provider). */
+  /**
+   * connection.created: a database connection, which a real tenant creates
+   * without contacting any identity provider.
+   */
   async createConnection(n: string): Promise<string> {
-    const body = ok(
-      await this.api.post('/connections', {
-        json: { name: `conformance-${n}`, strategy: 'oidc', display_name: `conformance ${n}`, options: { client_id: `conformance-${n}`, discovery_url: 'https://idp.example.com/.well-known/openid-configuration', issuer: 'https://idp.example.com/' } },
-      }),
-      'create a connection',
-    );
+    const body = ok(await this.api.post('/connections', { json: { name: `conformance-${n}`, strategy: 'auth0', display_name: `conformance ${n}` } }), 'create a connection');
     const id = String(body.id);
     this.created.set(`/connections/${encodeURIComponent(id)}`, true);
     return id;

@@ -561,14 +561,14 @@ export interface SseEventPayload {
   [k: string]: unknown;
 }
 /**
- * The JSON payload of an offset-only message: a cursor-only heartbeat. Its full shape is not shown; what is stated is that it carries the cursor.
+ * The JSON payload of an offset-only message: a cursor-only heartbeat. Its shape is not shown: what is stated is that it carries the cursor (checked with the SSE id field, where the payload has no offset) and that type, if present, is offset-only.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "SseOffsetOnlyPayload".
  */
 export interface SseOffsetOnlyPayload {
   type?: 'offset-only';
-  offset: string;
+  offset?: string;
   [k: string]: unknown;
 }
 /**

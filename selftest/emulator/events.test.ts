@@ -4,9 +4,10 @@
  * The stream is read with the suite's own SSE harness (harness/sse.ts).
  */
 import { expect, test } from '@playwright/test';
-import { formatErrors, validate } from '../../schemas/index.js';
+import { formatErrors, schemaOf, validate } from '../../schemas/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { encodeOffset } from '../../emulator/events.js';
+import { HISTORY_EVENTS } from '../../emulator/state.js';
 import type { Query } from '../../harness/client.js';
 import { subscribe as openStream, type SseConnection, type SseMessage } from '../../harness/sse.js';
 import { body, harness } from './helpers.js';
@@ -199,6 +200,71 @@ test.describe('events stream @sse', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+test.describe('seeded event history @sse', () => {
+  const dayAgo = () => new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const payloadOf = (m: SseMessage) => json<{ offset: string; event: { id: string; type: string; time: string; svcpurpose?: string; data: { object: Record<string, unknown> } } }>(m);
+
+  const seqOf = (m: SseMessage) => Number(Buffer.from(m.id!, 'base64url').toString().slice(3));
+
+  /** The seeded history as a subscription from a day ago reads it (other tests of this file add live events after it). */
+  async function readHistory(query: Query = {}): Promise<SseMessage[]> {
+    const r = await subscribe({ from_timestamp: dayAgo(), ...query });
+    const hb = r.messages.find((m) => m.event === 'offset-only')!;
+    return r.messages.slice(0, hb.index).filter((m) => seqOf(m) <= emu.app.emulator.events.historyPosition);
+  }
+
+  test('should answer a subscription from a day ago with the seeded events in order, over the last hours', async () => {
+    const history = await readHistory();
+    expect(history.length).toBe(HISTORY_EVENTS);
+    const times = history.map((m) => Date.parse(payloadOf(m).event.time));
+    const started = emu.app.emulator.events.after(0)[0]!.timeMs;
+    for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThan(times[i - 1]!);
+    // Relative to the clock at start: within the last seven hours, the newest at least five minutes old.
+    expect(Date.now() - times[0]!).toBeLessThan(7 * 3_600_000);
+    expect(started).toBe(times[0]);
+    expect(emu.app.emulator.events.historyPosition).toBe(HISTORY_EVENTS);
+    const types = new Set(history.map((m) => m.event));
+    expect(types.size).toBeGreaterThanOrEqual(10);
+    for (const m of history) {
+      const p = expectEventMessage(m, m.event);
+      // An ordinary event carries no purpose (svcpurpose `test` marks test events).
+      expect(p.event).not.toHaveProperty('svcpurpose');
+    }
+  });
+
+  test('should carry connection.created with every documented field of data.object, options and oidc_metadata', async () => {
+    const created = await readHistory({ event_type: 'connection.created' });
+    expect(created.length).toBe(3);
+    const schema = schemaOf('connection-created-object') as { properties: Record<string, unknown>; $defs: Record<string, { properties: Record<string, unknown> }> };
+    for (const m of created) {
+      const object = payloadOf(m).event.data.object;
+      const v = validate('connection-created-object', object);
+      expect(v.valid, formatErrors(v.errors)).toBe(true);
+      const options = object['options'] as Record<string, unknown>;
+      expect(Object.keys(object).sort()).toEqual(expect.arrayContaining(Object.keys(schema.properties).sort()));
+      expect(Object.keys(options)).toEqual(expect.arrayContaining(Object.keys(schema.$defs['options']!.properties)));
+      expect(Object.keys(options['oidc_metadata'] as object)).toEqual(expect.arrayContaining(Object.keys(schema.$defs['oidc_metadata']!.properties)));
+    }
+  });
+
+  test('should resume from the offset of any history event with the rest of the history, in order', async () => {
+    const history = await readHistory();
+    const ids = history.map((m) => payloadOf(m).event.id);
+    for (const k of [0, 1, 17, history.length - 2]) {
+      const resumed = await subscribe({ from: payloadOf(history[k]!).offset });
+      const hb = resumed.messages.find((m) => m.event === 'offset-only')!;
+      const got = resumed.messages.slice(0, hb.index).map((m) => payloadOf(m).event.id);
+      expect(got.slice(0, ids.length - k - 1)).toEqual(ids.slice(k + 1));
+    }
+  });
+
+  test('should not replay the history to a subscription without from', async () => {
+    const r = await subscribe();
+    const hb = r.messages.find((m) => m.event === 'offset-only')!;
+    expect(r.messages.slice(0, hb.index)).toEqual([]);
   });
 });
 

@@ -1,0 +1,143 @@
+/**
+ * What the events checks share: message verdicts, resumption verdicts, and
+ * reading a subscription's replay (the tenant's own history), so that the
+ * checks run without writes too (`from_timestamp` in the past).
+ */
+import type { Exchange, Query } from './client.ts';
+import { must, mustMatchSchema, observe, type Evidence } from './checks.ts';
+import type { Config } from './config.ts';
+import type { EventsHarness } from './fixtures.ts';
+import type { SseConnection, SseMessage } from './sse.ts';
+import { rulesOf, schemaOf } from '../schemas/index.ts';
+import type { RuleId } from '../spec/rules.ts';
+
+export const EVENT_TYPES = (schemaOf('event-type') as { enum: string[] }).enum;
+const SPECIAL = ['error', 'offset-only'];
+/** How long to wait for an event: a tenant's pipeline is slower than the emulator. */
+export const waitMs = (c: Config) => (c.embedded ? 5_000 : 30_000);
+/** How long to wait for a heartbeat, whose frequency is not shown. */
+export const heartbeatWaitMs = (c: Config) => (c.embedded ? 5_000 : 60_000);
+/** How long a replay may pause before it counts as delivered, where no heartbeat marks its end. */
+const quietMs = (c: Config) => (c.embedded ? 500 : 5_000);
+/** How far back the history checks read the tenant's own events. */
+export const HISTORY_MS = 86_400_000;
+
+export const isEvent = (m: SseMessage) => m.event !== 'offset-only' && m.event !== 'error' && m.event !== '';
+
+/** A subscription as evidence (no token). */
+export function streamExchange(conn: SseConnection): Exchange {
+  return { method: 'GET', target: conn.target, url: conn.url, authorization: 'token', status: conn.status, headers: conn.headers, contentType: conn.contentType, text: conn.errorBody, json: undefined, waitedMs: 0 };
+}
+
+export function describeMessage(m: SseMessage): string {
+  const data = m.data.length > 300 ? `${m.data.slice(0, 300)}…` : m.data;
+  return `message #${m.index}: event ${JSON.stringify(m.event)}, id ${JSON.stringify(m.id)}, data ${data}`;
+}
+
+export function ev(conn: SseConnection, expected: string, actual: string, detail?: string): Evidence {
+  return { expected, actual, exchange: streamExchange(conn), detail };
+}
+
+export const offsetOf = (m: SseMessage) => (m.payload as { offset?: unknown } | undefined)?.offset as string | undefined;
+export const envelopeOf = (m: SseMessage) => (m.payload as { event?: { id?: string; type?: string; time?: string } } | undefined)?.event;
+/** An event's identity: the envelope id, else its offset. */
+export const identity = (m: SseMessage) => envelopeOf(m)?.id ?? offsetOf(m) ?? `#${m.index}`;
+/** An event's time by the target's clock (epoch ms), or NaN. */
+export const timeOf = (m: SseMessage) => Date.parse(String(envelopeOf(m)?.time));
+/** A heartbeat's cursor: its payload offset, else (the payload shape is not shown) the SSE id field. */
+export const cursorOf = (m: SseMessage) => offsetOf(m) ?? (m.id || undefined);
+
+/** An RFC 3339 timestamp of 20 characters (the limit of from_timestamp), to the second. */
+export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Every rule checkMessage may decide: a check that calls it declares them all. */
+export const MESSAGE_RULES: RuleId[] = [...new Set([
+  'events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', 'events.offset-only.offset',
+  ...rulesOf('sse-event-payload'), ...rulesOf('sse-offset-only-payload'), ...rulesOf('connection-created-object'),
+] as RuleId[])];
+
+/** Every message rule, applied to one message. */
+export function checkMessage(conn: SseConnection, m: SseMessage): void {
+  must('events.message.event-field', EVENT_TYPES.includes(m.event) || SPECIAL.includes(m.event), ev(conn, `an event field among the documented types, error, offset-only`, `event ${JSON.stringify(m.event)}`, describeMessage(m)));
+  must('events.message.data-json', m.lines.every((l) => l !== undefined) && !!m.payload && typeof m.payload === 'object', ev(conn, 'each data line one JSON payload (an object)', 'a data line that is not a JSON object', describeMessage(m)));
+  const payload = m.payload as { type?: unknown; event?: { type?: unknown } };
+  if (m.event === 'offset-only') {
+    mustMatchSchema('sse-offset-only-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
+    // "a cursor-only heartbeat": its payload shape is not shown, so the cursor may be the SSE id field.
+    const cursor = cursorOf(m);
+    must('events.offset-only.offset', typeof cursor === 'string' && cursor !== '', ev(conn, 'a heartbeat that carries a cursor (payload offset or SSE id)', 'neither a payload offset nor an SSE id', describeMessage(m)));
+  } else if (m.event === 'error') {
+    observe('events.error-payload', 'error message payload members', Object.keys(payload).sort().join(',') || '(none)', { data: m.data.slice(0, 500) });
+  } else {
+    mustMatchSchema('sse-event-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
+    const t = payload.event?.type;
+    // No envelope member is marked required: each type present must agree with the SSE event field.
+    must('events.payload.type-matches', (t === undefined || t === m.event) && (payload.type === undefined || payload.type === m.event), ev(conn, `envelope type and payload type, where present, equal to the SSE event field ${m.event}`, `envelope type ${JSON.stringify(t)}, payload type ${JSON.stringify(payload.type)}`, describeMessage(m)));
+    if (m.event === 'connection.created') checkConnectionCreated(conn, m);
+  }
+}
+
+/** The one payload the document shows in full. */
+export function checkConnectionCreated(conn: SseConnection, m: SseMessage): void {
+  mustMatchSchema('connection-created-object', (envelopeOf(m) as { data?: { object?: unknown } } | undefined)?.data?.object, streamExchange(conn), `data.object of ${describeMessage(m)}`);
+}
+
+/**
+ * The verdicts on one resumption: `got` is what arrived after resuming from
+ * the offset of event k of the first read `ids`, up to a bound that every
+ * expected event precedes (or `unfinished` says why there is none).
+ */
+export function judgeResume(conn: SseConnection, ids: string[], k: number, from: string, got: string[], unfinished?: string): void {
+  const expected = ids.slice(k + 1);
+  const context = `resumed from the offset of event ${k} (${ids[k]}) = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
+  const lost = expected.filter((id) => !got.includes(id));
+  must('events.resume.no-loss', !unfinished && lost.length === 0, ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, unfinished ?? `lost ${lost.join(', ')}`, context));
+  const repeated = got.filter((id, i) => got.indexOf(id) !== i || ids.indexOf(id) <= k);
+  must('events.resume.no-duplicate', repeated.length === 0, ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context));
+  must('events.resume.order', JSON.stringify(got) === JSON.stringify(expected), ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context));
+}
+
+/**
+ * Waits until a subscription has delivered what it replays on connecting:
+ * up to the first heartbeat after an event (the emulator and most servers
+ * send the position once the replay is out), else until nothing but
+ * heartbeats has arrived for a quiet spell, at most CONFORMANCE_EVENTS_WAIT_MS.
+ * Answers the events read by then.
+ */
+export async function readReplay(conn: SseConnection, config: Config): Promise<SseMessage[]> {
+  const deadline = Date.now() + Math.max(config.eventsWaitMs, quietMs(config));
+  for (;;) {
+    const last = conn.messages.filter(isEvent).at(-1);
+    if (last && conn.messages.slice(last.index + 1).some((m) => m.event === 'offset-only')) break;
+    const left = deadline - Date.now();
+    if (conn.ended || left <= 0) break;
+    // The next event, or a heartbeat once an event has come; heartbeats before any event do not end the wait.
+    const next = await conn.waitFor((m) => isEvent(m) || (m.event === 'offset-only' && !!last), Math.min(quietMs(config), left), conn.messages.length, 'the next event').catch(() => undefined);
+    if (!next) break; // a quiet spell: the replay is out
+  }
+  return conn.messages.filter(isEvent);
+}
+
+export interface History {
+  conn: SseConnection;
+  /** The events of the replay, in stream order. */
+  events: SseMessage[];
+  ids: string[];
+  from_timestamp: string;
+}
+
+/** The tenant's own events of the last HISTORY_MS, as a subscription with from_timestamp reads them. */
+export async function readHistory(events: EventsHarness, config: Config, query: Query = {}): Promise<History> {
+  const from_timestamp = timestamp(Date.now() - HISTORY_MS);
+  const conn = await events.subscribe({ query: { from_timestamp, ...query } });
+  must('events.content-type', conn.isEventStream, ev(conn, 'a 2xx text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  const read = await readReplay(conn, config);
+  return { conn, events: read, ids: read.map(identity), from_timestamp };
+}
+
+/** What arrives on `conn` up to the event `lastId` (which every expected one precedes), as identities among `ids`. */
+export async function readUpTo(conn: SseConnection, config: Config, lastId: string, ids: readonly string[]): Promise<{ got: string[]; unfinished?: string }> {
+  const end = await conn.waitFor((m) => identity(m) === lastId, waitMs(config), 0, `event ${lastId}`).catch(() => undefined);
+  const got = conn.events.slice(0, end ? end.index + 1 : undefined).map(identity).filter((id) => ids.includes(id));
+  return end ? { got } : { got, unfinished: `event ${lastId} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)` };
+}
