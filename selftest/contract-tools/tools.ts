@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../emulator/index.ts';
+import { cleanEnv, runProcess, type Ran } from '../process.ts';
 import { ROOT } from '../suite/run-suite.ts';
 
 export const OPENAPI = join(ROOT, 'spec/openapi.json');
@@ -23,34 +24,11 @@ export async function tokenOf(emu: RunningEmulator, role: 'full' | 'limited' | '
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-/** Only what a tool needs from the environment: no CONFORMANCE_* variable leaks into it. */
-function toolEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CONFORMANCE_') && v !== undefined) env[k] = v;
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
-}
+export type ToolRun = Pick<Ran, 'code' | 'output' | 'ms'>;
 
-export interface ToolRun {
-  code: number | null;
-  output: string;
-  ms: number;
-}
-
-/** Runs node_modules/.bin/<tool> with args to its end (killed after timeoutMs). */
+/** Runs node_modules/.bin/<tool> with args to its end (killed after timeoutMs), with no CONFORMANCE_* variable. */
 export function runTool(tool: string, args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ToolRun> {
-  const started = Date.now();
-  return new Promise((res, rej) => {
-    const child = spawn(join(BIN, tool), args, { cwd: ROOT, env: toolEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += String(d)));
-    child.stderr.on('data', (d) => (output += String(d)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', rej);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      res({ code, output, ms: Date.now() - started });
-    });
-  });
+  return runProcess(join(BIN, tool), args, { cwd: ROOT, env: cleanEnv({ NO_COLOR: '1', ...env }), timeoutMs });
 }
 
 /** One validation message of Prism's log: `[VALIDATOR] ✖ error Violation: response.body ...`. */
@@ -80,7 +58,7 @@ export interface PrismProxy {
 export async function startPrism(upstream: string): Promise<PrismProxy> {
   const child: ChildProcess = spawn(join(BIN, 'prism'), ['proxy', OPENAPI, upstream, '-h', '127.0.0.1', '-p', '0'], {
     cwd: ROOT,
-    env: toolEnv({}),
+    env: cleanEnv({ NO_COLOR: '1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -16,7 +16,7 @@ import { variants } from '../../emulator/variants.js';
 import { rulesOf, validate } from '../../schemas/index.js';
 import { rules, type Rule } from '../../spec/rules.js';
 import { subscribe, type SseConnection } from '../../harness/sse.js';
-import { API, body, harness, type Harness } from './helpers.js';
+import { API, body, harness, withEmulator, type Harness } from './helpers.js';
 
 const EMULATOR_DIR = join(import.meta.dirname, '..', '..', 'emulator');
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -151,15 +151,6 @@ test.describe('fault and variant options', () => {
   });
 });
 
-/** An in-process emulator with the given fault or variant; closed after `fn`. */
-async function withEmulator(opts: { fault?: string; variant?: string }, fn: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await harness({ fault: opts.fault ?? '', variant: opts.variant });
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-  }
-}
 
 test.describe('faults in action (inject)', () => {
   test('take-0-accepted: take=0 answers 200, take=101 still 400', async () => {

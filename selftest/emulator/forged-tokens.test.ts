@@ -9,16 +9,8 @@ import { expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.js';
 import type { Config } from '../../harness/config.js';
 import { changedPayloadToken, fetchToken, foreignKeyToken, jwtKind, TOKEN_FALLBACK, unsignedToken } from '../../harness/tokens.js';
-import { body, harness, type Harness } from './helpers.js';
+import { body, withEmulator, type Harness } from './helpers.js';
 
-async function withEmulator(opts: { fault?: string; variant?: string }, fn: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await harness({ fault: opts.fault ?? '', variant: opts.variant });
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-  }
-}
 
 const tokenSets = (h: Harness) => `/users/${encodeURIComponent(h.app.emulator.state.fixtures.userId)}/federated-connections-tokensets`;
 const eventStream = (h: Harness) => `/event-streams/${h.app.emulator.state.eventStreams[0]!.id}`;

@@ -55,3 +55,13 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
 export function body<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
   return res.json() as T;
 }
+
+/** An in-process emulator with the given fault or variant; closed after `fn`. */
+export async function withEmulator(opts: { fault?: string; variant?: string }, fn: (h: Harness) => Promise<void>): Promise<void> {
+  const h = await harness({ fault: opts.fault ?? '', variant: opts.variant });
+  try {
+    await fn(h);
+  } finally {
+    await h.close();
+  }
+}

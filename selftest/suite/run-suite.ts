@@ -3,11 +3,11 @@
  * process) with a given environment and a private reports folder, for the
  * tests of the suite's own behaviour: secrets, broken targets, budget.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import JSZip from 'jszip';
+import { cleanEnv, runProcess } from '../process.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -16,13 +16,6 @@ export interface SuiteRun {
   output: string;
   ms: number;
   reports: string;
-}
-
-/** The environment with every CONFORMANCE_* variable removed (a .env would add them back; the suite reads it). */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CONFORMANCE_') && !k.startsWith('PLAYWRIGHT_') && !k.startsWith('TEST_') && v !== undefined) env[k] = v;
-  return env;
 }
 
 export function runSuite(env: Record<string, string>, args: string[] = [], timeoutMs = 120_000): Promise<SuiteRun> {
@@ -34,25 +27,10 @@ export function runConformance(env: Record<string, string>, args: string[] = [],
   return run(['tsx', 'harness/run.ts', ...args], env, timeoutMs);
 }
 
-function run(command: string[], env: Record<string, string>, timeoutMs: number): Promise<SuiteRun> {
+async function run(command: string[], env: Record<string, string>, timeoutMs: number): Promise<SuiteRun> {
   const reports = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
-  const started = Date.now();
-  return new Promise((res, rej) => {
-    const child = spawn('npx', command, {
-      cwd: ROOT,
-      env: { ...cleanEnv(), FORCE_COLOR: '0', CONFORMANCE_REPORTS_DIR: reports, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += String(d)));
-    child.stderr.on('data', (d) => (output += String(d)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', rej);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      res({ code, output, ms: Date.now() - started, reports });
-    });
-  });
+  const r = await runProcess('npx', command, { cwd: ROOT, env: cleanEnv({ CONFORMANCE_REPORTS_DIR: reports, ...env }), timeoutMs });
+  return { code: r.code, output: r.output, ms: r.ms, reports };
 }
 
 /** Every file under a folder, recursively. */
