@@ -20,6 +20,11 @@ export interface Fault {
   rule: RuleId;
   /** One line on how. */
   how: string;
+  /**
+   * `writes`: the fault shows only through a write or an event the suite
+   * causes (the read-only profile of `npm run verify` leaves it out).
+   */
+  needs?: 'writes';
 }
 
 export const faults: readonly Fault[] = [
@@ -27,7 +32,7 @@ export const faults: readonly Fault[] = [
   { name: 'json-as-text-plain', rule: 'http.json-bodies', how: 'JSON success answers of /api/v2 carry Content-Type text/plain.' },
   { name: 'client-grant-errors-html', rule: 'http.json-error-bodies', how: 'Errors of GET /client-grants/{id} (401, 404, ...) come as an HTML page; the other operations answer JSON errors.' },
   { name: 'malformed-json-500', rule: 'http.json-request-bodies', how: 'A malformed JSON body of the experiment move escapes the parser as a 500; the other operations answer 400.' },
-  { name: 'experiment-created-at-not-rfc3339', rule: 'timestamps.date-time', how: 'An experiment\'s created_at is answered as an HTTP date (Wed, 01 Jan 2025 00:00:00 GMT).' },
+  { name: 'experiment-created-at-not-rfc3339', rule: 'timestamps.date-time', how: 'An experiment\'s created_at is answered as an HTTP date (Wed, 01 Jan 2025 00:00:00 GMT).', needs: 'writes' },
   { name: 'token-set-issued-at-date-only', rule: 'timestamps.date-time', how: 'A token set\'s issued_at is answered as a date without a time (2025-01-01).' },
   { name: 'event-stream-updated-at-no-offset', rule: 'timestamps.date-time', how: 'An event stream\'s updated_at is answered without a time zone offset (ISO 8601 local time, not RFC 3339).' },
   { name: 'event-time-epoch-seconds', rule: 'timestamps.date-time', how: 'An event envelope\'s time is answered as Unix epoch seconds in a string.' },
@@ -36,7 +41,7 @@ export const faults: readonly Fault[] = [
   { name: 'missing-token-accepted', rule: 'auth.bearer.required', how: 'GET /client-grants/{id} admits a request without an Authorization header (as the full client).' },
   { name: 'malformed-header-accepted', rule: 'auth.bearer.malformed', how: 'GET /event-streams admits an Authorization header that is not a bearer JWT (Basic, empty, opaque).' },
   { name: 'tampered-signature-accepted', rule: 'auth.jwt.signature', how: 'GET /events admits a JWT whose signature does not verify, reading its claims unverified.' },
-  { name: 'limited-token-accepted', rule: 'auth.scope.enforced', how: 'PUT /keys/custom-signing skips the scope check: a token without the in-scope scopes is admitted.' },
+  { name: 'limited-token-accepted', rule: 'auth.scope.enforced', how: 'PUT /keys/custom-signing skips the scope check: a token without the in-scope scopes is admitted.', needs: 'writes' },
   { name: 'wrong-scope-required', rule: 'oauth.token.accepted', how: 'GET /client-grants/{id} requires read:client_grant (singular), which no issued token holds: 403.' },
   { name: 'token-sets-bad-token-403', rule: 'token-sets.list.unauthorized', how: 'The token-set listing answers 403 (not 401) to a token that fails verification.' },
   { name: 'token-sets-no-token-400', rule: 'token-sets.list.unauthorized', how: 'The token-set listing answers 400 (not 401) to a request without an Authorization header.' },
@@ -107,14 +112,14 @@ export const faults: readonly Fault[] = [
   { name: 'payload-type-mismatch', rule: 'events.payload.type-matches', how: 'Event payloads carry type "message" whatever the SSE event field says.' },
   { name: 'envelope-type-reverse-dns', rule: 'events.payload.type-matches', how: 'The envelope type is com.conformance.<type> while the SSE event field is <type>.' },
   { name: 'context-latitude-string', rule: 'events.context.types', how: 'context.request.geo.latitude is a string ("52.52").' },
-  { name: 'connection-created-enabled-clients-string', rule: 'events.connection-created.object', how: 'connection.created carries enabled_clients as a comma-separated string.' },
+  { name: 'connection-created-enabled-clients-string', rule: 'events.connection-created.object', how: 'connection.created carries enabled_clients as a comma-separated string.', needs: 'writes' },
   { name: 'heartbeat-without-offset', rule: 'events.offset-only.offset', how: 'offset-only heartbeats carry no cursor: an empty object and no SSE id field.' },
   { name: 'resume-loses-event-k1', rule: 'events.resume.no-loss', how: 'Resuming from the offset of event k starts after event k+1.' },
   { name: 'resume-repeats-event-k', rule: 'events.resume.no-duplicate', how: 'Resuming from the offset of event k starts at event k (inclusive).' },
   { name: 'resume-reordered', rule: 'events.resume.order', how: 'Events replayed from a cursor come newest first.' },
-  { name: 'heartbeat-offset-ahead', rule: 'events.resume.heartbeat-offset', how: 'Heartbeats carry the offset of the next event, so resuming from one loses that event.' },
+  { name: 'heartbeat-offset-ahead', rule: 'events.resume.heartbeat-offset', how: 'Heartbeats carry the offset of the next event, so resuming from one loses that event.', needs: 'writes' },
   { name: 'live-events-need-from', rule: 'events.start.latest', how: 'Without from or from_timestamp the stream sends only heartbeats, no live event.' },
-  { name: 'from-timestamp-ignored', rule: 'events.from-timestamp.start', how: 'from_timestamp is validated and then ignored: the stream starts at the latest position.' },
+  { name: 'from-timestamp-ignored', rule: 'events.from-timestamp.start', how: 'from_timestamp is validated and then ignored: the stream starts at the latest position.', needs: 'writes' },
   { name: 'from-timestamp-21-accepted', rule: 'events.from-timestamp.max-length', how: 'from_timestamp has no length limit (any RFC 3339 value is accepted).' },
   { name: 'from-1025-accepted', rule: 'events.from.max-length', how: 'A from over 1024 characters is ignored (stream from the latest position) instead of refused.' },
   { name: 'event-type-filter-ignored', rule: 'events.filter.only-requested', how: 'event_type is validated and then ignored: every type is streamed.' },

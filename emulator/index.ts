@@ -89,7 +89,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     limiter: new FixedWindowLimiter(),
     streams: new Set(),
   };
-  seedEventHistory(ctx.events, ctx.state, Date.now(), resolved.faults);
+  seedEventHistory(ctx.events, ctx.state, resolved.now(), resolved.faults);
 
   const app = Fastify({
     logger: false,

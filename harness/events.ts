@@ -136,8 +136,11 @@ export async function readHistory(events: EventsHarness, config: Config, query: 
 }
 
 /** What arrives on `conn` up to the event `lastId` (which every expected one precedes), as identities among `ids`. */
-export async function readUpTo(conn: SseConnection, config: Config, lastId: string, ids: readonly string[]): Promise<{ got: string[]; unfinished?: string }> {
-  const end = await conn.waitFor((m) => identity(m) === lastId, waitMs(config), 0, `event ${lastId}`).catch(() => undefined);
+export async function readUpTo(conn: SseConnection, config: Config, until: string | readonly string[], ids: readonly string[]): Promise<{ got: string[]; unfinished?: string }> {
+  // Every id of `until` must have arrived, in whatever order: a reordered stream is judged on its order, not taken for a loss.
+  const waiting = new Set(typeof until === 'string' ? [until] : until);
+  const what = typeof until === 'string' ? `event ${until}` : `events ${[...waiting].join(', ')}`;
+  const end = waiting.size === 0 ? undefined : await conn.waitFor((m) => (waiting.delete(identity(m)), waiting.size === 0), waitMs(config), 0, what).catch(() => undefined);
   const got = conn.events.slice(0, end ? end.index + 1 : undefined).map(identity).filter((id) => ids.includes(id));
-  return end ? { got } : { got, unfinished: `event ${lastId} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)` };
+  return end || waiting.size === 0 ? { got } : { got, unfinished: `${[...waiting].join(', ')} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)` };
 }

@@ -43,7 +43,8 @@ export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
           if (ctx.faults.has('unknown-user-empty-list')) return [];
           throw apiError('inexistent_user');
         }
-        const now = Date.now();
+        // The emulator's clock (options.now): the seed's dates count from it too.
+        const now = ctx.options.now();
         // "(active ones)": expired sets are not listed. Fault token-sets-expired-listed: they are.
         const active = (t: TokenSet) => ctx.faults.has('token-sets-expired-listed') || t.expires_at === null || Date.parse(t.expires_at) > now;
         const list = (ctx.state.tokenSets.get(id) ?? []).filter(active).map((t) => render(ctx, t));
