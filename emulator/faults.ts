@@ -78,6 +78,7 @@ export const faults: readonly Fault[] = [
 
   // --------------------------------------------------------- experiments
   { name: 'transition-refuses-every-move', rule: 'experiments.transition.returns-experiment', how: 'Every move is refused (409), so no move returns the experiment.' },
+  { name: 'transition-answers-no-body', rule: 'experiments.transition.returns-experiment', how: 'An accepted move is made but answered 204 with no body: the updated experiment is not returned.' },
   { name: 'transition-status-unchanged', rule: 'experiments.transition.requested-status', how: 'An accepted move is answered with the experiment as it was before (the previous status).' },
   { name: 'transition-returns-other-experiment', rule: 'experiments.transition.same-experiment', how: 'An accepted move is answered with the id of another experiment.' },
   { name: 'transition-to-draft-accepted', rule: 'experiments.transition.draft-rejected', how: 'draft is accepted as a target and the experiment moves back to draft.' },

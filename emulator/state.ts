@@ -396,6 +396,8 @@ function seedData(seed: number, ids: SeedInput, startMs: number): Data {
     allow_any_organization: false,
     is_system: false,
     subject_type: 'client',
+    // Every documented member the exclusive pair allows, so a read decides each of their rules (default_for is on the grant below).
+    authorization_details_types: ['order_details'],
   });
   grant({
     audience: 'https://api.conformance.test/payments',

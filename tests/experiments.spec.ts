@@ -9,7 +9,7 @@
  * the reason) only where the fixture ledger says an earlier run left it there.
  */
 import type { Api } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, observe } from '../harness/checks.ts';
+import { must, mustMatchSchema, mustRefuse, observe, recordUsedUpFixture } from '../harness/checks.ts';
 import { requireFixture, requireWrites, rules, test } from '../harness/fixtures.ts';
 import { authChecks } from '../harness/auth-checks.ts';
 import { fc, fcParams } from '../harness/properties.ts';
@@ -79,6 +79,7 @@ test.describe('experiment transitions @experiments @writes', () => {
         left(config, id, ex, status);
         w.accepted++;
         observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
+        must('experiments.transition.returns-experiment', !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), { expected: 'the updated experiment (a JSON object)', actual: ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`, exchange: ex });
         mustMatchSchema('experiment', ex.json, ex);
         const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
         must('experiments.transition.requested-status', body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
@@ -103,7 +104,7 @@ test.describe('experiment transitions @experiments @writes', () => {
     // Used up: every move refused (4xx, never a 5xx) where this suite itself left the experiment in a status.
     const usedUp = refusedAll.filter((r) => r.before && r.walk.statuses.every((s) => s >= 400 && s < 500));
     for (const r of usedUp) {
-      test.info().annotations.push({ type: 'used-up-fixture', description: `${VARIABLE}: ${r.walk.id} (left ${r.before!.status} by a run of ${r.before!.at}; every move refused: ${r.walk.statuses.join(', ')})` });
+      recordUsedUpFixture(`${VARIABLE}: ${r.walk.id} (left ${r.before!.status} by a run of ${r.before!.at}; every move refused: ${r.walk.statuses.join(', ')})`);
       if (!r.before!.usedUp) record({ target: config.baseUrl, variable: VARIABLE, id: r.walk.id, status: r.before!.status, usedUp: true });
     }
     if (refusedAll.length < config.experimentIds.length) return;

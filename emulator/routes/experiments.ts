@@ -101,6 +101,8 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         if (ctx.variant === 'success-codes') void reply.code(201);
         // Fault transition-status-unchanged: the experiment as it was.
         if (ctx.faults.has('transition-status-unchanged')) return before;
+        // Fault transition-answers-no-body: the move is made, the experiment is not returned.
+        if (ctx.faults.has('transition-answers-no-body')) return reply.code(204).send();
         const answer = render(ctx, experiment);
         // Fault transition-returns-other-experiment: another experiment's id.
         if (ctx.faults.has('transition-returns-other-experiment')) {
