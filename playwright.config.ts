@@ -5,7 +5,7 @@ const REPORTS = process.env.CONFORMANCE_REPORTS_DIR || 'reports';
 
 /**
  * The conformance suite. Target: CONFORMANCE_BASE_URL from the environment
- * or .env; unset, the embedded reference emulator (harness/global-setup.ts).
+ * or .env; unset, the embedded reference emulator (harness/run/global-setup.ts).
  * Playwright's own flags pass through: `npm run conformance -- --grep @sse`.
  */
 export default defineConfig({
@@ -36,7 +36,7 @@ export default defineConfig({
     // The rate-limit probe drives a client past its limit. Its own project, so that
     // `--project conformance` leaves it out; no dependency, because a dependency
     // project runs whole whenever --grep selects one probe check. Other checks
-    // meeting a 429 meanwhile wait for the reset (harness/client.ts).
+    // meeting a 429 meanwhile wait for the reset (harness/requests/client.ts).
     { name: 'rate-limit', testMatch: '**/rate-limit.spec.ts' },
   ],
 });

@@ -2,10 +2,10 @@
  * Endpoints 3. Get a client grant: GET /client-grants/{id}
  * Success code, error statuses and required scope: not shown (observed).
  */
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
-import { mustBeJsonErrorBody } from '../harness/json-errors.ts';
-import { requireFixture, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/vocabulary/must.ts';
+import { mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
+import { requireFixture, rules, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { RuleId } from '../spec/rules.ts';
 

@@ -6,12 +6,12 @@
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import { stringify as qsStringify } from 'qs';
-import type { Api } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
-import { requireWrites, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/restore.ts';
-import { MALFORMED_JSON_BODIES, mustBeJsonErrorBody } from '../harness/json-errors.ts';
+import type { Api } from '../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/vocabulary/must.ts';
+import { requireWrites, rules, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
+import { MALFORMED_JSON_BODIES, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { RuleId } from '../spec/rules.ts';
 

@@ -6,14 +6,14 @@
  * value within the limits refused under it fails. Every write runs inside a
  * snapshot/restore (skipped, with the reason, where the target cannot be read back).
  */
-import type { Api } from '../harness/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
-import { requireFixture, requireWrites, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { fc, fcParams } from '../harness/properties.ts';
-import { customTextPath, withCustomTextRestored } from '../harness/restore.ts';
-import type { Config } from '../harness/config.ts';
-import { MALFORMED_JSON_BODIES, mustBeJsonErrorBody } from '../harness/json-errors.ts';
+import type { Api } from '../harness/requests/client.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/vocabulary/must.ts';
+import { requireFixture, requireWrites, rules, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { customTextPath, withCustomTextRestored } from '../harness/fixtures/restore.ts';
+import type { Config } from '../harness/run/config.ts';
+import { MALFORMED_JSON_BODIES, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
 
 // These checks share one resource (the profile's text): run them one after another.
 test.describe.configure({ mode: 'default' });

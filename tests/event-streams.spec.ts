@@ -3,12 +3,12 @@
  * Endpoints 6. List event streams: GET /event-streams?take=&from=
  * Success codes, error statuses, scope and the last page's form: not shown (observed).
  */
-import type { Api, Exchange } from '../harness/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine } from '../harness/checks.ts';
-import { rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { mustBeJsonErrorBody } from '../harness/json-errors.ts';
-import { fc, fcParams } from '../harness/properties.ts';
+import type { Api, Exchange } from '../harness/requests/client.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine } from '../harness/vocabulary/must.ts';
+import { rules, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { RuleId } from '../spec/rules.ts';
 

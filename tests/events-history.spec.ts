@@ -9,14 +9,14 @@
  * every expected one precedes) or, where nothing must arrive, by the end of
  * the replay (see readReplay).
  */
-import { must, observe } from '../harness/checks.ts';
-import type { Config } from '../harness/config.ts';
+import { must, observe } from '../harness/vocabulary/must.ts';
+import type { Config } from '../harness/run/config.ts';
 import {
   checkConnectionCreated, checkMessage, cursorOf, envelopeOf, EVENT_TYPES, MESSAGE_RULES, ev, HISTORY_MS, identity, judgeResume, offsetOf, readHistory, readReplay, readUpTo, timeOf, timestamp, waitMs, type History,
-} from '../harness/events.ts';
-import { rules, test, type EventsHarness } from '../harness/fixtures.ts';
-import { fc, fcParams } from '../harness/properties.ts';
-import { canTrigger, causedBy, nonce } from '../harness/triggers.ts';
+} from '../harness/vocabulary/events.ts';
+import { rules, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { canTrigger, causedBy, nonce } from '../harness/fixtures/triggers.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { RuleId } from '../spec/rules.ts';
 

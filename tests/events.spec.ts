@@ -8,16 +8,16 @@
  * wait for anything that must not arrive, so no check sleeps to synchronise.
  */
 import { EventSource } from 'eventsource';
-import { fetchHonouring429 } from '../harness/client.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { must, mustRefuse, observe } from '../harness/checks.ts';
-import { checkMessage, cursorOf, ev, heartbeatWaitMs, identity, isEvent, judgeResume, MESSAGE_RULES, offsetOf, streamExchange, waitMs } from '../harness/events.ts';
-import type { Config } from '../harness/config.ts';
-import { rules, test, type EventsHarness } from '../harness/fixtures.ts';
-import { RUN_TOKEN } from '../harness/global-setup.ts';
-import { fc, fcParams } from '../harness/properties.ts';
-import { subscribe, type SseConnection, type SseMessage } from '../harness/sse.ts';
-import { causedBy, nonce, requireTrigger } from '../harness/triggers.ts';
+import { fetchHonouring429 } from '../harness/requests/client.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { must, mustRefuse, observe } from '../harness/vocabulary/must.ts';
+import { checkMessage, cursorOf, ev, heartbeatWaitMs, identity, isEvent, judgeResume, MESSAGE_RULES, offsetOf, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import type { Config } from '../harness/run/config.ts';
+import { rules, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import { RUN_TOKEN } from '../harness/run/global-setup.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { subscribe, type SseConnection, type SseMessage } from '../harness/requests/sse.ts';
+import { causedBy, nonce, requireTrigger } from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
 

@@ -8,17 +8,17 @@
  * its verdict; one found refusing every move is a used-up fixture (skipped, with
  * the reason) only where the fixture ledger says an earlier run left it there.
  */
-import type { Api } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, observe, recordUsedUpFixture } from '../harness/checks.ts';
-import { requireFixture, requireWrites, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { fc, fcParams } from '../harness/properties.ts';
+import type { Api } from '../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, observe, recordUsedUpFixture } from '../harness/vocabulary/must.ts';
+import { requireFixture, requireWrites, rules, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { rulesOf } from '../schemas/index.ts';
-import type { Config } from '../harness/config.ts';
+import type { Config } from '../harness/run/config.ts';
 import type { RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../harness/client.ts';
-import { mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/json-errors.ts';
-import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/ledger.ts';
+import type { Exchange } from '../harness/requests/client.ts';
+import { mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
+import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
 
 const path = (id: string) => `/experimentation/experiments/${encodeURIComponent(id)}/status`;
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;

@@ -4,14 +4,14 @@
  * parameter audience /api/v2/; the token it issues is a JWT.
  * Token lifetime, claims and the error shape are not shown (observed).
  */
-import type { Exchange } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, observe } from '../harness/checks.ts';
-import type { ClientCredentials, Config } from '../harness/config.ts';
-import { requireFixture, rules, test } from '../harness/fixtures.ts';
-import { countRequest } from '../harness/request-log.ts';
+import type { Exchange } from '../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, observe } from '../harness/vocabulary/must.ts';
+import type { ClientCredentials, Config } from '../harness/run/config.ts';
+import { requireFixture, rules, test } from '../harness/fixtures/fixtures.ts';
+import { countRequest } from '../harness/verdicts/request-log.ts';
 import { rulesOf } from '../schemas/index.ts';
 import type { RuleId } from '../spec/rules.ts';
-import { DOCUMENTED, describeForm, FALLBACKS, jwtKind, requestToken, TOKEN_FALLBACK, type TokenRequestForm } from '../harness/tokens.ts';
+import { DOCUMENTED, describeForm, FALLBACKS, jwtKind, requestToken, TOKEN_FALLBACK, type TokenRequestForm } from '../harness/requests/tokens.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
 async function tokenExchange(config: Config, creds: ClientCredentials, form: TokenRequestForm = DOCUMENTED): Promise<Exchange> {

@@ -8,11 +8,11 @@
  * CONFORMANCE_RATE_LIMIT_PROBE=on.
  */
 import { request as playwrightRequest } from '@playwright/test';
-import { Api, resetDelayMs, type Exchange } from '../harness/client.ts';
-import { must, mustStatus, observe } from '../harness/checks.ts';
-import { rules, test } from '../harness/fixtures.ts';
-import { RUN_TOKEN } from '../harness/global-setup.ts';
-import { fetchToken } from '../harness/tokens.ts';
+import { Api, resetDelayMs, type Exchange } from '../harness/requests/client.ts';
+import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
+import { rules, test } from '../harness/fixtures/fixtures.ts';
+import { RUN_TOKEN } from '../harness/run/global-setup.ts';
+import { fetchToken } from '../harness/requests/tokens.ts';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 /** A header value in any numeric form: integer or fraction (numeric values are not shown). */

@@ -5,10 +5,10 @@
  * listing, wherever the token endpoint lets a token request narrow its scope
  * (the `scope` parameter of RFC 6749 4.4.2; whether a target does is not shown).
  */
-import { must, mustStatus, observe } from '../harness/checks.ts';
-import { requireFixture, rules, test } from '../harness/fixtures.ts';
-import { countRequest } from '../harness/request-log.ts';
-import { decodeJwt, requestToken, TOKEN_PATH } from '../harness/tokens.ts';
+import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
+import { requireFixture, rules, test } from '../harness/fixtures/fixtures.ts';
+import { countRequest } from '../harness/verdicts/request-log.ts';
+import { decodeJwt, requestToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
 const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;

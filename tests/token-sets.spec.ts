@@ -2,13 +2,13 @@
  * Endpoints 1. List token sets of a user:
  * GET /users/{id}/federated-connections-tokensets
  */
-import { mustBeJson, mustMatchSchema, mustRefuse, mustStatus, must, observe } from '../harness/checks.ts';
-import { requireFixture, rules, test } from '../harness/fixtures.ts';
-import { fc, fcParams, pathSafeString } from '../harness/properties.ts';
-import { tamperSignature } from '../harness/tokens.ts';
-import { RUN_TOKEN } from '../harness/global-setup.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { mustBeJsonErrorBody } from '../harness/json-errors.ts';
+import { mustBeJson, mustMatchSchema, mustRefuse, mustStatus, must, observe } from '../harness/vocabulary/must.ts';
+import { requireFixture, rules, test } from '../harness/fixtures/fixtures.ts';
+import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
+import { tamperSignature } from '../harness/requests/tokens.ts';
+import { RUN_TOKEN } from '../harness/run/global-setup.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
 
 const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
 /** A user id that no tenant holds, of a given length. */

@@ -7,8 +7,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.js';
-import type { Config } from '../../harness/config.js';
-import { changedPayloadToken, fetchToken, foreignKeyToken, jwtKind, TOKEN_FALLBACK, unsignedToken } from '../../harness/tokens.js';
+import type { Config } from '../../harness/run/config.js';
+import { changedPayloadToken, fetchToken, foreignKeyToken, jwtKind, TOKEN_FALLBACK, unsignedToken } from '../../harness/requests/tokens.js';
 import { body, withEmulator, type Harness } from './helpers.js';
 
 

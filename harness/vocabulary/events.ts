@@ -3,13 +3,13 @@
  * reading a subscription's replay (the tenant's own history), so that the
  * checks run without writes too (`from_timestamp` in the past).
  */
-import type { Exchange, Query } from './client.ts';
-import { must, mustMatchSchema, observe, type Evidence } from './checks.ts';
-import type { Config } from './config.ts';
-import type { EventsHarness } from './fixtures.ts';
-import type { SseConnection, SseMessage } from './sse.ts';
-import { rulesOf, schemaOf } from '../schemas/index.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { Exchange, Query } from '../requests/client.ts';
+import { must, mustMatchSchema, observe, type Evidence } from './must.ts';
+import type { Config } from '../run/config.ts';
+import type { EventsHarness } from '../fixtures/fixtures.ts';
+import type { SseConnection, SseMessage } from '../requests/sse.ts';
+import { rulesOf, schemaOf } from '../../schemas/index.ts';
+import type { RuleId } from '../../spec/rules.ts';
 
 export const EVENT_TYPES = (schemaOf('event-type') as { enum: string[] }).enum;
 const SPECIAL = ['error', 'offset-only'];

@@ -9,16 +9,16 @@
  * the check printed it: expected, actual, request, curl line).
  *
  * Verdicts come from the checks' annotations, never from message text
- * (harness/verdicts.ts `decide()`, which `npm run verify` uses too): a rule
+ * (harness/verdicts/decide.ts `decide()`, which `npm run verify` uses too): a rule
  * passes only where a check evaluated it, and the report names those checks.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { operations } from '../spec/operations.ts';
-import { rules, type Rule } from '../spec/rules.ts';
-import { buildProfile, RECORD_PROFILE } from './profile.ts';
-import { ANNOTATION, decide, defectsOf, formatViolationRecord, skipReasons, type Annotation, type CheckOutcome, type Verdict } from './verdicts.ts';
+import { operations } from '../../spec/operations.ts';
+import { rules, type Rule } from '../../spec/rules.ts';
+import { buildProfile, RECORD_PROFILE } from '../run/profile.ts';
+import { ANNOTATION, decide, defectsOf, formatViolationRecord, skipReasons, type Annotation, type CheckOutcome, type Verdict } from './decide.ts';
 
 export type { Verdict };
 

@@ -16,14 +16,14 @@
  * request, so that writes stay inside that file's snapshot/restore and run
  * one after another with the file's other writes.
  */
-import type { Api, Exchange } from './client.ts';
-import { must, mustRefuse, mustStatus, observe } from './checks.ts';
-import type { Config } from './config.ts';
-import { rules, test } from './fixtures.ts';
-import { RUN_LIMITED_TOKEN, RUN_TOKEN } from './global-setup.ts';
-import { changedPayloadToken, decodeJwt, foreignKeyToken, tamperSignature, unsignedToken } from './tokens.ts';
-import { inScopeScopes, operation, type OperationId } from '../spec/operations.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { Api, Exchange } from '../requests/client.ts';
+import { must, mustRefuse, mustStatus, observe } from './must.ts';
+import type { Config } from '../run/config.ts';
+import { rules, test } from '../fixtures/fixtures.ts';
+import { RUN_LIMITED_TOKEN, RUN_TOKEN } from '../run/global-setup.ts';
+import { changedPayloadToken, decodeJwt, foreignKeyToken, tamperSignature, unsignedToken } from '../requests/tokens.ts';
+import { inScopeScopes, operation, type OperationId } from '../../spec/operations.ts';
+import type { RuleId } from '../../spec/rules.ts';
 
 export type Auth = 'token' | 'none' | { header: string };
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */

@@ -11,8 +11,8 @@
  *   X-RateLimit-Reset (bounded) unless the caller asks to see it.
  */
 import type { APIRequestContext, APIResponse } from '@playwright/test';
-import type { Config } from './config.ts';
-import { countRequest } from './request-log.ts';
+import type { Config } from '../run/config.ts';
+import { countRequest } from '../verdicts/request-log.ts';
 
 export type Query = Record<string, string | number | readonly string[] | undefined>;
 

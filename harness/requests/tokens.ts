@@ -8,7 +8,7 @@
  * run's own, and the run's token with its payload changed after signing.
  */
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import type { ClientCredentials, Config } from './config.ts';
+import type { ClientCredentials, Config } from '../run/config.ts';
 
 export const TOKEN_PATH = '/oauth/token/';
 

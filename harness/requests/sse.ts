@@ -14,7 +14,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { buildUrl, MAX_429_RETRIES, MAX_429_WAIT_MS, mediaType, pace, resetDelayMs, type Query } from './client.ts';
-import { countRequest } from './request-log.ts';
+import { countRequest } from '../verdicts/request-log.ts';
 import { describeNetworkError } from './tokens.ts';
 
 export const EVENTS_PATH = '/events';

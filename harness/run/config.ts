@@ -2,7 +2,7 @@
  * The suite's configuration: `CONFORMANCE_*` variables from the environment
  * and `.env` (dotenv). With no `CONFORMANCE_BASE_URL`, the global setup
  * starts the embedded emulator and fills every variable before the workers
- * read them (see harness/global-setup.ts).
+ * read them (see harness/run/global-setup.ts).
  *
  * Secrets (tokens, client secrets) are read here and nowhere else, and are
  * never printed: `describeConfig()` shows which are set, not their values.

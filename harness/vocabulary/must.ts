@@ -16,11 +16,11 @@
  * test annotations of type `observation` and gathered by the report.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { formatErrors, rulesExercised, schemaOf, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
-import { rule, type RuleId } from '../spec/rules.ts';
-import { isJsonMediaType, type Exchange } from './client.ts';
-import { expectedProfile, profileKey } from './profile.ts';
-import { ANNOTATION, formatViolationRecord, type Violation } from './verdicts.ts';
+import { formatErrors, rulesExercised, schemaOf, validate, type SchemaError, type SchemaName } from '../../schemas/index.ts';
+import { rule, type RuleId } from '../../spec/rules.ts';
+import { isJsonMediaType, type Exchange } from '../requests/client.ts';
+import { expectedProfile, profileKey } from '../run/profile.ts';
+import { ANNOTATION, formatViolationRecord, type Violation } from '../verdicts/decide.ts';
 
 export const RULE_MARK = '✗';
 
@@ -191,6 +191,24 @@ export function mustBeJson(id: RuleId, ex: Exchange): void {
     exchange: ex,
   });
 }
+
+/**
+ * "All request and response bodies are JSON unless stated" (Endpoints),
+ * error answers included: a refused request's body, when there is one, is
+ * JSON with a JSON media type (the shape of error bodies is not shown). On a
+ * 4xx with a body: the body is JSON. Call it after the check that the answer is a 4xx.
+ */
+export function mustBeJsonErrorBody(ex: Exchange): void {
+  if (ex.status < 400 || ex.status >= 500 || ex.text.trim() === '') return;
+  must('http.json-error-bodies', isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+    expected: 'a refused request\'s body in JSON, with a JSON media type',
+    actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
+    exchange: ex,
+  });
+}
+
+/** Bodies sent as application/json that are not JSON. */
+export const MALFORMED_JSON_BODIES: readonly string[] = ['{"status": ', '{keys: []}', 'not json'];
 
 /**
  * The value validates against a schema. Each schema error names its rule

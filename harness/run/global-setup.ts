@@ -13,7 +13,7 @@
  */
 import type { FullConfig } from '@playwright/test';
 import { describeConfig, readConfig, type Config } from './config.ts';
-import { describeNetworkError, fetchToken, TargetError } from './tokens.ts';
+import { describeNetworkError, fetchToken, TargetError } from '../requests/tokens.ts';
 
 /** Environment names the workers read the run's tokens from. */
 export const RUN_TOKEN = 'CONFORMANCE_RUN_TOKEN';
@@ -22,7 +22,7 @@ export const RUN_LIMITED_TOKEN = 'CONFORMANCE_RUN_LIMITED_TOKEN';
 export default async function globalSetup(_: FullConfig): Promise<() => Promise<void>> {
   let stop: () => Promise<void> = async () => {};
   if (!process.env.CONFORMANCE_BASE_URL?.trim()) {
-    const { startEmulator } = await import('../emulator/index.ts');
+    const { startEmulator } = await import('../../emulator/index.ts');
     const emu = await startEmulator({ control: true, heartbeatMs: 250 });
     Object.assign(process.env, emu.env(), { CONFORMANCE_EMBEDDED: '1' });
     stop = () => emu.close();
