@@ -17,13 +17,10 @@ import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../../spec/operations.ts';
 import { grepForRule, grepForTag, isRuleId, rules, type Rule } from '../../spec/rules.ts';
-import { PROFILE, RECORD_PROFILE } from './profile.ts';
+import { ENV_FILE, PROFILE, RECORD_PROFILE, REPORTS_DIR, commandEnv, type Env } from './config.ts';
 
 /** The package's root (this repository, or node_modules/mgmt-api-conformance). */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** Read by harness/run/config.ts instead of ./.env. */
-export const ENV_FILE = 'CONFORMANCE_ENV_FILE';
-const REPORTS_DIR = 'CONFORMANCE_REPORTS_DIR';
 
 export const EXIT = { conformant: 0, failed: 1, error: 2 } as const;
 
@@ -78,11 +75,11 @@ interface RunOptions {
   json: boolean;
   selections: string[];
   playwright: string[];
-  env: Record<string, string | undefined>;
+  env: Env;
 }
 
 function parseRun(args: string[]): RunOptions {
-  const env: Record<string, string | undefined> = { ...process.env };
+  const env = commandEnv();
   const opts: RunOptions = { reports: env[REPORTS_DIR] || 'reports', json: false, selections: [], playwright: [], env };
   let grep: string | undefined;
   for (let i = 0; i < args.length; i++) {
