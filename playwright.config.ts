@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { onCI, reportsDir } from './harness/run/config.ts';
 
 /** Where every report goes (default `reports/`). */
-const REPORTS = process.env.CONFORMANCE_REPORTS_DIR || 'reports';
+const REPORTS = reportsDir();
 
 /**
  * The conformance suite. Target: CONFORMANCE_BASE_URL from the environment
@@ -11,9 +12,9 @@ const REPORTS = process.env.CONFORMANCE_REPORTS_DIR || 'reports';
 export default defineConfig({
   testDir: 'tests',
   testMatch: '**/*.spec.ts',
-  globalSetup: './harness/global-setup.ts',
+  globalSetup: './harness/run/global-setup.ts',
   fullyParallel: true,
-  forbidOnly: !!process.env.CI,
+  forbidOnly: onCI(),
   retries: 0,
   workers: 2,
   timeout: 30_000,
@@ -25,7 +26,7 @@ export default defineConfig({
     ['junit', { outputFile: `${REPORTS}/junit.xml` }],
     ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
     // After html: it links its rule matrix from the html report.
-    ['./harness/reporter.ts', { outputFolder: REPORTS }],
+    ['./harness/verdicts/reporter.ts', { outputFolder: REPORTS }],
   ],
   use: {
     // Traces would record Authorization headers: never on.

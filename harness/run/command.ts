@@ -20,7 +20,7 @@ import { grepForRule, grepForTag, isRuleId, rules, type Rule } from '../../spec/
 import { ENV_FILE, PROFILE, RECORD_PROFILE, REPORTS_DIR, commandEnv, type Env } from './config.ts';
 
 /** The package's root (this repository, or node_modules/mgmt-api-conformance). */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const EXIT = { conformant: 0, failed: 1, error: 2 } as const;
 
