@@ -8,6 +8,6 @@ export default {
     ['json', { outputFile: 'reports/results.json' }],
     ['junit', { outputFile: 'reports/junit.xml' }],
     ['html', { outputFolder: 'reports/html', open: 'never' }],
-    ['./harness/reporter.ts', { outputFolder: 'reports' }],
+    ['./harness/verdicts/reporter.ts', { outputFolder: 'reports' }],
   ],
 };

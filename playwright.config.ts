@@ -1,19 +1,20 @@
 import { defineConfig } from '@playwright/test';
+import { onCI, reportsDir } from './harness/run/config.ts';
 
 /** Where every report goes (default `reports/`). */
-const REPORTS = process.env.CONFORMANCE_REPORTS_DIR || 'reports';
+const REPORTS = reportsDir();
 
 /**
  * The conformance suite. Target: CONFORMANCE_BASE_URL from the environment
- * or .env; unset, the embedded reference emulator (harness/global-setup.ts).
+ * or .env; unset, the embedded reference emulator (harness/run/global-setup.ts).
  * Playwright's own flags pass through: `npm run conformance -- --grep @sse`.
  */
 export default defineConfig({
   testDir: 'tests',
   testMatch: '**/*.spec.ts',
-  globalSetup: './harness/global-setup.ts',
+  globalSetup: './harness/run/global-setup.ts',
   fullyParallel: true,
-  forbidOnly: !!process.env.CI,
+  forbidOnly: onCI(),
   retries: 0,
   workers: 2,
   timeout: 30_000,
@@ -25,7 +26,7 @@ export default defineConfig({
     ['junit', { outputFile: `${REPORTS}/junit.xml` }],
     ['html', { outputFolder: `${REPORTS}/html`, open: 'never' }],
     // After html: it links its rule matrix from the html report.
-    ['./harness/reporter.ts', { outputFolder: REPORTS }],
+    ['./harness/verdicts/reporter.ts', { outputFolder: REPORTS }],
   ],
   use: {
     // Traces would record Authorization headers: never on.
@@ -36,7 +37,7 @@ export default defineConfig({
     // The rate-limit probe drives a client past its limit. Its own project, so that
     // `--project conformance` leaves it out; no dependency, because a dependency
     // project runs whole whenever --grep selects one probe check. Other checks
-    // meeting a 429 meanwhile wait for the reset (harness/client.ts).
+    // meeting a 429 meanwhile wait for the reset (harness/requests/client.ts).
     { name: 'rate-limit', testMatch: '**/rate-limit.spec.ts' },
   ],
 });

@@ -12,8 +12,8 @@
  *    both be 0, or the benchmark exits 1.
  */
 import { startEmulator } from '../emulator/index.ts';
-import { subscribe, type SseConnection } from '../harness/sse.ts';
-import { requestToken } from '../harness/tokens.ts';
+import { subscribe, type SseConnection } from '../harness/requests/sse.ts';
+import { requestToken } from '../harness/requests/tokens.ts';
 import { validate } from '../schemas/index.ts';
 import { median } from './stats.ts';
 

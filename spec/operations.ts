@@ -98,3 +98,15 @@ export function operation(id: OperationId): Operation {
 /** Every scope the interface's eight operations use (documented or chosen). */
 export const inScopeScopes: readonly string[] = [...new Set(operations.flatMap((o) => o.scopes))];
 
+
+type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never;
+type PathTemplate<Id extends OperationId> = Extract<(typeof operations)[number], { id: Id }>['path'];
+
+/**
+ * An operation's path under {base_url} (the token path: under {auth_url}),
+ * its parameters filled in, each URI-encoded: the one place paths are written.
+ */
+export function pathOf<Id extends OperationId>(id: Id, ...params: [PathParams<PathTemplate<Id>>] extends [never] ? [] : [Record<PathParams<PathTemplate<Id>>, string>]): string {
+  const values = (params[0] ?? {}) as Record<string, string>;
+  return operation(id).path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name]!));
+}

@@ -6,14 +6,12 @@
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import { stringify as qsStringify } from 'qs';
-import type { Api } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
-import { requireWrites, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/restore.ts';
-import { MALFORMED_JSON_BODIES, mustBeJsonErrorBody } from '../harness/json-errors.ts';
-import { rulesOf } from '../schemas/index.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { Api } from '../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, mustSucceed, observe, mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
+import {requireWrites, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
+import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 
 // These checks share one resource (the tenant's key set): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -33,34 +31,37 @@ const putJson = (api: Api, keys: unknown[]) => api.put(KEYS_PATH, { json: { keys
 test.describe('custom signing keys @custom-signing-keys @writes', () => {
   test.beforeEach(({ config }) => requireWrites(config));
 
-  test('should accept a JWKS sent as JSON and answer the resulting keys', rules('custom-signing-keys.put.json', ...(rulesOf('jwks') as RuleId[])), async ({ api }) => {
+  const json = declareRules('custom-signing-keys.put.json', schemaRules('jwks'));
+  test('should accept a JWKS sent as JSON and answer the resulting keys', json, async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
       const ex = await putJson(api, [await publicJwk('conformance-json-1')]);
-      mustSucceed('custom-signing-keys.put.json', ex);
+      mustSucceed(json.customSigningKeysPutJson, ex);
       mustMatchSchema('jwks', ex.json, ex);
       observe('custom-signing-keys.put.status', 'JSON PUT answered', String(ex.status));
     });
   });
 
-  test('should not refuse a form-encoded JWKS for its media type', rules('custom-signing-keys.put.form', ...(rulesOf('jwks') as RuleId[])), async ({ api }) => {
+  const form = declareRules('custom-signing-keys.put.form', schemaRules('jwks'));
+  test('should not refuse a form-encoded JWKS for its media type', form, async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
       const key = await publicJwk('conformance-form-1');
       const ex = await api.put(KEYS_PATH, { body: qsStringify({ keys: [key] }, { encodeValuesOnly: true }), contentType: 'application/x-www-form-urlencoded' });
       // A 5xx is no answer to the media type either way: it never passes.
-      must('custom-signing-keys.put.form', ex.status !== 415 && ex.status < 500, { expected: 'not 415 Unsupported Media Type (and no 5xx)', actual: `status ${ex.status}`, exchange: ex });
+      must(form.customSigningKeysPutForm, ex.status !== 415 && ex.status < 500, { expected: 'not 415 Unsupported Media Type (and no 5xx)', actual: `status ${ex.status}`, exchange: ex });
       const understood = ex.status >= 200 && ex.status < 300 && JSON.stringify(kidsOf(ex.json)) === JSON.stringify(['conformance-form-1']);
       observe('custom-signing-keys.put.status', 'form-encoded PUT (bracket notation) answered', `${ex.status}${understood ? ', keys understood' : ''}`);
       if (ex.status >= 200 && ex.status < 300) mustMatchSchema('jwks', ex.json, ex);
     });
   });
 
-  test('should replace the whole set: a second PUT answers only the new keys', rules('custom-signing-keys.put.replaces'), async ({ api }) => {
+  const replaces = declareRules('custom-signing-keys.put.replaces');
+  test('should replace the whole set: a second PUT answers only the new keys', replaces, async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
       const first = await putJson(api, [await publicJwk('conformance-a-1'), await publicJwk('conformance-a-2')]);
-      mustSucceed('custom-signing-keys.put.replaces', first);
+      mustSucceed(replaces.customSigningKeysPutReplaces, first);
       const second = await putJson(api, [await publicJwk('conformance-b-1')]);
-      mustSucceed('custom-signing-keys.put.replaces', second);
-      must('custom-signing-keys.put.replaces', JSON.stringify(kidsOf(second.json)) === JSON.stringify(['conformance-b-1']), {
+      mustSucceed(replaces.customSigningKeysPutReplaces, second);
+      must(replaces.customSigningKeysPutReplaces, JSON.stringify(kidsOf(second.json)) === JSON.stringify(['conformance-b-1']), {
         expected: 'keys [conformance-b-1] only',
         actual: `keys ${JSON.stringify(kidsOf(second.json))}`,
         exchange: second,
@@ -72,21 +73,23 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     ['an empty keys array', { keys: [] }],
     ['no keys member', {}],
   ] as const) {
-    test(`should refuse a JWKS with ${title}`, rules('custom-signing-keys.put.min-one-key', 'http.json-error-bodies'), async ({ api }) => {
+    const minOneKey = declareRules('custom-signing-keys.put.min-one-key', 'http.json-error-bodies');
+    test(`should refuse a JWKS with ${title}`, minOneKey, async ({ api }) => {
       await withCustomSigningKeysRestored(api, async () => {
         const ex = await api.put(KEYS_PATH, { json: body });
-        mustRefuse('custom-signing-keys.put.min-one-key', ex, 'the keys array has minimum 1 item');
-        mustBeJsonErrorBody(ex);
+        mustRefuse(minOneKey.customSigningKeysPutMinOneKey, ex, 'the keys array has minimum 1 item');
+        mustBeJsonErrorBody(minOneKey, ex);
       });
     });
   }
 
-  test('should refuse a body sent as JSON that is not JSON', rules('http.json-request-bodies', 'http.json-error-bodies'), async ({ api }) => {
+  const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
+  test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
       for (const body of MALFORMED_JSON_BODIES) {
         const ex = await api.put(KEYS_PATH, { body, contentType: 'application/json' });
-        mustRefuse('http.json-request-bodies', ex, `the body ${JSON.stringify(body)} is not JSON`);
-        mustBeJsonErrorBody(ex);
+        mustRefuse(jsonRequestBodies.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON`);
+        mustBeJsonErrorBody(jsonRequestBodies, ex);
       }
     });
   });

@@ -6,14 +6,14 @@
  * value within the limits refused under it fails. Every write runs inside a
  * snapshot/restore (skipped, with the reason, where the target cannot be read back).
  */
-import type { Api } from '../harness/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe } from '../harness/checks.ts';
-import { requireFixture, requireWrites, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { fc, fcParams } from '../harness/properties.ts';
-import { customTextPath, withCustomTextRestored } from '../harness/restore.ts';
-import type { Config } from '../harness/config.ts';
-import { MALFORMED_JSON_BODIES, mustBeJsonErrorBody } from '../harness/json-errors.ts';
+import type { Api } from '../harness/requests/client.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
+import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { customTextPath, withCustomTextRestored } from '../harness/fixtures/restore.ts';
+import type { Config } from '../harness/run/config.ts';
+import { declareRules } from '../harness/vocabulary/declare.ts';
 
 // These checks share one resource (the profile's text): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -27,59 +27,64 @@ const put = (api: Api, id: string, map: Record<string, string>, language = 'en',
   api.put(customTextPath(id, language, page), { json: map });
 
 test.describe('custom text of a self-service profile @custom-text @writes', () => {
-  test('should set text sent as JSON and answer the resulting map', rules('custom-text.put.json', 'custom-text.put.resulting-map', 'custom-text.types', 'http.json-bodies'), async ({ api, config }) => {
+  const json = declareRules('custom-text.put.json', 'custom-text.put.resulting-map', 'custom-text.types', 'http.json-bodies');
+  test('should set text sent as JSON and answer the resulting map', json, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       const value = 'Welcome to the conformance run.';
       const ex = await put(api, id, { [config.customTextKey]: value });
       observe('custom-text.put.keys', `key ${config.customTextKey} answered`, String(ex.status));
-      mustSucceed('custom-text.put.json', ex);
-      mustBeJson('http.json-bodies', ex);
+      mustSucceed(json.customTextPutJson, ex);
+      mustBeJson(json.httpJsonBodies, ex);
       mustMatchSchema('custom-text', ex.json, ex);
       const got = (ex.json as Record<string, unknown>)[config.customTextKey];
-      must('custom-text.put.resulting-map', got === value, { expected: `${config.customTextKey}: ${JSON.stringify(value)}`, actual: `${config.customTextKey}: ${JSON.stringify(got)}`, exchange: ex });
+      must(json.customTextPutResultingMap, got === value, { expected: `${config.customTextKey}: ${JSON.stringify(value)}`, actual: `${config.customTextKey}: ${JSON.stringify(got)}`, exchange: ex });
       observe('custom-text.put.status', 'JSON PUT answered', String(ex.status));
     });
   });
 
-  test('should set text sent form-encoded', rules('custom-text.put.form'), async ({ api, config }) => {
+  const form = declareRules('custom-text.put.form');
+  test('should set text sent form-encoded', form, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       const value = 'Form-encoded conformance text';
       const ex = await api.put(customTextPath(id), { body: new URLSearchParams({ [config.customTextKey]: value }).toString(), contentType: 'application/x-www-form-urlencoded' });
-      mustSucceed('custom-text.put.form', ex);
+      mustSucceed(form.customTextPutForm, ex);
       const got = (ex.json as Record<string, unknown> | undefined)?.[config.customTextKey];
-      must('custom-text.put.form', got === value, { expected: `the resulting map holds ${config.customTextKey}: ${JSON.stringify(value)}`, actual: JSON.stringify(got), exchange: ex });
+      must(form.customTextPutForm, got === value, { expected: `the resulting map holds ${config.customTextKey}: ${JSON.stringify(value)}`, actual: JSON.stringify(got), exchange: ex });
     });
   });
 
-  test('should accept a value of 2000 characters and refuse one of 2001', rules('custom-text.put.value.max-length'), async ({ api, config }) => {
+  const maxLength = declareRules('custom-text.put.value.max-length');
+  test('should accept a value of 2000 characters and refuse one of 2001', maxLength, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
-      mustSucceed('custom-text.put.value.max-length', await put(api, id, { [config.customTextKey]: 'a'.repeat(2000) }));
-      mustRefuse('custom-text.put.value.max-length', await put(api, id, { [config.customTextKey]: 'a'.repeat(2001) }), 'a value of 2001 characters');
+      mustSucceed(maxLength.customTextPutValueMaxLength, await put(api, id, { [config.customTextKey]: 'a'.repeat(2000) }));
+      mustRefuse(maxLength.customTextPutValueMaxLength, await put(api, id, { [config.customTextKey]: 'a'.repeat(2001) }), 'a value of 2001 characters');
     });
   });
 
-  test('should refuse values over 2000 characters (property)', rules('custom-text.put.value.max-length'), async ({ api, config }) => {
+  const maxLength2 = declareRules('custom-text.put.value.max-length');
+  test('should refuse values over 2000 characters (property)', maxLength2, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 2001, max: 6000 }), fc.constantFrom('a', 'é', 'Z', ' '), async (n, ch) => {
-          mustRefuse('custom-text.put.value.max-length', await put(api, id, { [config.customTextKey]: ch.repeat(n) }), `a value of ${n} characters`);
+          mustRefuse(maxLength2.customTextPutValueMaxLength, await put(api, id, { [config.customTextKey]: ch.repeat(n) }), `a value of ${n} characters`);
         }),
-        fcParams(10),
+        fcParams(config, 10),
       );
     });
   });
 
   for (const language of ['fr', 'EN', 'en-US']) {
-    test(`should refuse the language ${language}`, rules('custom-text.put.language.enum', 'http.json-error-bodies'), async ({ api, config }) => {
+    const languageEnum = declareRules('custom-text.put.language.enum', 'http.json-error-bodies');
+    test(`should refuse the language ${language}`, languageEnum, async ({ api, config }) => {
       const id = profile(config);
       await withCustomTextRestored(api, id, async () => {
         const ex = await put(api, id, { [config.customTextKey]: 'x' }, language);
-        mustRefuse('custom-text.put.language.enum', ex, 'language allows only en');
-        mustBeJsonErrorBody(ex);
+        mustRefuse(languageEnum.customTextPutLanguageEnum, ex, 'language allows only en');
+        mustBeJsonErrorBody(languageEnum, ex);
       });
     });
   }
@@ -91,44 +96,49 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     ['an object', { text: 'x' }],
     ['an array', ['x']],
   ] as const) {
-    test(`should refuse ${title} as a text value`, rules('custom-text.put.value.type'), async ({ api, config }) => {
+    const type = declareRules('custom-text.put.value.type');
+    test(`should refuse ${title} as a text value`, type, async ({ api, config }) => {
       const id = profile(config);
       await withCustomTextRestored(api, id, async () => {
         const ex = await api.put(customTextPath(id), { json: { [config.customTextKey]: value } });
-        mustRefuse('custom-text.put.value.type', ex, `text values are strings; sent ${JSON.stringify(value)}`);
+        mustRefuse(type.customTextPutValueType, ex, `text values are strings; sent ${JSON.stringify(value)}`);
       });
     });
   }
 
-  test('should refuse a body sent as JSON that is not JSON', rules('http.json-request-bodies', 'http.json-error-bodies'), async ({ api, config }) => {
+  const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
+  test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       for (const body of MALFORMED_JSON_BODIES) {
         const ex = await api.put(customTextPath(id), { body, contentType: 'application/json' });
-        mustRefuse('http.json-request-bodies', ex, `the body ${JSON.stringify(body)} is not JSON`);
-        mustBeJsonErrorBody(ex);
+        mustRefuse(jsonRequestBodies.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON`);
+        mustBeJsonErrorBody(jsonRequestBodies, ex);
       }
     });
   });
 
   for (const page of ['login', 'Get-Started', 'get_started']) {
-    test(`should refuse the page ${page}`, rules('custom-text.put.page.enum'), async ({ api, config }) => {
+    const pageEnum = declareRules('custom-text.put.page.enum');
+    test(`should refuse the page ${page}`, pageEnum, async ({ api, config }) => {
       const id = profile(config);
       await withCustomTextRestored(api, id, async () => {
-        mustRefuse('custom-text.put.page.enum', await put(api, id, { [config.customTextKey]: 'x' }, 'en', page), 'page allows only get-started');
+        mustRefuse(pageEnum.customTextPutPageEnum, await put(api, id, { [config.customTextKey]: 'x' }, 'en', page), 'page allows only get-started');
       });
     });
   }
 
-  test('should accept basic styling tags and a hyperlink', rules('custom-text.put.html.basic-allowed'), async ({ api, config }) => {
+  const basicAllowed = declareRules('custom-text.put.html.basic-allowed');
+  test('should accept basic styling tags and a hyperlink', basicAllowed, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       const html = '<b>Bold</b>, <i>italic</i> and <a href="https://example.com/help">a link</a>.';
-      mustSucceed('custom-text.put.html.basic-allowed', await put(api, id, { [config.customTextKey]: html }));
+      mustSucceed(basicAllowed.customTextPutHtmlBasicAllowed, await put(api, id, { [config.customTextKey]: html }));
     });
   });
 
-  test('should not store a script element as given', rules('custom-text.put.html.restricted'), async ({ api, config }) => {
+  const restricted = declareRules('custom-text.put.html.restricted');
+  test('should not store a script element as given', restricted, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       const value = 'Hello<script>alert(1)</script>';
@@ -136,7 +146,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
       const stored = (ex.json as Record<string, unknown> | undefined)?.[config.customTextKey];
       const refused = ex.status >= 400 && ex.status < 500;
       const sanitised = ex.status >= 200 && ex.status < 300 && typeof stored === 'string' && !/<script/i.test(stored);
-      must('custom-text.put.html.restricted', refused || sanitised, {
+      must(restricted.customTextPutHtmlRestricted, refused || sanitised, {
         expected: 'a 4xx, or a stored value without the script element',
         actual: `status ${ex.status}, stored ${JSON.stringify(stored)?.slice(0, 120)}`,
         exchange: ex,

@@ -3,14 +3,12 @@
  * Endpoints 6. List event streams: GET /event-streams?take=&from=
  * Success codes, error statuses, scope and the last page's form: not shown (observed).
  */
-import type { Api, Exchange } from '../harness/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine } from '../harness/checks.ts';
-import { rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { mustBeJsonErrorBody } from '../harness/json-errors.ts';
-import { fc, fcParams } from '../harness/properties.ts';
-import { rulesOf } from '../schemas/index.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { Api, Exchange } from '../harness/requests/client.ts';
+import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
+import {test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 
 const LIST = '/event-streams';
 const one = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
@@ -77,67 +75,74 @@ async function walk(api: Api, take: number | undefined): Promise<{ ids: string[]
 }
 
 test.describe('event streams @event-streams', () => {
-  test('should list a page of event streams', rules('event-streams.list.success', 'http.json-bodies', ...(rulesOf('event-stream-page') as RuleId[])), async ({ api }) => {
+  const success = declareRules('event-streams.list.success', 'http.json-bodies', schemaRules('event-stream-page'));
+  test('should list a page of event streams', success, async ({ api }) => {
     const { ex, body } = await page(api, {});
-    mustSucceed('event-streams.list.success', ex);
-    mustBeJson('http.json-bodies', ex);
+    mustSucceed(success.eventStreamsListSuccess, ex);
+    mustBeJson(success.httpJsonBodies, ex);
     mustMatchSchema('event-stream-page', body, ex);
     observe('event-streams.status', 'list answered', String(ex.status));
   });
 
   for (const take of [1, 50, 100]) {
-    test(`should accept take=${take} and return at most ${take} streams`, rules('event-streams.list.take.range', 'event-streams.list.take.page-size'), async ({ api }) => {
+    const range = declareRules('event-streams.list.take.range', 'event-streams.list.take.page-size');
+    test(`should accept take=${take} and return at most ${take} streams`, range, async ({ api }) => {
       const { ex, body } = await page(api, { take });
-      mustSucceed('event-streams.list.take.range', ex);
-      must('event-streams.list.take.page-size', body.eventStreams.length <= take, { expected: `at most ${take} streams`, actual: `${body.eventStreams.length}`, exchange: ex });
+      mustSucceed(range.eventStreamsListTakeRange, ex);
+      must(range.eventStreamsListTakePageSize, body.eventStreams.length <= take, { expected: `at most ${take} streams`, actual: `${body.eventStreams.length}`, exchange: ex });
     });
   }
 
   for (const take of ['0', '101', '-1', '1.5', 'ten']) {
-    test(`should refuse take=${take}`, rules('event-streams.list.take.range', 'http.json-error-bodies'), async ({ api }) => {
+    const range2 = declareRules('event-streams.list.take.range', 'http.json-error-bodies');
+    test(`should refuse take=${take}`, range2, async ({ api }) => {
       const { ex } = await page(api, { take });
-      mustRefuse('event-streams.list.take.range', ex, `take=${take} is outside the integers 1 to 100`);
-      mustBeJsonErrorBody(ex);
+      mustRefuse(range2.eventStreamsListTakeRange, ex, `take=${take} is outside the integers 1 to 100`);
+      mustBeJsonErrorBody(range2, ex);
     });
   }
 
-  test('should refuse any take outside 1..100 (property)', rules('event-streams.list.take.range'), async ({ api }) => {
+  const range3 = declareRules('event-streams.list.take.range');
+  test('should refuse any take outside 1..100 (property)', range3, async ({ api, config }) => {
     const outside = fc.oneof(fc.integer({ min: -1000, max: 0 }), fc.integer({ min: 101, max: 100_000 }));
     await fc.assert(
       fc.asyncProperty(outside, async (take) => {
-        mustRefuse('event-streams.list.take.range', (await page(api, { take })).ex, `take=${take} is outside 1 to 100`);
+        mustRefuse(range3.eventStreamsListTakeRange, (await page(api, { take })).ex, `take=${take} is outside 1 to 100`);
       }),
-      fcParams(15),
+      fcParams(config, 15),
     );
   });
 
-  test('should accept any take in 1..100 and size the page by it (property)', rules('event-streams.list.take.range', 'event-streams.list.take.page-size'), async ({ api }) => {
+  const range4 = declareRules('event-streams.list.take.range', 'event-streams.list.take.page-size');
+  test('should accept any take in 1..100 and size the page by it (property)', range4, async ({ api, config }) => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 100 }), async (take) => {
         const { ex, body } = await page(api, { take });
-        mustSucceed('event-streams.list.take.range', ex);
+        mustSucceed(range4.eventStreamsListTakeRange, ex);
         checkPageSize(ex, body, take, undefined);
         if (isLast(body) || body.eventStreams.length === take) return;
         // A short page with next: the page after it must be empty.
         const after = await page(api, { take, from: body.next });
         checkPageSize(after.ex, after.body, take, ex);
       }),
-      fcParams(10),
+      fcParams(config, 10),
     );
   });
 
-  test('should size a page as take=50 when take is absent', rules('event-streams.list.take.default'), async ({ api }) => {
+  const takeDefault = declareRules('event-streams.list.take.default');
+  test('should size a page as take=50 when take is absent', takeDefault, async ({ api }) => {
     const dflt = await page(api, {});
     const fifty = await page(api, { take: 50 });
-    mustSucceed('event-streams.list.take.default', dflt.ex);
-    must('event-streams.list.take.default', dflt.body.eventStreams.length === fifty.body.eventStreams.length, {
+    mustSucceed(takeDefault.eventStreamsListTakeDefault, dflt.ex);
+    must(takeDefault.eventStreamsListTakeDefault, dflt.body.eventStreams.length === fifty.body.eventStreams.length, {
       expected: `the same number of streams as take=50 (${fifty.body.eventStreams.length})`,
       actual: `${dflt.body.eventStreams.length} streams`,
       exchange: dflt.ex,
     });
   });
 
-  test('should walk every page by next with no duplicate, no gap, and an end', rules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size', ...(rulesOf('event-stream-page') as RuleId[])), async ({ api }) => {
+  const terminates = declareRules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size', schemaRules('event-stream-page'));
+  test('should walk every page by next with no duplicate, no gap, and an end', terminates, async ({ api }) => {
     const big = await walk(api, 100);
     observe('event-streams.list.last-page', 'next on the last page', big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`, { items: big.last.eventStreams.length });
     // A small page size that still makes several pages, and the default one.
@@ -145,58 +150,63 @@ test.describe('event streams @event-streams', () => {
       const small = await walk(api, take);
       const missing = big.ids.filter((id) => !small.ids.includes(id));
       const extra = small.ids.filter((id) => !big.ids.includes(id));
-      must('event-streams.list.next.no-gap', missing.length === 0 && extra.length === 0, {
+      must(terminates.eventStreamsListNextNoGap, missing.length === 0 && extra.length === 0, {
         expected: `walks with take=100 and take=${take} return the same ${big.ids.length} streams`,
         actual: `take=${take} walk: ${small.ids.length} streams; missing ${missing.slice(0, 5).join(', ') || 'none'}; extra ${extra.slice(0, 5).join(', ') || 'none'}`,
       });
     }
   });
 
-  test('should get each listed stream by id, as listed', rules('event-streams.get.success', 'event-streams.get.same-stream', 'http.json-bodies', ...(rulesOf('event-stream') as RuleId[])), async ({ api }) => {
+  const success2 = declareRules('event-streams.get.success', 'event-streams.get.same-stream', 'http.json-bodies', schemaRules('event-stream'));
+  test('should get each listed stream by id, as listed', success2, async ({ api }) => {
     const { body } = await page(api, { take: 3 });
     test.skip(!body?.eventStreams?.length, 'The target holds no event stream to read');
     for (const listed of body.eventStreams) {
       const ex = await api.get(one(listed.id!));
-      mustSucceed('event-streams.get.success', ex);
-      mustBeJson('http.json-bodies', ex);
+      mustSucceed(success2.eventStreamsGetSuccess, ex);
+      mustBeJson(success2.httpJsonBodies, ex);
       mustMatchSchema('event-stream', ex.json, ex);
       const got = (ex.json as { id?: unknown }).id;
-      must('event-streams.get.same-stream', got === undefined || got === listed.id, { expected: `id ${listed.id}`, actual: `id ${String(got)}`, exchange: ex });
+      must(success2.eventStreamsGetSameStream, got === undefined || got === listed.id, { expected: `id ${listed.id}`, actual: `id ${String(got)}`, exchange: ex });
     }
   });
 
   for (const length of [25, 27]) {
-    test(`should refuse a stream id of ${length} characters`, rules('event-streams.get.id.length'), async ({ api }) => {
+    const idLength = declareRules('event-streams.get.id.length');
+    test(`should refuse a stream id of ${length} characters`, idLength, async ({ api }) => {
       const ex = await api.get(one('e'.repeat(length)));
-      mustRefuse('event-streams.get.id.length', ex, `id of ${length} characters; exactly 26 required`);
+      mustRefuse(idLength.eventStreamsGetIdLength, ex, `id of ${length} characters; exactly 26 required`);
     });
   }
 
-  test('should refuse a listed stream\'s id with a character added or removed', rules('event-streams.get.id.length', 'http.json-error-bodies'), async ({ api }) => {
+  const lengthened = declareRules('event-streams.get.id.length', 'http.json-error-bodies');
+  test('should refuse a listed stream\'s id with a character added or removed', lengthened, async ({ api }) => {
     const { body } = await page(api, { take: 1 });
     test.skip(!body?.eventStreams?.[0]?.id, 'The target holds no event stream whose id could be lengthened');
     const id = body.eventStreams[0]!.id!;
     // A target that cuts a longer id to 26 characters would serve this stream: the limit is exactly 26.
     for (const other of [`${id}a`, `${id}${id.slice(-1)}`, id.slice(0, -1)]) {
       const ex = await api.get(one(other));
-      mustRefuse('event-streams.get.id.length', ex, `id of ${[...other].length} characters, made from the listed ${id}; exactly 26 required`);
-      mustBeJsonErrorBody(ex);
+      mustRefuse(lengthened.eventStreamsGetIdLength, ex, `id of ${[...other].length} characters, made from the listed ${id}; exactly 26 required`);
+      mustBeJsonErrorBody(lengthened, ex);
     }
   });
 
-  test('should refuse stream ids of any length but 26 (property)', rules('event-streams.get.id.length'), async ({ api }) => {
+  const anyLength = declareRules('event-streams.get.id.length');
+  test('should refuse stream ids of any length but 26 (property)', anyLength, async ({ api, config }) => {
     const len = fc.oneof(fc.integer({ min: 1, max: 25 }), fc.integer({ min: 27, max: 200 }));
     await fc.assert(
       fc.asyncProperty(len, async (n) => {
-        mustRefuse('event-streams.get.id.length', await api.get(one('s'.repeat(n))), `id of ${n} characters`);
+        mustRefuse(anyLength.eventStreamsGetIdLength, await api.get(one('s'.repeat(n))), `id of ${n} characters`);
       }),
-      fcParams(10),
+      fcParams(config, 10),
     );
   });
 
-  test('should be observed answering an unknown id of 26 characters', rules('event-streams.status'), async ({ api }) => {
+  const status = declareRules('event-streams.status');
+  test('should be observed answering an unknown id of 26 characters', status, async ({ api }) => {
     const ex = await api.get(one('z'.repeat(26)));
-    observe('event-streams.status', 'unknown 26-character id answered', String(ex.status));
+    observe(status.eventStreamsStatus, 'unknown 26-character id answered', String(ex.status));
   });
 });
 

@@ -8,17 +8,15 @@
  * its verdict; one found refusing every move is a used-up fixture (skipped, with
  * the reason) only where the fixture ledger says an earlier run left it there.
  */
-import type { Api } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, observe, recordUsedUpFixture } from '../harness/checks.ts';
-import { requireFixture, requireWrites, rules, test } from '../harness/fixtures.ts';
-import { authChecks } from '../harness/auth-checks.ts';
-import { fc, fcParams } from '../harness/properties.ts';
-import { rulesOf } from '../schemas/index.ts';
-import type { Config } from '../harness/config.ts';
-import type { RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../harness/client.ts';
-import { mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/json-errors.ts';
-import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/ledger.ts';
+import type { Api } from '../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, observe, recordUsedUpFixture, mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
+import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
+import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import type { Config } from '../harness/run/config.ts';
+import type { Exchange } from '../harness/requests/client.ts';
+import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
+import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 
 const path = (id: string) => `/experimentation/experiments/${encodeURIComponent(id)}/status`;
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;
@@ -43,13 +41,13 @@ function candidates(config: Config): string[] {
   const ids = config.experimentIds;
   const held = reserved(ids);
   const ordered = [...ids.filter((id) => !held.has(id)), ...ids.filter((id) => held.has(id))];
-  const usedUp = (id: string) => lastEntry(config.baseUrl, VARIABLE, id)?.usedUp === true;
+  const usedUp = (id: string) => lastEntry(config, VARIABLE, id)?.usedUp === true;
   return [...ordered.filter((id) => !usedUp(id)), ...ordered.filter(usedUp)];
 }
 
 /** Records an accepted move in the ledger: the status this run leaves the experiment in. */
 function left(config: Config, id: string, ex: Exchange, status: string): void {
-  if (ex.status >= 200 && ex.status < 300) record({ target: config.baseUrl, variable: VARIABLE, id, status });
+  if (ex.status >= 200 && ex.status < 300) record(config, { variable: VARIABLE, id, status });
 }
 
 /** Every target once, the final ones last, so that an experiment is used up as late as possible. */
@@ -63,7 +61,8 @@ interface Walk {
 }
 
 test.describe('experiment transitions @experiments @writes', () => {
-  test('should return the experiment in the requested status after each accepted move', rules('experiments.transition.returns-experiment', 'experiments.transition.requested-status', 'experiments.transition.same-experiment', ...(rulesOf('experiment') as RuleId[])), async ({ api, config }) => {
+  const returnsExperiment = declareRules('experiments.transition.returns-experiment', 'experiments.transition.requested-status', 'experiments.transition.same-experiment', schemaRules('experiment'));
+  test('should return the experiment in the requested status after each accepted move', returnsExperiment, async ({ api, config }) => {
     requireWrites(config);
     requireFixture(config.experimentIds[0], `${VARIABLE} (needs at least 1 id)`);
 
@@ -79,11 +78,11 @@ test.describe('experiment transitions @experiments @writes', () => {
         left(config, id, ex, status);
         w.accepted++;
         observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
-        must('experiments.transition.returns-experiment', !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), { expected: 'the updated experiment (a JSON object)', actual: ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`, exchange: ex });
+        must(returnsExperiment.experimentsTransitionReturnsExperiment, !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), { expected: 'the updated experiment (a JSON object)', actual: ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`, exchange: ex });
         mustMatchSchema('experiment', ex.json, ex);
         const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
-        must('experiments.transition.requested-status', body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
-        must('experiments.transition.same-experiment', body.id === id, { expected: `experiment ${id}`, actual: `experiment ${body.id}`, exchange: ex });
+        must(returnsExperiment.experimentsTransitionRequestedStatus, body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
+        must(returnsExperiment.experimentsTransitionSameExperiment, body.id === id, { expected: `experiment ${id}`, actual: `experiment ${body.id}`, exchange: ex });
         observe('experiments.transition.timestamps', `after → ${status}`, `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`);
         from = status;
       }
@@ -98,29 +97,30 @@ test.describe('experiment transitions @experiments @writes', () => {
         observe('experiments.transition.table', `${WALK.join(' → ')} from the experiment's status`, w.table.map((t) => t.replace(/^.* → /, '→ ')).join('; '));
         break;
       }
-      refusedAll.push({ walk: w, before: lastEntry(config.baseUrl, VARIABLE, id) });
+      refusedAll.push({ walk: w, before: lastEntry(config, VARIABLE, id) });
     }
 
     // Used up: every move refused (4xx, never a 5xx) where this suite itself left the experiment in a status.
     const usedUp = refusedAll.filter((r) => r.before && r.walk.statuses.every((s) => s >= 400 && s < 500));
     for (const r of usedUp) {
       recordUsedUpFixture(`${VARIABLE}: ${r.walk.id} (left ${r.before!.status} by a run of ${r.before!.at}; every move refused: ${r.walk.statuses.join(', ')})`);
-      if (!r.before!.usedUp) record({ target: config.baseUrl, variable: VARIABLE, id: r.walk.id, status: r.before!.status, usedUp: true });
+      if (!r.before!.usedUp) record(config, { variable: VARIABLE, id: r.walk.id, status: r.before!.status, usedUp: true });
     }
     if (refusedAll.length < config.experimentIds.length) return;
-    test.skip(usedUp.length === refusedAll.length, `Every experiment of ${VARIABLE} is used up: earlier runs left them in a status from which the target takes no move (ledger ${ledgerFile()}). List fresh experiments to check the moves again`);
+    test.skip(usedUp.length === refusedAll.length, `Every experiment of ${VARIABLE} is used up: earlier runs left them in a status from which the target takes no move (ledger ${ledgerFile(config)}). List fresh experiments to check the moves again`);
     const fresh = refusedAll.filter((r) => !usedUp.includes(r));
-    must('experiments.transition.returns-experiment', false, {
+    must(returnsExperiment.experimentsTransitionReturnsExperiment, false, {
       expected: `a move of ${WALK.join(', ')} accepted with the experiment, on at least one listed experiment`,
-      actual: `no listed experiment took any move; ${fresh.map((r) => r.walk.id).join(', ')} ${fresh.length === 1 ? 'was' : 'were'} not left in a final status by an earlier run of this suite (ledger ${ledgerFile()})`,
+      actual: `no listed experiment took any move; ${fresh.map((r) => r.walk.id).join(', ')} ${fresh.length === 1 ? 'was' : 'were'} not left in a final status by an earlier run of this suite (ledger ${ledgerFile(config)})`,
       detail: refusedAll.map((r) => `${r.walk.id}: ${r.walk.table.join('; ')}`).join('\n'),
     });
   });
 
-  test('should refuse draft as a target', rules('experiments.transition.draft-rejected'), async ({ api, config }) => {
+  const draftRejected = declareRules('experiments.transition.draft-rejected');
+  test('should refuse draft as a target', draftRejected, async ({ api, config }) => {
     const id = experiment(config, 1);
     const ex = await move(api, id, 'draft');
-    mustRefuse('experiments.transition.draft-rejected', ex, '`draft` is not an allowed target');
+    mustRefuse(draftRejected.experimentsTransitionDraftRejected, ex, '`draft` is not an allowed target');
     // A refused move must not have moved it: a later accepted move still answers as documented.
     const later = await move(api, id, 'active');
     left(config, id, later, 'active');
@@ -132,31 +132,35 @@ test.describe('experiment transitions @experiments @writes', () => {
     ['an empty object', {}],
     ['status null', { status: null }],
   ] as const) {
-    test(`should refuse a move with ${title}`, rules('experiments.transition.status-required'), async ({ api, config }) => {
+    const statusRequired = declareRules('experiments.transition.status-required');
+    test(`should refuse a move with ${title}`, statusRequired, async ({ api, config }) => {
       const id = experiment(config, 1);
       const ex = body === undefined ? await api.post(path(id)) : await api.post(path(id), { json: body });
-      mustRefuse('experiments.transition.status-required', ex, 'status is required');
+      mustRefuse(statusRequired.experimentsTransitionStatusRequired, ex, 'status is required');
     });
   }
 
   for (const status of ['ACTIVE', 'running', '', 'draft ', 42]) {
-    test(`should refuse the status ${JSON.stringify(status)}`, rules('experiments.transition.status-enum', 'http.json-error-bodies'), async ({ api, config }) => {
+    const statusEnum = declareRules('experiments.transition.status-enum', 'http.json-error-bodies');
+    test(`should refuse the status ${JSON.stringify(status)}`, statusEnum, async ({ api, config }) => {
       const ex = await move(api, experiment(config, 1), status);
-      mustRefuse('experiments.transition.status-enum', ex, 'status is one of active, paused, completed, archived');
-      mustBeJsonErrorBody(ex);
+      mustRefuse(statusEnum.experimentsTransitionStatusEnum, ex, 'status is one of active, paused, completed, archived');
+      mustBeJsonErrorBody(statusEnum, ex);
     });
   }
 
-  test('should refuse a body sent as JSON that is not JSON', rules('http.json-request-bodies', 'http.json-error-bodies'), async ({ api, config }) => {
+  const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
+  test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api, config }) => {
     const id = experiment(config, 1);
     for (const body of MALFORMED_JSON_BODIES) {
       const ex = await api.post(path(id), { body, contentType: 'application/json' });
-      mustRefuse('http.json-request-bodies', ex, `the body ${JSON.stringify(body)} is not JSON`);
-      mustBeJsonErrorBody(ex);
+      mustRefuse(jsonRequestBodies.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON`);
+      mustBeJsonErrorBody(jsonRequestBodies, ex);
     }
   });
 
-  test('should refuse any status outside the enum (property)', rules('experiments.transition.status-enum'), async ({ api, config }) => {
+  const statusEnum2 = declareRules('experiments.transition.status-enum');
+  test('should refuse any status outside the enum (property)', statusEnum2, async ({ api, config }) => {
     const id = experiment(config, 2);
     const outsider = fc.oneof(
       fc.string().filter((s) => !(TARGETS as readonly string[]).includes(s) && s !== 'draft'),
@@ -166,9 +170,9 @@ test.describe('experiment transitions @experiments @writes', () => {
     );
     await fc.assert(
       fc.asyncProperty(outsider, async (status) => {
-        mustRefuse('experiments.transition.status-enum', await move(api, id, status), `status ${JSON.stringify(status)}`);
+        mustRefuse(statusEnum2.experimentsTransitionStatusEnum, await move(api, id, status), `status ${JSON.stringify(status)}`);
       }),
-      fcParams(15),
+      fcParams(config, 15),
     );
   });
 });

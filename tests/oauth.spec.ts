@@ -4,14 +4,14 @@
  * parameter audience /api/v2/; the token it issues is a JWT.
  * Token lifetime, claims and the error shape are not shown (observed).
  */
-import type { Exchange } from '../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, observe } from '../harness/checks.ts';
-import type { ClientCredentials, Config } from '../harness/config.ts';
-import { requireFixture, rules, test } from '../harness/fixtures.ts';
-import { countRequest } from '../harness/request-log.ts';
-import { rulesOf } from '../schemas/index.ts';
-import type { RuleId } from '../spec/rules.ts';
-import { DOCUMENTED, describeForm, FALLBACKS, jwtKind, requestToken, TOKEN_FALLBACK, type TokenRequestForm } from '../harness/tokens.ts';
+import type { Exchange } from '../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, observe } from '../harness/vocabulary/must.ts';
+import type { ClientCredentials, Config } from '../harness/run/config.ts';
+import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { countRequest } from '../harness/verdicts/request-log.ts';
+import { DOCUMENTED, describeForm, FALLBACKS, requestToken, type TokenRequestForm } from '../harness/requests/tokens.ts';
+import { jwtKind } from '../harness/vocabulary/jwt.ts';
+import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
 async function tokenExchange(config: Config, creds: ClientCredentials, form: TokenRequestForm = DOCUMENTED): Promise<Exchange> {
@@ -35,16 +35,17 @@ async function otherForms(config: Config, creds: ClientCredentials): Promise<str
     const ex = await tokenExchange(config, creds, form).catch((e: Error) => e);
     lines.push(`${describeForm(form)}: ${ex instanceof Error ? ex.message : `status ${ex.status}${typeof accessToken(ex) === 'string' ? ', a token' : ''}`}`);
   }
-  const setup = process.env[TOKEN_FALLBACK];
+  const setup = config.tokenFallback;
   return [`undocumented forms (not required, for diagnosis): ${lines.join('; ')}`, ...(setup ? [`the run's own tokens: ${setup}`] : [])].join('\n');
 }
 
 test.describe('token endpoint @auth', () => {
-  test('should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/', rules('oauth.token.endpoint', ...(rulesOf('token-response') as RuleId[])), async ({ config }) => {
+  const endpoint = declareRules('oauth.token.endpoint', schemaRules('token-response'));
+  test('should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/', endpoint, async ({ config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
     const ex = await tokenExchange(config, creds);
     const issued = ex.status === 200 && typeof accessToken(ex) === 'string';
-    must('oauth.token.endpoint', issued, {
+    must(endpoint.oauthTokenEndpoint, issued, {
       expected: `status 200 with an access_token, to ${describeForm(DOCUMENTED)} (application/x-www-form-urlencoded)`,
       actual: `status ${ex.status}${ex.status === 200 ? ', no access_token' : ''}`,
       exchange: ex,
@@ -55,7 +56,8 @@ test.describe('token endpoint @auth', () => {
     observe('oauth.token.error-shape', 'token response', `token_type ${token_type}, expires_in ${expires_in === undefined ? 'absent' : 'present'}, scope ${scope === undefined ? 'absent' : 'present'}`, { expires_in });
   });
 
-  test('should issue an access token that is a JWT', rules('oauth.token.jwt'), async ({ config }) => {
+  const jwt = declareRules('oauth.token.jwt');
+  test('should issue an access token that is a JWT', jwt, async ({ config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
     // The documented request; where it fails (oauth.token.endpoint decides that), the first form that issues a token.
     let ex = await tokenExchange(config, creds);
@@ -66,18 +68,19 @@ test.describe('token endpoint @auth', () => {
     const token = accessToken(ex);
     test.skip(token === undefined && ex.status !== 200, `No request form got a token (documented request answered ${ex.status}): oauth.token.endpoint decides that`);
     const kind = typeof token === 'string' ? jwtKind(token) : undefined;
-    must('oauth.token.jwt', kind !== undefined, {
+    must(jwt.oauthTokenJwt, kind !== undefined, {
       expected: 'a JWT (RFC 7519 1): a JWS compact serialisation whose header (with alg) and payload are JSON objects, or a JWE compact serialisation whose header (with alg and enc) is one',
       actual: typeof token !== 'string' ? `access_token ${typeof token}` : `${token.split('.').length} segment(s), not decodable as a JWS or JWE`,
       exchange: ex,
     });
   });
 
-  test('should refuse wrong client credentials without issuing a token', rules('oauth.token.bad-client'), async ({ config }) => {
+  const badClient = declareRules('oauth.token.bad-client');
+  test('should refuse wrong client credentials without issuing a token', badClient, async ({ config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
     const ex = await tokenExchange(config, { clientId: creds.clientId, clientSecret: `${creds.clientSecret}-wrong` });
-    mustRefuse('oauth.token.bad-client', ex, 'the client secret is wrong');
-    must('oauth.token.bad-client', accessToken(ex) === undefined, { expected: 'no access_token', actual: 'an access_token', exchange: ex });
+    mustRefuse(badClient.oauthTokenBadClient, ex, 'the client secret is wrong');
+    must(badClient.oauthTokenBadClient, accessToken(ex) === undefined, { expected: 'no access_token', actual: 'an access_token', exchange: ex });
     observe('oauth.token.error-shape', 'wrong secret answered', `${ex.status} ${JSON.stringify((ex.json as { error?: unknown })?.error ?? null)}`);
   });
 });

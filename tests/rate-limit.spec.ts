@@ -8,11 +8,12 @@
  * CONFORMANCE_RATE_LIMIT_PROBE=on.
  */
 import { request as playwrightRequest } from '@playwright/test';
-import { Api, resetDelayMs, type Exchange } from '../harness/client.ts';
-import { must, mustStatus, observe } from '../harness/checks.ts';
-import { rules, test } from '../harness/fixtures.ts';
-import { RUN_TOKEN } from '../harness/global-setup.ts';
-import { fetchToken } from '../harness/tokens.ts';
+import { Api, type Exchange } from '../harness/requests/client.ts';
+import { resetDelayMs } from '../harness/requests/rate-limit.ts';
+import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
+import {test } from '../harness/fixtures/fixtures.ts';
+import { fetchToken } from '../harness/requests/tokens.ts';
+import { declareRules } from '../harness/vocabulary/declare.ts';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 /** A header value in any numeric form: integer or fraction (numeric values are not shown). */
@@ -47,7 +48,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   test.beforeAll(async ({ config }) => {
     test.skip(!config.rateLimitProbe, 'CONFORMANCE_RATE_LIMIT_PROBE is off: the probe would spend the tenant\'s rate limit');
-    const token = config.rateLimitCredentials ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit') : process.env[RUN_TOKEN]!;
+    const token = config.rateLimitCredentials ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit') : config.runToken!;
     const ctx = await playwrightRequest.newContext();
     const api = new Api(ctx, config, token);
     const path = `/users/${encodeURIComponent(config.userId ?? 'conformance-nobody')}/federated-connections-tokensets`;
@@ -74,10 +75,11 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     }
   });
 
-  test('should answer 429 over the limit', rules('token-sets.list.rate-limit.status'), async ({ config }) => {
+  const status = declareRules('token-sets.list.rate-limit.status');
+  test('should answer 429 over the limit', status, async ({ config }) => {
     if (!limited) {
       // The target said it had no budget left, then kept answering without a 429: its limit is not enforced.
-      must('token-sets.list.rate-limit.status', unrefused.length < UNREFUSED_RUN, {
+      must(status.tokenSetsListRateLimitStatus, unrefused.length < UNREFUSED_RUN, {
         expected: `a 429 once X-RateLimit-Remaining said 0, within its window (X-RateLimit-Reset)`,
         actual: `${unrefused.length} answers in a row after Remaining 0, none a 429: ${unrefused.map((s) => s.ex.status).join(', ')}`,
         exchange: unrefused.at(-1)?.ex,
@@ -86,28 +88,30 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       observe('rate-limit.values', 'limit reached within the probe', 'no', { requests: seen.length, lastRemaining: seen.at(-1)?.ex.headers['x-ratelimit-remaining'] ?? null });
       return;
     }
-    mustStatus('token-sets.list.rate-limit.status', limited, 429);
+    mustStatus(status.tokenSetsListRateLimitStatus, limited, 429);
     observe('rate-limit.values', 'limit reached within the probe', 'yes', { requests: seen.length, limit: limited.headers['x-ratelimit-limit'], reset: limited.headers['x-ratelimit-reset'] });
   });
 
-  test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', rules('token-sets.list.rate-limit.headers'), async () => {
+  const headers = declareRules('token-sets.list.rate-limit.headers');
+  test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', headers, async () => {
     test.skip(!limited, 'No 429 within the probe budget');
     const missing = HEADERS.filter((h) => limited!.headers[h] === undefined);
-    must('token-sets.list.rate-limit.headers', missing.length === 0, { expected: HEADERS.join(', '), actual: `missing ${missing.join(', ')}`, exchange: limited });
+    must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, { expected: HEADERS.join(', '), actual: `missing ${missing.join(', ')}`, exchange: limited });
   });
 
-  test('should give numbers that describe the rate limit on the 429', rules('rate-limit.header-values'), async () => {
+  const headerValues = declareRules('rate-limit.header-values');
+  test('should give numbers that describe the rate limit on the 429', headerValues, async () => {
     test.skip(!limited, 'No 429 within the probe budget');
     const ex = limited!;
     const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
     // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
     const bad = present.filter((h) => num(ex.headers[h]) === undefined);
-    must('rate-limit.header-values', bad.length === 0, { expected: 'numbers', actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '), exchange: ex });
+    must(headerValues.rateLimitHeaderValues, bad.length === 0, { expected: 'numbers', actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '), exchange: ex });
     const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
     const negative = ([['X-RateLimit-Limit', limit], ['X-RateLimit-Remaining', remaining]] as const).filter(([, v]) => v !== undefined && v < 0);
-    must('rate-limit.header-values', negative.length === 0, { expected: 'a limit and a remaining count not below 0', actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '), exchange: ex });
+    must(headerValues.rateLimitHeaderValues, negative.length === 0, { expected: 'a limit and a remaining count not below 0', actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '), exchange: ex });
     if (limit !== undefined && remaining !== undefined) {
-      must('rate-limit.header-values', remaining <= limit, { expected: 'Remaining ≤ Limit', actual: `Remaining ${remaining}, Limit ${limit}`, exchange: ex });
+      must(headerValues.rateLimitHeaderValues, remaining <= limit, { expected: 'Remaining ≤ Limit', actual: `Remaining ${remaining}, Limit ${limit}`, exchange: ex });
     }
     observe('rate-limit.values', 'X-RateLimit-Remaining on the 429', remaining === 0 ? '0' : remaining === undefined ? 'absent' : 'above 0');
     observe('rate-limit.values', 'form of X-RateLimit-Reset', resetForm(ex.headers['x-ratelimit-reset']), { reset: ex.headers['x-ratelimit-reset'] ?? null });

@@ -5,10 +5,12 @@
  * listing, wherever the token endpoint lets a token request narrow its scope
  * (the `scope` parameter of RFC 6749 4.4.2; whether a target does is not shown).
  */
-import { must, mustStatus, observe } from '../harness/checks.ts';
-import { requireFixture, rules, test } from '../harness/fixtures.ts';
-import { countRequest } from '../harness/request-log.ts';
-import { decodeJwt, requestToken, TOKEN_PATH } from '../harness/tokens.ts';
+import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
+import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { countRequest } from '../harness/verdicts/request-log.ts';
+import { requestToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
+import { decodeJwt } from '../harness/vocabulary/jwt.ts';
+import { declareRules } from '../harness/vocabulary/declare.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
 const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
@@ -25,12 +27,13 @@ function grantedScope(json: unknown, token: string): { scope: string; from: stri
 }
 
 test.describe('scopes of the token-set listing @auth @token-sets', () => {
-  test('should serve the token-set listing to a token holding only read:federated_connections_tokens', rules('token-sets.list.any-required-scope', 'oauth.token.endpoint'), async ({ anonApi, config }) => {
+  const anyRequiredScope = declareRules('token-sets.list.any-required-scope', 'oauth.token.endpoint');
+  test('should serve the token-set listing to a token holding only read:federated_connections_tokens', anyRequiredScope, async ({ anonApi, config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET (a static token cannot be narrowed)');
     countRequest('POST', TOKEN_PATH);
     const a = await requestToken(config, creds, { scope: SCOPE }, config.timeoutMs);
     // A 5xx is never a refusal to narrow.
-    must('oauth.token.endpoint', a.status < 500, { expected: `a token, or a 4xx refusal of scope=${SCOPE}`, actual: `status ${a.status} from POST ${TOKEN_PATH}` });
+    must(anyRequiredScope.oauthTokenEndpoint, a.status < 500, { expected: `a token, or a 4xx refusal of scope=${SCOPE}`, actual: `status ${a.status} from POST ${TOKEN_PATH}` });
     const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
     if (a.status !== 200 || typeof token !== 'string') {
       observe('oauth.token.scope-narrowing', `scope=${SCOPE} requested`, `refused (${a.status})`);
@@ -44,6 +47,6 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
 
     const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
     // 200 for the configured user; 404 ("The user does not exist") for an unknown one: either way not refused for its scope.
-    mustStatus('token-sets.list.any-required-scope', ex, config.userId ? 200 : 404);
+    mustStatus(anyRequiredScope.tokenSetsListAnyRequiredScope, ex, config.userId ? 200 : 404);
   });
 });

@@ -10,7 +10,7 @@
  *    an emulator with that one fault, and only the checks tagged with the
  *    fault's rule (`--grep @rule:<id>`). The fault is caught when the run's
  *    verdict on that rule is fail, from a recorded violation of it
- *    (harness/verdicts.ts: the same decision the report makes).
+ *    (harness/verdicts/decide.ts: the same decision the report makes).
  * 4. The read-only profile, what a tenant owner runs first (no writes, no
  *    rate-limit probe, passive events): its baseline must pass, and every
  *    fault whose rule that baseline decides (but those marked `needs:
@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { faults, type Fault } from '../emulator/faults.ts';
 import { startEmulator } from '../emulator/index.ts';
 import { variants } from '../emulator/variants.ts';
-import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts.ts';
+import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts/decide.ts';
 import { grepForRule } from '../spec/rules.ts';
 import { coverage, formatCoverage, listChecks } from './coverage.ts';
 

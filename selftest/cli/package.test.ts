@@ -97,7 +97,7 @@ test.afterAll(async () => {
 
 test('should pack only what the command needs', () => {
   const paths = packed.files.map((f) => f.path);
-  expect(paths).toEqual(expect.arrayContaining(['bin/mgmt-api-conformance', 'bin/launch.mjs', 'harness/run.ts', 'playwright.config.ts', 'emulator/cli.ts', 'spec/rules.ts']));
+  expect(paths).toEqual(expect.arrayContaining(['bin/mgmt-api-conformance', 'bin/launch.mjs', 'harness/run/command.ts', 'playwright.config.ts', 'emulator/cli.ts', 'spec/rules.ts']));
   expect(paths.filter((p) => /^tests\/.*\.spec\.ts$/.test(p)).length).toBeGreaterThan(5);
   expect(paths.filter((p) => /^(selftest|reports|bench|verify|\.ci|\.github|node_modules)\//.test(p) || p === '.env')).toEqual([]);
 });

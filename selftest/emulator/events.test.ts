@@ -1,15 +1,15 @@
 /**
  * Endpoints 4: GET /events, over a real socket. Events come from real state
  * changes (users, organizations, connections) and from the control endpoint.
- * The stream is read with the suite's own SSE harness (harness/sse.ts).
+ * The stream is read with the suite's own SSE harness (harness/requests/sse.ts).
  */
 import { expect, test } from '@playwright/test';
 import { formatErrors, schemaOf, validate } from '../../schemas/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { encodeOffset } from '../../emulator/events.js';
 import { HISTORY_EVENTS } from '../../emulator/state.js';
-import type { Query } from '../../harness/client.js';
-import { subscribe as openStream, type SseConnection, type SseMessage } from '../../harness/sse.js';
+import type { Query } from '../../harness/requests/client.js';
+import { subscribe as openStream, type SseConnection, type SseMessage } from '../../harness/requests/sse.js';
 import { body, harness } from './helpers.js';
 
 /** How long a test waits for one message (or for the end of a stream). */

@@ -15,7 +15,7 @@ import { EXTRA_MEMBER } from '../../emulator/routes/shared.js';
 import { variants } from '../../emulator/variants.js';
 import { rulesOf, validate } from '../../schemas/index.js';
 import { rules, type Rule } from '../../spec/rules.js';
-import { subscribe, type SseConnection } from '../../harness/sse.js';
+import { subscribe, type SseConnection } from '../../harness/requests/sse.js';
 import { API, body, harness, withEmulator, type Harness } from './helpers.js';
 
 const EMULATOR_DIR = join(import.meta.dirname, '..', '..', 'emulator');

@@ -7,8 +7,9 @@
  */
 import { expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.js';
-import type { Config } from '../../harness/config.js';
-import { changedPayloadToken, fetchToken, foreignKeyToken, jwtKind, TOKEN_FALLBACK, unsignedToken } from '../../harness/tokens.js';
+import type { Config } from '../../harness/run/config.js';
+import { fetchToken } from '../../harness/requests/tokens.js';
+import { changedPayloadToken, foreignKeyToken, jwtKind, unsignedToken } from '../../harness/vocabulary/jwt.js';
 import { body, withEmulator, type Harness } from './helpers.js';
 
 
@@ -108,23 +109,20 @@ test.describe('token endpoint as documented', () => {
 
   test('should let the setup get the run\'s token by a fallback, and record it, when only the documented form is broken', async () => {
     const emu = await startEmulator({ fault: 'token-endpoint-json-only' });
-    const saved = process.env[TOKEN_FALLBACK];
-    delete process.env[TOKEN_FALLBACK];
+    const notes: string[] = [];
     const warn = console.warn;
     const warned: string[] = [];
     console.warn = (...args: unknown[]) => void warned.push(args.join(' '));
     try {
       const config = { authUrl: emu.authUrl, audience: emu.audience, timeoutMs: 5000 } as Config;
-      const token = await fetchToken(config, emu.clients.full, 'main');
+      const token = await fetchToken(config, emu.clients.full, 'main', (note) => notes.push(note));
       expect(jwtKind(token)).toBe('jws');
-      expect(process.env[TOKEN_FALLBACK]).toContain('main: the documented request (a form body to /oauth/token/) answered 415; a JSON body to /oauth/token/ was answered 200');
+      expect(notes.join('; ')).toContain('main: the documented request (a form body to /oauth/token/) answered 415; a JSON body to /oauth/token/ was answered 200');
       expect(warned.join('\n')).toContain('oauth.token.endpoint');
       expect(warned.join('\n')).not.toContain(emu.clients.full.clientSecret);
       await expect(fetchToken(config, { clientId: emu.clients.full.clientId, clientSecret: 'wrong' }, 'main')).rejects.toThrow(/refused the main client credentials \(status 415/);
     } finally {
       console.warn = warn;
-      if (saved === undefined) delete process.env[TOKEN_FALLBACK];
-      else process.env[TOKEN_FALLBACK] = saved;
       await emu.close();
     }
   });

@@ -24,7 +24,7 @@ export function runSuite(env: Record<string, string>, args: string[] = [], timeo
 
 /** `npm run conformance -- args`: the wrapper with the suite's own options (profiles). */
 export function runConformance(env: Record<string, string>, args: string[] = [], timeoutMs = 120_000): Promise<SuiteRun> {
-  return run(['tsx', 'harness/run.ts', ...args], env, timeoutMs);
+  return run(['tsx', 'harness/run/command.ts', ...args], env, timeoutMs);
 }
 
 async function run(command: string[], env: Record<string, string>, timeoutMs: number): Promise<SuiteRun> {

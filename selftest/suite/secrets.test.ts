@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.ts';
-import { requestToken } from '../../harness/tokens.ts';
+import { requestToken } from '../../harness/requests/tokens.ts';
 import { everythingWritten, runSuite } from './run-suite.ts';
 
 test.setTimeout(180_000);

@@ -1,5 +1,5 @@
 /**
- * Verdicts are data (harness/verdicts.ts, harness/checks.ts): what a check
+ * Verdicts are data (harness/verdicts/decide.ts, harness/vocabulary/must.ts): what a check
  * records, and how the report and verify decide a rule from it.
  *
  * - A violation is recorded as a structured annotation before the check throws.
@@ -9,9 +9,9 @@
  *   skipped is skipped; the decision names the checks that decided it.
  */
 import { expect, test } from '@playwright/test';
-import type { Exchange } from '../../harness/client.ts';
-import { must, mustMatchSchema, mustRefuse, RuleViolation, SuiteDefect } from '../../harness/checks.ts';
-import { ANNOTATION, decide, type Annotation, type CheckOutcome, type Violation } from '../../harness/verdicts.ts';
+import type { Exchange } from '../../harness/requests/client.ts';
+import { must, mustMatchSchema, mustRefuse, RuleViolation, SuiteDefect } from '../../harness/vocabulary/must.ts';
+import { ANNOTATION, decide, type Annotation, type CheckOutcome, type Violation } from '../../harness/verdicts/decide.ts';
 import { rulesExercised } from '../../schemas/index.ts';
 
 const declare = (...ids: string[]) => ({ annotation: ids.map((description) => ({ type: ANNOTATION.rule, description })) });

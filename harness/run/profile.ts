@@ -5,15 +5,13 @@
  *
  * Recording: `--record-profile FILE` (CONFORMANCE_RECORD_PROFILE); the
  * reporter writes the file at the end of the run.
- * Expecting: `--profile FILE` (CONFORMANCE_PROFILE); `observe()` fails,
+ * Expecting: `--profile FILE` (CONFORMANCE_PROFILE, read by the `config`
+ * fixture in each worker); `observe()` fails,
  * under the rule's id marked (profile), when a value is not among those
  * the profile recorded for the same rule and aspect. Aspects the profile
  * does not hold are only observed.
  */
 import { readFileSync } from 'node:fs';
-
-export const PROFILE = 'CONFORMANCE_PROFILE';
-export const RECORD_PROFILE = 'CONFORMANCE_RECORD_PROFILE';
 
 export interface Profile {
   version: 1;
@@ -25,16 +23,17 @@ export interface Profile {
 
 export const profileKey = (rule: string, aspect: string) => `${rule} | ${aspect}`;
 
-let loaded: Profile | null | undefined;
+let loaded: Profile | undefined;
 
-/** The profile to expect, if one was given (read once per process). */
+/** Loads the profile a worker expects (the `config` fixture calls it with the configuration's `profile`). */
+export function expectProfile(file: string | undefined): void {
+  loaded = file ? (JSON.parse(readFileSync(file, 'utf8')) as Profile) : undefined;
+  if (loaded && loaded.version !== 1) throw new Error(`${file}: unknown profile version ${String(loaded.version)}`);
+}
+
+/** The profile to expect, if one was given. */
 export function expectedProfile(): Profile | undefined {
-  if (loaded === undefined) {
-    const file = process.env[PROFILE];
-    loaded = file ? (JSON.parse(readFileSync(file, 'utf8')) as Profile) : null;
-    if (loaded && loaded.version !== 1) throw new Error(`${file}: unknown profile version ${String(loaded.version)}`);
-  }
-  return loaded ?? undefined;
+  return loaded;
 }
 
 /** Builds a profile from a run's observations. */

@@ -16,11 +16,12 @@
  * test annotations of type `observation` and gathered by the report.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { formatErrors, rulesExercised, schemaOf, validate, type SchemaError, type SchemaName } from '../schemas/index.ts';
-import { rule, type RuleId } from '../spec/rules.ts';
-import { isJsonMediaType, type Exchange } from './client.ts';
-import { expectedProfile, profileKey } from './profile.ts';
-import { ANNOTATION, formatViolationRecord, type Violation } from './verdicts.ts';
+import { formatErrors, rulesExercised, schemaOf, validate, type SchemaError, type SchemaName } from '../../schemas/index.ts';
+import { rule, type RuleId } from '../../spec/rules.ts';
+import { isJsonMediaType, type Exchange } from '../requests/client.ts';
+import { expectedProfile, profileKey } from '../run/profile.ts';
+import { ANNOTATION, formatViolationRecord, type Violation } from '../verdicts/decide.ts';
+import { idOf, type Declared, type RuleRef } from './declare.ts';
 
 export const RULE_MARK = '✗';
 
@@ -117,13 +118,14 @@ function ledger(): Ledger | undefined {
 /** Throws a SuiteDefect (recorded as such) when the running check evaluates a rule it did not declare. */
 function requireDeclared(l: Ledger | undefined, id: string): void {
   if (!l || l.declared.has(id)) return;
-  const message = `suite defect: this check evaluates rule ${id} but does not declare it in rules(...); declare it, or leave the rule to a check that does`;
+  const message = `suite defect: this check evaluates rule ${id} but does not declare it in declareRules(...); declare it, or leave the rule to a check that does`;
   test.info().annotations.push({ type: ANNOTATION.defect, description: message });
   throw new SuiteDefect(message);
 }
 
 /** Records that the running check evaluated a rule (the report counts a rule as decided only then). */
-export function recordChecked(id: RuleId): void {
+export function recordChecked(r: RuleRef | RuleId): void {
+  const id = idOf(r);
   const l = ledger();
   requireDeclared(l, id);
   if (!l || l.checked.has(id)) return;
@@ -159,7 +161,8 @@ export function recordUsedUpFixture(description: string): void {
  * whose evidence is a server error (5xx) never passes: whatever else it
  * looked at, the target did not answer the request.
  */
-export function must(id: RuleId, ok: boolean, ev: Evidence): void {
+export function must(r: RuleRef | RuleId, ok: boolean, ev: Evidence): void {
+  const id = idOf(r);
   recordChecked(id);
   const serverError = ev.exchange !== undefined && ev.exchange.status >= 500;
   if (ok && !serverError) return;
@@ -169,28 +172,46 @@ export function must(id: RuleId, ok: boolean, ev: Evidence): void {
   throw new RuleViolation([id], formatViolationRecord(v));
 }
 
-export function mustStatus(id: RuleId, ex: Exchange, expected: number): void {
+export function mustStatus(id: RuleRef | RuleId, ex: Exchange, expected: number): void {
   must(id, ex.status === expected, { expected: `status ${expected}`, actual: `status ${ex.status}`, exchange: ex });
 }
 
 /** A request the document forbids: a 4xx, never a 2xx, 3xx or 5xx. */
-export function mustRefuse(id: RuleId, ex: Exchange, why: string): void {
+export function mustRefuse(id: RuleRef | RuleId, ex: Exchange, why: string): void {
   must(id, ex.status >= 400 && ex.status < 500, { expected: `a 4xx refusal (${why})`, actual: `status ${ex.status}`, exchange: ex });
 }
 
 /** A success: a 2xx answer. */
-export function mustSucceed(id: RuleId, ex: Exchange): void {
+export function mustSucceed(id: RuleRef | RuleId, ex: Exchange): void {
   must(id, ex.status >= 200 && ex.status < 300, { expected: 'a 2xx success', actual: `status ${ex.status}`, exchange: ex });
 }
 
 /** A JSON body with a JSON media type. */
-export function mustBeJson(id: RuleId, ex: Exchange): void {
+export function mustBeJson(id: RuleRef | RuleId, ex: Exchange): void {
   must(id, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
     expected: 'a JSON body with Content-Type application/json',
     actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
     exchange: ex,
   });
 }
+
+/**
+ * "All request and response bodies are JSON unless stated" (Endpoints),
+ * error answers included: a refused request's body, when there is one, is
+ * JSON with a JSON media type (the shape of error bodies is not shown). On a
+ * 4xx with a body: the body is JSON. Call it after the check that the answer is a 4xx.
+ */
+export function mustBeJsonErrorBody(declared: Declared<'http.json-error-bodies'>, ex: Exchange): void {
+  if (ex.status < 400 || ex.status >= 500 || ex.text.trim() === '') return;
+  must(declared.httpJsonErrorBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+    expected: 'a refused request\'s body in JSON, with a JSON media type',
+    actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
+    exchange: ex,
+  });
+}
+
+/** Bodies sent as application/json that are not JSON. */
+export const MALFORMED_JSON_BODIES: readonly string[] = ['{"status": ', '{keys: []}', 'not json'];
 
 /**
  * The value validates against a schema. Each schema error names its rule
@@ -233,7 +254,8 @@ export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchang
  * same rule and aspect: then it fails under the rule, marked (profile).
  * Volatile detail (timings, counts) goes in `data`, which is never compared.
  */
-export function observe(id: RuleId, aspect: string, value: string, data?: unknown): void {
+export function observe(ref: RuleRef | RuleId, aspect: string, value: string, data?: unknown): void {
+  const id = idOf(ref);
   const r = rule(id);
   if (r.level !== 'observe') throw new SuiteDefect(`observe() called with ${id}, a ${r.level} rule`);
   // Observations are gathered from any check; a check declaring the rule has exercised it.

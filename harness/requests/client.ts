@@ -8,11 +8,29 @@
  *   type and body. The token is never kept, and never printed.
  * - With CONFORMANCE_WRITES=none, a write throws before anything is sent.
  * - CONFORMANCE_MAX_RPS paces requests; a 429 is honoured by waiting for
- *   X-RateLimit-Reset (bounded) unless the caller asks to see it.
+ *   X-RateLimit-Reset (bounded) unless the caller asks to see it (rate-limit.ts).
  */
 import type { APIRequestContext, APIResponse } from '@playwright/test';
-import type { Config } from './config.ts';
-import { countRequest } from './request-log.ts';
+import type { Config } from '../run/config.ts';
+import { countRequest } from '../verdicts/request-log.ts';
+import { honouring429, noteRemaining, pace } from './rate-limit.ts';
+
+/**
+ * How a request is authorised: `'token'` the client's token; `'none'` no
+ * Authorization header; `{ header }` that value, verbatim.
+ */
+export type Authorization = 'token' | 'none' | { header: string };
+
+/** The Authorization header for `auth`, the token being `token`. */
+export function authorizationHeader(auth: Authorization, token: string | undefined, who: string): string | undefined {
+  if (auth === 'none') return undefined;
+  if (auth !== 'token') return auth.header;
+  if (!token) throw new Error(`${who} has no token`);
+  return `Bearer ${token}`;
+}
+
+/** What evidence keeps of an Authorization: never the token. */
+export const authorizationKind = (auth: Authorization): Exchange['authorization'] => (auth === 'token' ? 'token' : auth === 'none' ? 'none' : 'custom');
 
 export type Query = Record<string, string | number | readonly string[] | undefined>;
 
@@ -24,11 +42,8 @@ export interface RequestOptions {
   body?: string;
   contentType?: string;
   headers?: Record<string, string>;
-  /**
-   * `'token'` (default): the client's token; `'none'`: no Authorization;
-   * any other string: sent verbatim as the Authorization header value.
-   */
-  auth?: 'token' | 'none' | { header: string };
+  /** Default `'token'`. */
+  auth?: Authorization;
   /** Return a 429 as is, instead of waiting and sending again. */
   see429?: boolean;
   timeoutMs?: number;
@@ -58,39 +73,7 @@ export class WritesDisabledError extends Error {
   override name = 'WritesDisabledError';
 }
 
-export const MAX_429_WAIT_MS = 15_000;
-export const MAX_429_RETRIES = 4;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-let nextSlot = 0;
-
-export async function pace(maxRps: number | undefined, workers: number): Promise<void> {
-  if (!maxRps) return;
-  // Each worker takes its share of the global pace.
-  const interval = (1000 * Math.max(1, workers)) / maxRps;
-  const now = Date.now();
-  const at = Math.max(now, nextSlot);
-  nextSlot = at + interval;
-  if (at > now) await new Promise((r) => setTimeout(r, at - now));
-}
-
-/** Milliseconds until X-RateLimit-Reset, whether the target sends epoch seconds or a delta. */
-export function resetDelayMs(reset: string | undefined, now = Date.now()): number | undefined {
-  if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset.trim())) return undefined;
-  const n = Number(reset);
-  const ms = n > 1e9 ? n * 1000 - now : n * 1000;
-  return Math.max(0, ms);
-}
-
-/** `fetch` that honours 429 the way the suite's client does: waits for X-RateLimit-Reset (bounded), then sends again. */
-export async function fetchHonouring429(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(input, init);
-    if (res.status !== 429 || attempt >= MAX_429_RETRIES) return res;
-    await res.body?.cancel();
-    await new Promise((r) => setTimeout(r, Math.min(resetDelayMs(res.headers.get('x-ratelimit-reset') ?? undefined) ?? 1000, MAX_429_WAIT_MS)));
-  }
-}
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   const params = new URLSearchParams();
@@ -139,12 +122,8 @@ export class Api {
     const url = buildUrl(this.config.baseUrl, path, opts.query);
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     const auth = opts.auth ?? 'token';
-    if (auth === 'token') {
-      if (!this.token) throw new Error('this client has no token');
-      headers.authorization = `Bearer ${this.token}`;
-    } else if (auth !== 'none') {
-      headers.authorization = auth.header;
-    }
+    const authorization = authorizationHeader(auth, this.token, 'this client');
+    if (authorization !== undefined) headers.authorization = authorization;
     let data: string | undefined;
     let requestContentType = opts.contentType;
     if (opts.json !== undefined) {
@@ -155,38 +134,26 @@ export class Api {
     }
     if (requestContentType) headers['content-type'] = requestContentType;
 
-    let waitedMs = 0;
-    for (let attempt = 0; ; attempt++) {
-      await pace(this.config.maxRps, this.workers);
-      countRequest(method, path);
-      const res = await this.ctx.fetch(url, {
-        method,
-        headers,
-        // Bytes, not a string: Playwright would serialise a string again as a JSON string under a JSON media type.
-        data: data === undefined ? undefined : Buffer.from(data, 'utf8'),
-        failOnStatusCode: false,
-        maxRedirects: 0,
-        timeout: opts.timeoutMs ?? 15_000,
-      });
-      // Pace by the target's own account: with nothing left in the window, the next request waits for its reset.
-      if (res.headers()['x-ratelimit-remaining']?.trim() === '0' && !opts.see429) {
-        const wait = Math.min(resetDelayMs(res.headers()['x-ratelimit-reset']) ?? 1000, MAX_429_WAIT_MS);
-        nextSlot = Math.max(nextSlot, Date.now() + wait);
-      }
-      if (res.status() === 429 && !opts.see429 && attempt < MAX_429_RETRIES) {
-        const wait = Math.min(resetDelayMs(res.headers()['x-ratelimit-reset']) ?? 1000, MAX_429_WAIT_MS);
-        await res.dispose();
-        waitedMs += wait;
-        await new Promise((r) => setTimeout(r, wait));
-        continue;
-      }
-      return toExchange(method, url, this.config.baseUrl, res, {
-        requestContentType,
-        requestBody: data,
-        authorization: auth === 'token' ? 'token' : auth === 'none' ? 'none' : 'custom',
-        waitedMs,
-      });
-    }
+    const { answer: res, waitedMs } = await honouring429(
+      async () => {
+        await pace(this.config.maxRps, this.workers);
+        countRequest(method, path);
+        const res = await this.ctx.fetch(url, {
+          method,
+          headers,
+          // Bytes, not a string: Playwright would serialise a string again as a JSON string under a JSON media type.
+          data: data === undefined ? undefined : Buffer.from(data, 'utf8'),
+          failOnStatusCode: false,
+          maxRedirects: 0,
+          timeout: opts.timeoutMs ?? 15_000,
+        });
+        if (!opts.see429) noteRemaining(res.headers());
+        return res;
+      },
+      (res) => ({ status: res.status(), reset: res.headers()['x-ratelimit-reset'], discard: () => res.dispose() }),
+      opts.see429,
+    );
+    return toExchange(method, url, this.config.baseUrl, res, { requestContentType, requestBody: data, authorization: authorizationKind(auth), waitedMs });
   }
 }
 

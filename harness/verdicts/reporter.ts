@@ -9,16 +9,17 @@
  * the check printed it: expected, actual, request, curl line).
  *
  * Verdicts come from the checks' annotations, never from message text
- * (harness/verdicts.ts `decide()`, which `npm run verify` uses too): a rule
+ * (harness/verdicts/decide.ts `decide()`, which `npm run verify` uses too): a rule
  * passes only where a check evaluated it, and the report names those checks.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { operations } from '../spec/operations.ts';
-import { rules, type Rule } from '../spec/rules.ts';
-import { buildProfile, RECORD_PROFILE } from './profile.ts';
-import { ANNOTATION, decide, defectsOf, formatViolationRecord, skipReasons, type Annotation, type CheckOutcome, type Verdict } from './verdicts.ts';
+import { operations } from '../../spec/operations.ts';
+import { rules, type Rule } from '../../spec/rules.ts';
+import { reportSettings } from '../run/config.ts';
+import { buildProfile } from '../run/profile.ts';
+import { ANNOTATION, decide, defectsOf, formatViolationRecord, skipReasons, type Annotation, type CheckOutcome, type Verdict } from './decide.ts';
 
 export type { Verdict };
 
@@ -97,7 +98,7 @@ export default class ConformanceReporter implements Reporter {
     const md = toMarkdown(report);
     writeFileSync(join(this.out, 'conformance.md'), md);
     this.writeHtml(report);
-    const record = process.env[RECORD_PROFILE];
+    const record = reportSettings().recordProfile;
     if (record && !(this.errors.length && this.results.size === 0)) {
       writeFileSync(record, `${JSON.stringify(buildProfile(report.target, report.observations), null, 2)}\n`);
       console.log(`Profile recorded: ${record} (${Object.keys(buildProfile(report.target, report.observations).observations).length} observed aspects)`);
@@ -115,7 +116,8 @@ export default class ConformanceReporter implements Reporter {
   build(result: FullResult): ConformanceReport {
     const observations: ConformanceReport['observations'] = [];
     const requests: Record<string, number> = {};
-    const setup = Number(process.env.CONFORMANCE_SETUP_REQUESTS ?? 0);
+    const settings = reportSettings();
+    const setup = settings.setupRequests;
     if (setup) requests.setup = setup;
     const outcomes: CheckOutcome[] = [];
     const statusOf = new Map<string, Array<{ title: string; status: string }>>();
@@ -168,8 +170,8 @@ export default class ConformanceReporter implements Reporter {
     for (const op of operations) byOp[op.id] = count(list.filter((r) => r.operations.includes(op.id)));
     const must = list.filter((r) => r.level === 'must');
     return {
-      target: process.env.CONFORMANCE_BASE_URL ?? '(not set)',
-      embedded: process.env.CONFORMANCE_EMBEDDED === '1',
+      target: settings.target,
+      embedded: settings.embedded,
       startedAt: this.started.toISOString(),
       durationMs: result.duration,
       status: result.status,

@@ -16,18 +16,16 @@
  * request, so that writes stay inside that file's snapshot/restore and run
  * one after another with the file's other writes.
  */
-import type { Api, Exchange } from './client.ts';
-import { must, mustRefuse, mustStatus, observe } from './checks.ts';
-import type { Config } from './config.ts';
-import { rules, test } from './fixtures.ts';
-import { RUN_LIMITED_TOKEN, RUN_TOKEN } from './global-setup.ts';
-import { changedPayloadToken, decodeJwt, foreignKeyToken, tamperSignature, unsignedToken } from './tokens.ts';
-import { inScopeScopes, operation, type OperationId } from '../spec/operations.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { Api, Authorization, Exchange } from '../requests/client.ts';
+import { must, mustRefuse, mustStatus, observe } from './must.ts';
+import type { Config } from '../run/config.ts';
+import { test } from '../fixtures/fixtures.ts';
+import { declareRules, type Declared } from './declare.ts';
+import { changedPayloadToken, decodeJwt, foreignKeyToken, tamperSignature, unsignedToken } from './jwt.ts';
+import { inScopeScopes, operation, type OperationId } from '../../spec/operations.ts';
 
-export type Auth = 'token' | 'none' | { header: string };
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */
-export type Probe = (api: Api, config: Config, auth: Auth, target?: string) => Promise<Exchange>;
+export type Probe = (api: Api, config: Config, auth: Authorization, target?: string) => Promise<Exchange>;
 
 type ProbedOperation = Exclude<OperationId, 'oauth.token'>;
 
@@ -78,10 +76,10 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
   const acceptance = ACCEPTANCE[id];
   const lookUp = async (api: Api, config: Config) => (opts.target ? opts.target(api, config) : undefined);
   // The token-set listing answers 401 to an invalid token (Errors); elsewhere the status is not shown: a 4xx.
-  const signatureRules: RuleId[] = id === 'token-sets.list' ? ['auth.jwt.signature', 'token-sets.list.unauthorized'] : ['auth.jwt.signature'];
-  const refusedAsInvalid = (ex: Exchange, why: string) => {
-    mustRefuse('auth.jwt.signature', ex, why);
-    if (id === 'token-sets.list') mustStatus('token-sets.list.unauthorized', ex, 401);
+  const signature = () => (id === 'token-sets.list' ? declareRules('auth.jwt.signature', 'token-sets.list.unauthorized') : declareRules('auth.jwt.signature'));
+  const refusedAsInvalid = (d: Declared<'auth.jwt.signature'> & Partial<Declared<'token-sets.list.unauthorized'>>, ex: Exchange, why: string) => {
+    mustRefuse(d.authJwtSignature, ex, why);
+    if (d.tokenSetsListUnauthorized) mustStatus(d.tokenSetsListUnauthorized, ex, 401);
     else observe('auth.unauthenticated.status', `${id}: a forged or tampered token answered`, String(ex.status));
   };
 
@@ -90,54 +88,60 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       test.skip(op.writes && config.writes === 'none', 'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused');
     });
 
-    test('should refuse a request without a token', rules('auth.bearer.required'), async ({ api, anonApi, config }) => {
+    const noToken = declareRules('auth.bearer.required');
+    test('should refuse a request without a token', noToken, async ({ api, anonApi, config }) => {
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         const ex = await probe(anonApi, config, 'none', target);
-        mustRefuse('auth.bearer.required', ex, 'no Authorization header');
+        mustRefuse(noToken.authBearerRequired, ex, 'no Authorization header');
         if (id !== 'token-sets.list') observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
       });
     });
 
-    test('should refuse a malformed Authorization header', rules('auth.bearer.malformed'), async ({ api, anonApi, config }) => {
+    const malformed = declareRules('auth.bearer.malformed');
+    test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         for (const header of ['Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer ', 'Bearer conformance-not-a-jwt']) {
-          mustRefuse('auth.bearer.malformed', await probe(anonApi, config, { header }, target), `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`);
+          mustRefuse(malformed.authBearerMalformed, await probe(anonApi, config, { header }, target), `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`);
         }
       });
     });
 
-    test('should refuse a JWT whose signature was altered', rules(...signatureRules), async ({ api, anonApi, config }) => {
+    const altered = signature();
+    test('should refuse a JWT whose signature was altered', altered, async ({ api, anonApi, config }) => {
       // Any JWT form: the last segment is a JWS signature or a JWE authentication tag.
-      const token = process.env[RUN_TOKEN]!;
+      const token = config.runToken!;
       const target = await lookUp(api, config);
       await around(api, config, async () => {
-        refusedAsInvalid(await probe(anonApi, config, bearer(tamperSignature(token)), target), 'the JWT signature is invalid');
+        refusedAsInvalid(altered, await probe(anonApi, config, bearer(tamperSignature(token)), target), 'the JWT signature is invalid');
       });
     });
 
-    test('should refuse an unsigned JWT (alg none) carrying the run token\'s claims', rules(...signatureRules), async ({ api, anonApi, config }) => {
-      const token = runJws('run\'s token', process.env[RUN_TOKEN]);
+    const unsigned = signature();
+    test('should refuse an unsigned JWT (alg none) carrying the run token\'s claims', unsigned, async ({ api, anonApi, config }) => {
+      const token = runJws('run\'s token', config.runToken);
       const target = await lookUp(api, config);
       await around(api, config, async () => {
-        refusedAsInvalid(await probe(anonApi, config, bearer(unsignedToken(token)!), target), 'alg none, empty signature: the JWT signature is invalid');
+        refusedAsInvalid(unsigned, await probe(anonApi, config, bearer(unsignedToken(token)!), target), 'alg none, empty signature: the JWT signature is invalid');
       });
     });
 
-    test('should refuse a JWT signed by a key that is not the tenant\'s, also with that key in its header', rules(...signatureRules), async ({ api, anonApi, config }) => {
-      const token = runJws('run\'s token', process.env[RUN_TOKEN]);
+    const foreign = signature();
+    test('should refuse a JWT signed by a key that is not the tenant\'s, also with that key in its header', foreign, async ({ api, anonApi, config }) => {
+      const token = runJws('run\'s token', config.runToken);
       const target = await lookUp(api, config);
       await around(api, config, async () => {
-        refusedAsInvalid(await probe(anonApi, config, bearer((await foreignKeyToken(token, false))!), target), 'the run token\'s claims signed by a key of the suite\'s own under the tenant\'s kid');
-        refusedAsInvalid(await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target), 'the run token\'s claims signed by a key of the suite\'s own, that key embedded in the header (jwk)');
+        refusedAsInvalid(foreign, await probe(anonApi, config, bearer((await foreignKeyToken(token, false))!), target), 'the run token\'s claims signed by a key of the suite\'s own under the tenant\'s kid');
+        refusedAsInvalid(foreign, await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target), 'the run token\'s claims signed by a key of the suite\'s own, that key embedded in the header (jwk)');
       });
     });
 
-    test('should refuse the run\'s token with its payload changed after signing', rules(...signatureRules), async ({ api, anonApi, config }) => {
-      const limited = process.env[RUN_LIMITED_TOKEN];
+    const changedPayload = signature();
+    test('should refuse the run\'s token with its payload changed after signing', changedPayload, async ({ api, anonApi, config }) => {
+      const limited = config.limitedRunToken;
       const useLimited = !!limited && decodeJwt(limited) !== undefined;
-      const original = useLimited ? limited! : runJws('run\'s token', process.env[RUN_TOKEN]);
+      const original = useLimited ? limited! : runJws('run\'s token', config.runToken);
       const [changed, why] = useLimited
         ? [changedPayloadToken(original, raiseScope)!, 'the limited token with its scope raised to the in-scope scopes, its signature kept']
         : [changedPayloadToken(original, (p) => ({ ...p, exp: (typeof p.exp === 'number' ? p.exp : Math.floor(Date.now() / 1000)) + 3600 }))!, 'the run\'s token with a later exp, its signature kept'];
@@ -145,20 +149,22 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       await around(api, config, async () => {
         // The original first: a verifier must not let the changed payload through because it has seen the signature before.
         await probe(anonApi, config, bearer(original), target);
-        refusedAsInvalid(await probe(anonApi, config, bearer(changed), target), why);
+        refusedAsInvalid(changedPayload, await probe(anonApi, config, bearer(changed), target), why);
       });
     });
 
-    test('should refuse a token without the in-scope scopes', rules('auth.scope.enforced'), async ({ api, limitedApi, config }) => {
+    const scope = declareRules('auth.scope.enforced');
+    test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         const ex = await probe(limitedApi, config, 'token', target);
-        mustRefuse('auth.scope.enforced', ex, `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`);
+        mustRefuse(scope.authScopeEnforced, ex, `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`);
         if (id !== 'token-sets.list') observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
       });
     });
 
-    test('should accept the run\'s token', rules('oauth.token.accepted'), async ({ api, config }) => {
+    const accepted = declareRules('oauth.token.accepted');
+    test('should accept the run\'s token', accepted, async ({ api, config }) => {
       const target = await lookUp(api, config);
       const unaddressable = acceptance.unaddressable?.(config, target);
       test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
@@ -167,7 +173,7 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
         const success = ex.status >= 200 && ex.status < 300;
         // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
         const openRefusal = acceptance.open !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 401 && ex.status !== 403;
-        must('oauth.token.accepted', success || openRefusal, {
+        must(accepted.oauthTokenAccepted, success || openRefusal, {
           expected: acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success',
           actual: `status ${ex.status}`,
           exchange: ex,

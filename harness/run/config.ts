@@ -1,16 +1,56 @@
 /**
- * The suite's configuration: `CONFORMANCE_*` variables from the environment
- * and `.env` (dotenv). With no `CONFORMANCE_BASE_URL`, the global setup
- * starts the embedded emulator and fills every variable before the workers
- * read them (see harness/global-setup.ts).
+ * The suite's configuration, and the only module that reads (or writes) the
+ * environment: `CONFORMANCE_*` variables from the environment and `.env`
+ * (dotenv). With no `CONFORMANCE_BASE_URL`, the global setup starts the
+ * embedded emulator and fills every variable before the workers read them
+ * (harness/run/global-setup.ts); what the setup prepares for the workers (the
+ * run's tokens) is handed over here too (`handOver`, `HANDOVER`).
+ *
+ * A worker reads its configuration from `{ ...process.env, ...targetEnv }`
+ * (the `config` fixture), so that each Playwright project may test its own target.
  *
  * Secrets (tokens, client secrets) are read here and nowhere else, and are
  * never printed: `describeConfig()` shows which are set, not their values.
  */
 import { config as loadDotenv } from 'dotenv';
 
-// CONFORMANCE_ENV_FILE (the command's --env-file) names the file to read instead of ./.env.
-loadDotenv({ quiet: true, ...(process.env.CONFORMANCE_ENV_FILE ? { path: process.env.CONFORMANCE_ENV_FILE } : {}) });
+/** What the global setup hands to the workers (harness/run/prepare-target.ts), by environment name. */
+export const HANDOVER = {
+  /** The run's main token, fetched once. */
+  runToken: 'CONFORMANCE_RUN_TOKEN',
+  /** The run's token without the in-scope scopes, if any. */
+  limitedRunToken: 'CONFORMANCE_RUN_LIMITED_TOKEN',
+  /** Set when the run's tokens needed an undocumented token request (harness/requests/tokens.ts). */
+  tokenFallback: 'CONFORMANCE_TOKEN_FALLBACK',
+  /** Requests the setup sent itself (token requests, preflight), for the report's request count. */
+  setupRequests: 'CONFORMANCE_SETUP_REQUESTS',
+} as const;
+
+/** Names the command hands to playwright's processes. */
+export const ENV_FILE = 'CONFORMANCE_ENV_FILE';
+export const REPORTS_DIR = 'CONFORMANCE_REPORTS_DIR';
+export const PROFILE = 'CONFORMANCE_PROFILE';
+export const RECORD_PROFILE = 'CONFORMANCE_RECORD_PROFILE';
+
+let dotenvLoaded = false;
+
+/**
+ * The environment a run reads: the process's, with `.env` under it (a
+ * variable set in the environment wins). CONFORMANCE_ENV_FILE (the command's
+ * --env-file) names the file to read instead of ./.env.
+ */
+export function processEnv(): Env {
+  if (!dotenvLoaded) {
+    loadDotenv({ quiet: true, ...(process.env[ENV_FILE] ? { path: process.env[ENV_FILE] } : {}) });
+    dotenvLoaded = true;
+  }
+  return { ...process.env };
+}
+
+/** The command's own environment, without `.env`: playwright's processes read the file themselves (--env-file). */
+export function commandEnv(): Env {
+  return { ...process.env };
+}
 
 export type WritesMode = 'none' | 'restore';
 export type EventsTrigger = 'management-api' | 'none';
@@ -53,13 +93,23 @@ export interface Config {
   controlUrl?: string;
   /** How long the setup waits for the token endpoint and the target before giving up (a hanging target). */
   timeoutMs: number;
+  /** The run's tokens and notes, as the global setup handed them over (HANDOVER). */
+  runToken?: string;
+  limitedRunToken?: string;
+  tokenFallback?: string;
+  /** Replay or scale the property checks (CONFORMANCE_FC_SEED, _PATH, _RUNS). */
+  fc: { seed?: number; path?: string; runs?: number };
+  /** A profile to expect (--profile). */
+  profile?: string;
+  /** Where the fixture ledger is kept (CONFORMANCE_STATE_DIR, else the reports folder). */
+  stateDir: string;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 function opt(env: Env, name: string): string | undefined {
   const v = env[name]?.trim();
@@ -95,7 +145,7 @@ function url(env: Env, name: string, value: string): string {
 }
 
 /** Reads the configuration from an environment (process.env by default). */
-export function readConfig(env: Env = process.env): Config {
+export function readConfig(env: Env = processEnv()): Config {
   const rawBase = opt(env, 'CONFORMANCE_BASE_URL');
   if (!rawBase) throw new ConfigError('CONFORMANCE_BASE_URL is not set (the global setup sets it for the embedded emulator)');
   const baseUrl = url(env, 'CONFORMANCE_BASE_URL', rawBase);
@@ -138,6 +188,42 @@ export function readConfig(env: Env = process.env): Config {
     eventsWaitMs: Number(opt(env, 'CONFORMANCE_EVENTS_WAIT_MS') ?? 30_000),
     maxRps: maxRps === undefined ? undefined : Number(maxRps),
     controlUrl: opt(env, 'CONFORMANCE_CONTROL_URL'),
+    runToken: opt(env, HANDOVER.runToken),
+    limitedRunToken: opt(env, HANDOVER.limitedRunToken),
+    tokenFallback: opt(env, HANDOVER.tokenFallback),
+    fc: {
+      seed: opt(env, 'CONFORMANCE_FC_SEED') === undefined ? undefined : Number(opt(env, 'CONFORMANCE_FC_SEED')),
+      path: opt(env, 'CONFORMANCE_FC_PATH'),
+      runs: Number(opt(env, 'CONFORMANCE_FC_RUNS')) || undefined,
+    },
+    profile: opt(env, PROFILE),
+    stateDir: opt(env, 'CONFORMANCE_STATE_DIR') ?? reportsDir(env),
+  };
+}
+
+/** Hands values to the workers (and to the reporter), from the global setup: through the environment playwright's workers inherit. */
+export function handOver(vars: Record<string, string>): void {
+  Object.assign(process.env, vars);
+}
+
+/** Where every report goes (default `reports`). */
+export function reportsDir(env: Env = process.env): string {
+  return opt(env, REPORTS_DIR) ?? 'reports';
+}
+
+/** Whether the run is on CI (playwright's forbidOnly). */
+export const onCI = (env: Env = process.env) => !!opt(env, 'CI');
+
+/**
+ * What the reporter needs, in the main process after the global setup: read
+ * leniently, since a run that did not start still writes its report.
+ */
+export function reportSettings(env: Env = process.env): { target: string; embedded: boolean; setupRequests: number; recordProfile?: string } {
+  return {
+    target: opt(env, 'CONFORMANCE_BASE_URL') ?? '(not set)',
+    embedded: opt(env, 'CONFORMANCE_EMBEDDED') === '1',
+    setupRequests: Number(opt(env, HANDOVER.setupRequests) ?? 0),
+    recordProfile: opt(env, RECORD_PROFILE),
   };
 }
 

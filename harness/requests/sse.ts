@@ -13,8 +13,9 @@
  * the `sse` fixture also calls after each test, so no test can hang or leak.
  */
 import { createParser } from 'eventsource-parser';
-import { buildUrl, MAX_429_RETRIES, MAX_429_WAIT_MS, mediaType, pace, resetDelayMs, type Query } from './client.ts';
-import { countRequest } from './request-log.ts';
+import { authorizationHeader, buildUrl, mediaType, type Authorization, type Query } from './client.ts';
+import { honouring429, pace } from './rate-limit.ts';
+import { countRequest } from '../verdicts/request-log.ts';
 import { describeNetworkError } from './tokens.ts';
 
 export const EVENTS_PATH = '/events';
@@ -36,12 +37,14 @@ export interface SseMessage {
 
 export interface SubscribeOptions {
   query?: Query;
-  /** Default: the harness's token. `'none'` for no header, or a header value. */
-  auth?: 'token' | 'none' | { header: string };
+  /** Default `'token'`: the harness's token. */
+  auth?: Authorization;
   /** How long to wait for the response head. */
   connectTimeoutMs?: number;
   /** Return a 429 as is, instead of waiting for X-RateLimit-Reset and subscribing again. */
   see429?: boolean;
+  /** The client's pace (CONFORMANCE_MAX_RPS), if any. */
+  maxRps?: number;
 }
 
 export class SseTimeout extends Error {
@@ -187,25 +190,24 @@ export class SseConnection {
  * `errorBody` and is already closed.
  */
 export async function subscribe(baseUrl: string, token: string | undefined, opts: SubscribeOptions = {}): Promise<SseConnection> {
-  const maxRps = Number(process.env.CONFORMANCE_MAX_RPS) || undefined;
-  for (let attempt = 0; ; attempt++) {
-    await pace(maxRps, 1);
-    const conn = await subscribeOnce(baseUrl, token, opts);
-    if (conn.status !== 429 || opts.see429 || attempt >= MAX_429_RETRIES) return conn;
-    // Honour the rate limit as the HTTP client does: wait for the window to reset, then subscribe again.
-    await new Promise((r) => setTimeout(r, Math.min(resetDelayMs(conn.headers['x-ratelimit-reset']) ?? 1000, MAX_429_WAIT_MS)));
-  }
+  // Honour the rate limit as the HTTP client does: wait for the window to reset, then subscribe again.
+  const { answer } = await honouring429(
+    async () => {
+      await pace(opts.maxRps, 1);
+      return subscribeOnce(baseUrl, token, opts);
+    },
+    (conn) => ({ status: conn.status, reset: conn.headers['x-ratelimit-reset'], discard: async () => conn.close() }),
+    opts.see429,
+  );
+  return answer;
 }
 
 async function subscribeOnce(baseUrl: string, token: string | undefined, opts: SubscribeOptions): Promise<SseConnection> {
   const url = buildUrl(baseUrl, EVENTS_PATH, opts.query);
   const conn = new SseConnection(url, url.slice(baseUrl.length));
   const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
-  const auth = opts.auth ?? 'token';
-  if (auth === 'token') {
-    if (!token) throw new Error('the SSE harness has no token');
-    headers.authorization = `Bearer ${token}`;
-  } else if (auth !== 'none') headers.authorization = auth.header;
+  const authorization = authorizationHeader(opts.auth ?? 'token', token, 'the SSE harness');
+  if (authorization !== undefined) headers.authorization = authorization;
 
   countRequest('GET', EVENTS_PATH);
   const connectTimer = setTimeout(() => conn.close(), opts.connectTimeoutMs ?? 10_000);

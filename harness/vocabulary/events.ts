@@ -3,13 +3,13 @@
  * reading a subscription's replay (the tenant's own history), so that the
  * checks run without writes too (`from_timestamp` in the past).
  */
-import type { Exchange, Query } from './client.ts';
-import { must, mustMatchSchema, observe, type Evidence } from './checks.ts';
-import type { Config } from './config.ts';
-import type { EventsHarness } from './fixtures.ts';
-import type { SseConnection, SseMessage } from './sse.ts';
-import { rulesOf, schemaOf } from '../schemas/index.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { Exchange, Query } from '../requests/client.ts';
+import { must, mustMatchSchema, observe, type Evidence } from './must.ts';
+import type { Config } from '../run/config.ts';
+import type { EventsHarness } from '../fixtures/fixtures.ts';
+import type { SseConnection, SseMessage } from '../requests/sse.ts';
+import { schemaOf } from '../../schemas/index.ts';
+import { ruleGroup, type Declared } from './declare.ts';
 
 export const EVENT_TYPES = (schemaOf('event-type') as { enum: string[] }).enum;
 const SPECIAL = ['error', 'offset-only'];
@@ -51,28 +51,33 @@ export const cursorOf = (m: SseMessage) => offsetOf(m) ?? (m.id || undefined);
 export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Every rule checkMessage may decide: a check that calls it declares them all. */
-export const MESSAGE_RULES: RuleId[] = [...new Set([
-  'events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', 'events.offset-only.offset',
-  ...rulesOf('sse-event-payload'), ...rulesOf('sse-offset-only-payload'), ...rulesOf('connection-created-object'),
-] as RuleId[])];
+export const messageRules = ruleGroup(
+  ['events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', 'events.offset-only.offset'],
+  'sse-event-payload', 'sse-offset-only-payload', 'connection-created-object',
+);
+type MessageRules = Declared<(typeof messageRules.named)[number]>;
+
+/** The rules of a resumption: judgeResume decides them all. */
+export const resumeRules = ruleGroup(['events.resume.no-loss', 'events.resume.no-duplicate', 'events.resume.order']);
+type ResumeRules = Declared<(typeof resumeRules.named)[number]>;
 
 /** Every message rule, applied to one message. */
-export function checkMessage(conn: SseConnection, m: SseMessage): void {
-  must('events.message.event-field', EVENT_TYPES.includes(m.event) || SPECIAL.includes(m.event), ev(conn, `an event field among the documented types, error, offset-only`, `event ${JSON.stringify(m.event)}`, describeMessage(m)));
-  must('events.message.data-json', m.lines.every((l) => l !== undefined) && !!m.payload && typeof m.payload === 'object', ev(conn, 'each data line one JSON payload (an object)', 'a data line that is not a JSON object', describeMessage(m)));
+export function checkMessage(d: MessageRules, conn: SseConnection, m: SseMessage): void {
+  must(d.eventsMessageEventField, EVENT_TYPES.includes(m.event) || SPECIAL.includes(m.event), ev(conn, `an event field among the documented types, error, offset-only`, `event ${JSON.stringify(m.event)}`, describeMessage(m)));
+  must(d.eventsMessageDataJson, m.lines.every((l) => l !== undefined) && !!m.payload && typeof m.payload === 'object', ev(conn, 'each data line one JSON payload (an object)', 'a data line that is not a JSON object', describeMessage(m)));
   const payload = m.payload as { type?: unknown; event?: { type?: unknown } };
   if (m.event === 'offset-only') {
     mustMatchSchema('sse-offset-only-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
     // "a cursor-only heartbeat": its payload shape is not shown, so the cursor may be the SSE id field.
     const cursor = cursorOf(m);
-    must('events.offset-only.offset', typeof cursor === 'string' && cursor !== '', ev(conn, 'a heartbeat that carries a cursor (payload offset or SSE id)', 'neither a payload offset nor an SSE id', describeMessage(m)));
+    must(d.eventsOffsetOnlyOffset, typeof cursor === 'string' && cursor !== '', ev(conn, 'a heartbeat that carries a cursor (payload offset or SSE id)', 'neither a payload offset nor an SSE id', describeMessage(m)));
   } else if (m.event === 'error') {
     observe('events.error-payload', 'error message payload members', Object.keys(payload).sort().join(',') || '(none)', { data: m.data.slice(0, 500) });
   } else {
     mustMatchSchema('sse-event-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
     const t = payload.event?.type;
     // No envelope member is marked required: each type present must agree with the SSE event field.
-    must('events.payload.type-matches', (t === undefined || t === m.event) && (payload.type === undefined || payload.type === m.event), ev(conn, `envelope type and payload type, where present, equal to the SSE event field ${m.event}`, `envelope type ${JSON.stringify(t)}, payload type ${JSON.stringify(payload.type)}`, describeMessage(m)));
+    must(d.eventsPayloadTypeMatches, (t === undefined || t === m.event) && (payload.type === undefined || payload.type === m.event), ev(conn, `envelope type and payload type, where present, equal to the SSE event field ${m.event}`, `envelope type ${JSON.stringify(t)}, payload type ${JSON.stringify(payload.type)}`, describeMessage(m)));
     if (m.event === 'connection.created') checkConnectionCreated(conn, m);
   }
 }
@@ -87,14 +92,14 @@ export function checkConnectionCreated(conn: SseConnection, m: SseMessage): void
  * the offset of event k of the first read `ids`, up to a bound that every
  * expected event precedes (or `unfinished` says why there is none).
  */
-export function judgeResume(conn: SseConnection, ids: string[], k: number, from: string, got: string[], unfinished?: string): void {
+export function judgeResume(d: ResumeRules, conn: SseConnection, ids: string[], k: number, from: string, got: string[], unfinished?: string): void {
   const expected = ids.slice(k + 1);
   const context = `resumed from the offset of event ${k} (${ids[k]}) = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
   const lost = expected.filter((id) => !got.includes(id));
-  must('events.resume.no-loss', !unfinished && lost.length === 0, ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, unfinished ?? `lost ${lost.join(', ')}`, context));
+  must(d.eventsResumeNoLoss, !unfinished && lost.length === 0, ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, unfinished ?? `lost ${lost.join(', ')}`, context));
   const repeated = got.filter((id, i) => got.indexOf(id) !== i || ids.indexOf(id) <= k);
-  must('events.resume.no-duplicate', repeated.length === 0, ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context));
-  must('events.resume.order', JSON.stringify(got) === JSON.stringify(expected), ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context));
+  must(d.eventsResumeNoDuplicate, repeated.length === 0, ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context));
+  must(d.eventsResumeOrder, JSON.stringify(got) === JSON.stringify(expected), ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context));
 }
 
 /**
@@ -127,10 +132,10 @@ export interface History {
 }
 
 /** The tenant's own events of the last HISTORY_MS, as a subscription with from_timestamp reads them. */
-export async function readHistory(events: EventsHarness, config: Config, query: Query = {}): Promise<History> {
+export async function readHistory(d: Declared<'events.content-type'>, events: EventsHarness, config: Config, query: Query = {}): Promise<History> {
   const from_timestamp = timestamp(Date.now() - HISTORY_MS);
   const conn = await events.subscribe({ query: { from_timestamp, ...query } });
-  must('events.content-type', conn.isEventStream, ev(conn, 'a 2xx text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  must(d.eventsContentType, conn.isEventStream, ev(conn, 'a 2xx text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
   const read = await readReplay(conn, config);
   return { conn, events: read, ids: read.map(identity), from_timestamp };
 }

@@ -15,15 +15,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { operations } from '../spec/operations.ts';
-import { grepForRule, grepForTag, isRuleId, rules, type Rule } from '../spec/rules.ts';
-import { PROFILE, RECORD_PROFILE } from './profile.ts';
+import { operations } from '../../spec/operations.ts';
+import { grepForRule, grepForTag, isRuleId, rules, type Rule } from '../../spec/rules.ts';
+import { ENV_FILE, PROFILE, RECORD_PROFILE, REPORTS_DIR, commandEnv, type Env } from './config.ts';
 
 /** The package's root (this repository, or node_modules/mgmt-api-conformance). */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** Read by harness/config.ts instead of ./.env. */
-export const ENV_FILE = 'CONFORMANCE_ENV_FILE';
-const REPORTS_DIR = 'CONFORMANCE_REPORTS_DIR';
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const EXIT = { conformant: 0, failed: 1, error: 2 } as const;
 
@@ -78,11 +75,11 @@ interface RunOptions {
   json: boolean;
   selections: string[];
   playwright: string[];
-  env: Record<string, string | undefined>;
+  env: Env;
 }
 
 function parseRun(args: string[]): RunOptions {
-  const env: Record<string, string | undefined> = { ...process.env };
+  const env = commandEnv();
   const opts: RunOptions = { reports: env[REPORTS_DIR] || 'reports', json: false, selections: [], playwright: [], env };
   let grep: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -156,7 +153,7 @@ interface Summary {
   durationMs?: number;
 }
 
-/** Reads the run's conformance.json (written by harness/reporter.ts) into a verdict. */
+/** Reads the run's conformance.json (written by harness/verdicts/reporter.ts) into a verdict. */
 export function summarize(reports: string, startedAt: number, playwrightCode: number): Summary {
   const file = resolve(reports, 'conformance.json');
   let report: {
@@ -276,7 +273,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (first === 'emulator') {
     // emulator/cli.ts reads process.argv itself: hand it the emulator's options only.
     process.argv = [process.argv[0]!, resolve(ROOT, 'emulator/cli.ts'), ...rest];
-    await import('../emulator/cli.ts');
+    await import('../../emulator/cli.ts');
     return undefined;
   }
   return runSuite(first === 'run' ? rest : argv);

@@ -4,19 +4,17 @@
  * CONFORMANCE_FC_RUNS scales the number of generated cases (default per check).
  */
 import fc from 'fast-check';
+import type { Config } from '../run/config.ts';
 
 /**
  * `numRuns` is for the embedded emulator; against an external target a
  * third of it (at least 3), to keep a read-only run within its request budget.
  */
-export function fcParams<T>(numRuns: number): fc.Parameters<T> {
-  const seed = process.env.CONFORMANCE_FC_SEED;
-  const path = process.env.CONFORMANCE_FC_PATH;
-  const embedded = process.env.CONFORMANCE_EMBEDDED === '1';
-  const runs = Number(process.env.CONFORMANCE_FC_RUNS) || (embedded ? numRuns : Math.max(3, Math.ceil(numRuns / 3)));
+export function fcParams<T>(config: Config, numRuns: number): fc.Parameters<T> {
+  const { seed, path, runs } = config.fc;
   return {
-    numRuns: runs,
-    ...(seed ? { seed: Number(seed) } : {}),
+    numRuns: runs ?? (config.embedded ? numRuns : Math.max(3, Math.ceil(numRuns / 3))),
+    ...(seed !== undefined ? { seed } : {}),
     ...(path ? { path } : {}),
     // The failure message of the first failing case, plus seed and path.
     verbose: 1,

@@ -9,14 +9,14 @@
  *   check throws;
  * - `suite-defect`: the check broke a rule it did not declare (a defect of
  *   the suite, never a verdict on the target);
- * - `observation`, `used-up-fixture`, `requests`: see harness/checks.ts.
+ * - `observation`, `used-up-fixture`, `requests`: see harness/vocabulary/must.ts.
  *
  * `decide()` turns the checks' outcomes into one verdict per rule. The
  * conformance reporter and `npm run verify` both use it, so the report and
  * the suite's own proof can never read a run differently. Neither reads
  * message text.
  */
-import { rules, type Level, type Rule } from '../spec/rules.ts';
+import { rules, type Level, type Rule } from '../../spec/rules.ts';
 
 export const ANNOTATION = {
   rule: 'rule',

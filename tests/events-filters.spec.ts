@@ -1,0 +1,57 @@
+/**
+ * Endpoints 4. Subscribe to events (Server-Sent Events): GET /events with
+ * `event_type`: only the requested types arrive, every type when it is
+ * absent, and an unknown type is refused.
+ *
+ * organization.deleted is caused last: once it has arrived, whatever was
+ * caused before it has too, so nothing waits by sleeping.
+ */
+import { declareRules } from '../harness/vocabulary/declare.ts';
+import { ev, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import { must, mustRefuse } from '../harness/vocabulary/must.ts';
+import {test } from '../harness/fixtures/fixtures.ts';
+import { causedBy, nonce, requireTrigger } from '../harness/fixtures/triggers.ts';
+
+test.describe.configure({ timeout: 120_000 });
+
+test.describe('events stream @sse', () => {
+  const onlyRequested = declareRules('events.filter.only-requested');
+  test('should deliver only the requested event types', onlyRequested, async ({ events, config }) => {
+    requireTrigger(config);
+    for (const wanted of [['organization.deleted'], ['user.created', 'organization.deleted']]) {
+      const conn = await events.subscribe({ query: { event_type: wanted } });
+      const n = nonce();
+      await events.causer.causeSequence(n);
+      await conn.waitFor((m) => causedBy(n)(m) && m.event === 'organization.deleted', waitMs(config), 0, `organization.deleted with nonce ${n}`);
+      const others = conn.events.filter((m) => !wanted.includes(m.event));
+      must(onlyRequested.eventsFilterOnlyRequested, others.length === 0, ev(conn, `only ${wanted.join(', ')}`, `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`));
+      if (wanted.includes('user.created')) {
+        const users = conn.events.filter((m) => m.event === 'user.created' && causedBy(n)(m));
+        must(onlyRequested.eventsFilterOnlyRequested, users.length === 1, ev(conn, 'the user.created caused', `${users.length} user.created with the nonce`));
+      }
+      conn.close();
+    }
+  });
+
+  const allWhenAbsent = declareRules('events.filter.all-when-absent');
+  test('should stream every event type when event_type is absent', allWhenAbsent, async ({ events, config }) => {
+    requireTrigger(config);
+    const conn = await events.subscribe();
+    const n = nonce();
+    const wanted = await events.causer.causeSequence(n);
+    // Whatever is left out never arrives: wait for all that was caused, then say which types are missing.
+    await conn.collect(wanted.length, causedBy(n), waitMs(config), `events caused with nonce ${n}`).catch(() => undefined);
+    const types = conn.events.filter(causedBy(n)).map((m) => m.event);
+    const missing = wanted.filter((t) => !types.includes(t));
+    must(allWhenAbsent.eventsFilterAllWhenAbsent, missing.length === 0, ev(conn, `every type caused: ${wanted.join(', ')}`, `missing ${missing.join(', ')} (arrived: ${types.join(', ') || 'nothing'})`));
+  });
+
+  const unknown = declareRules('events.filter.unknown-rejected');
+  test('should refuse an unknown event_type', unknown, async ({ events }) => {
+    // Not the empty value: whether `event_type=` counts as absent is not shown.
+    for (const t of ['user.exploded', 'USER.CREATED']) {
+      const conn = await events.subscribe({ query: { event_type: t } });
+      mustRefuse(unknown.eventsFilterUnknownRejected, streamExchange(conn), `event_type ${JSON.stringify(t)} is not an allowed value`);
+    }
+  });
+});
