@@ -59,9 +59,13 @@ export class Deviations {
   private readonly issuedTo = new Set<string>();
 
   private readonly on: (name: FaultName | VariantName) => boolean;
+  /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
+  private readonly reshapesRateHeaders: boolean;
 
   constructor(faults: ReadonlySet<FaultName>, variant: VariantName | undefined) {
     this.on = switchedOn(faults, variant);
+    const rateHeaders = ['rate-limit-on-429-only', 'rate-limit-remaining-negative', 'rate-limit-429-remaining-nonzero', 'rate-limit-reset-delta', 'rate-limit-reset-fractional', 'rate-limit-429-no-reset'] as const;
+    this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
 
   // ------------------------------------------------------------ the seed
@@ -164,6 +168,7 @@ export class Deviations {
 
   /** The rate-limit headers an answer carries (none: undefined). */
   rateLimitHeaders(headers: RateLimitHeaders, d: RateLimitDecision, names: { remaining: string; reset: string }): RateLimitHeaders | undefined {
+    if (!this.reshapesRateHeaders) return headers;
     if (this.on('rate-limit-on-429-only') && d.allowed) return undefined;
     const out = { ...headers };
     if (this.on('rate-limit-remaining-negative')) out[names.remaining] = d.limit - d.count;
