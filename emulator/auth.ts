@@ -13,10 +13,11 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CompactEncrypt, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { inScopeScopes } from '../spec/operations.js';
-import { API_PREFIX, audienceOf, JWKS_PATH, TOKEN_PATH, type EmulatorContext } from './context.js';
-import { apiError, keepConnectionIfBodyRead, type ApiError } from './errors.js';
+import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { inScopeScopes, operation } from '../spec/operations.js';
+import { operationOf, runner, sendAnswer, sendApiError } from './answers.js';
+import { API_PREFIX, audienceOf, JWKS_PATH, type EmulatorContext } from './context.js';
+import { ApiError, apiError, keepConnectionIfBodyRead } from './errors.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
 import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, type RateLimitDecision } from './rate-limit.js';
 import { Rng } from './state.js';
@@ -36,7 +37,7 @@ export const managementScopes = {
   readCustomSigningKeys: ['read:custom_signing_keys'],
   deleteCustomSigningKeys: ['delete:custom_signing_keys'],
   readCustomText: ['read:self_service_profile_custom_texts'],
-  /** No route of its own: held by the full client as by a real tenant's management client (the fault token-sets-scopes-all-of requires it). */
+  /** No route of its own: held by the full client, as a real tenant's management client holds it. */
   readUsers: ['read:users'],
   createUsers: ['create:users'],
   updateUsers: ['update:users'],
@@ -111,18 +112,11 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export class Auth {
+/** Issues and verifies the emulator's access tokens; knows its clients. */
+export class TokenAuthority {
   private readonly byId: Map<string, Client>;
   /** Verified tokens (keyed by the whole token, until their exp, bounded): see verify-cache.ts. */
   readonly verified = new VerifyCache<Principal>(VERIFY_CACHE_SIZE);
-  /** Opaque access tokens and the JWTs they stand for (only the `token-not-jwt` fault issues them). */
-  private readonly opaque = new Map<string, string>();
-  /** Clients that were issued a token (for the `token-reissue-refused` fault). */
-  readonly issuedTo = new Set<string>();
-  /** Key of the `token-jwe` variant's encrypted tokens. */
-  private readonly encryptionKey = randomBytes(32);
-  /** Signature segments of tokens verified once (kept only by the `signature-cache-ignores-payload` fault). */
-  private readonly seenSignatures = new Set<string>();
 
   private constructor(
     readonly clients: Record<ClientRole, Client>,
@@ -133,11 +127,11 @@ export class Auth {
     this.byId = new Map(Object.values(clients).map((c) => [c.clientId, c]));
   }
 
-  static async create(options: ResolvedOptions): Promise<Auth> {
+  static async create(options: ResolvedOptions): Promise<TokenAuthority> {
     const { privateKey, publicKey } = await generateKeyPair('RS256');
     const jwk = await exportJWK(publicKey);
     const kid = randomBytes(12).toString('base64url');
-    return new Auth(makeClients(options), privateKey, publicKey, { ...jwk, kid, alg: 'RS256', use: 'sig' });
+    return new TokenAuthority(makeClients(options), privateKey, publicKey, { ...jwk, kid, alg: 'RS256', use: 'sig' });
   }
 
   get kid(): string {
@@ -169,81 +163,10 @@ export class Auth {
       .sign(this.privateKey);
   }
 
-  /** An opaque reference standing for `jwt`, resolved by dereference(). */
-  opaqueFor(jwt: string): string {
-    const ref = `opq_${randomBytes(24).toString('hex')}`;
-    this.opaque.set(ref, jwt);
-    return ref;
-  }
-
-  /**
-   * The signed JWT encrypted for the emulator itself (a nested JWT, JWE
-   * compact with dir and A256GCM), for the `token-jwe` variant. The JWE is
-   * resolved like an opaque reference: a changed one resolves to nothing and
-   * fails verification.
-   */
-  async encryptedFor(jwt: string): Promise<string> {
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(jwt)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' }).encrypt(this.encryptionKey);
-    this.opaque.set(jwe, jwt);
-    return jwe;
-  }
-
-  /** The JWT an opaque reference stands for; any other token as it is. */
-  dereference(token: string): string {
-    // Without the fault there are none: skip hashing the token on every request.
-    if (this.opaque.size === 0) return token;
-    return this.opaque.get(token) ?? token;
-  }
-
-  /** The principal of a known client, for a request admitted without a verified token (faults only). */
+  /** The principal of a known client, for a request admitted without a verified token. */
   principalOf(role: ClientRole, tokenId: string): Principal {
     const c = this.clients[role];
     return { clientId: c.clientId, clientName: c.name, scopes: new Set(c.scopes), tokenId, rateLimit: c.rateLimit };
-  }
-
-  /** The principal a JWT claims, read without verifying it (the `tampered-signature-accepted` fault). */
-  principalUnverified(token: string): Principal | undefined {
-    try {
-      const payload = decodeJwt(token);
-      const sub = payload.sub ?? '';
-      const client = sub.endsWith('@clients') ? this.byId.get(sub.slice(0, -'@clients'.length)) : undefined;
-      if (client === undefined || typeof payload.scope !== 'string') return undefined;
-      return { clientId: client.clientId, clientName: client.name, scopes: new Set(payload.scope.split(' ').filter(Boolean)), tokenId: String(payload.jti), rateLimit: client.rateLimit };
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** The claims of an unsigned JWT (`alg: none`), read as if verified (the `alg-none-accepted` fault). */
-  unsignedPrincipal(token: string): Principal | undefined {
-    try {
-      if (String(decodeProtectedHeader(token).alg).toLowerCase() !== 'none') return undefined;
-    } catch {
-      return undefined;
-    }
-    return this.principalUnverified(token);
-  }
-
-  /** The claims of a JWT verified with the key its own header embeds (`jwk`), any key at all (the `jwk-header-trusted` fault). */
-  async embeddedKeyPrincipal(token: string, origin: string): Promise<Principal | undefined> {
-    try {
-      const { jwk, alg } = decodeProtectedHeader(token);
-      if (jwk === undefined || alg === undefined) return undefined;
-      await jwtVerify(token, await importJWK(jwk, alg), { issuer: `${origin}/`, audience: audienceOf(origin) });
-      return this.principalUnverified(token);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Remembers a verified token's signature segment (the `signature-cache-ignores-payload` fault). */
-  rememberSignature(token: string): void {
-    this.seenSignatures.add(token.slice(token.lastIndexOf('.') + 1));
-  }
-
-  /** Whether a token's signature segment was seen on a verified token (the `signature-cache-ignores-payload` fault). */
-  seenSignature(token: string): boolean {
-    return this.seenSignatures.has(token.slice(token.lastIndexOf('.') + 1));
   }
 
   /** A verified token's principal from the cache, if it is there and not expired. */
@@ -314,13 +237,7 @@ function stringParams(body: unknown): Record<string, string> {
   return out;
 }
 
-async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply) {
-  // Fault token-endpoint-no-slash: only /oauth/token is routed; the documented /oauth/token/ is not found.
-  if (ctx.faults.has('token-endpoint-no-slash') && request.url.split('?', 1)[0]!.endsWith('/')) return reply.callNotFound();
-  // Fault token-endpoint-json-only: the endpoint parses JSON bodies only; a form body is refused.
-  if (ctx.faults.has('token-endpoint-json-only') && /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
-    throw new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/json');
-  }
+async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>> {
   const params = stringParams(request.body);
   const grantType = params['grant_type'];
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
@@ -339,8 +256,7 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {};
   if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
   const client = ctx.auth.client(clientId);
-  // Fault token-wrong-secret-accepted: the client id alone authenticates.
-  const secretOk = client !== undefined && (safeEqual(secret, client.clientSecret) || ctx.faults.has('token-wrong-secret-accepted'));
+  const secretOk = client !== undefined && (safeEqual(secret, client.clientSecret) || !ctx.deviations.checksClientSecret);
   if (client === undefined || !secretOk) throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
 
   const audience = params['audience'];
@@ -348,42 +264,21 @@ async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply
   if (!acceptedAudience(audience, ctx.origin)) throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
 
   let scopes = client.scopes;
-  // Variant token-scope-ignored: the scope requested is ignored and the client's scopes granted (RFC 6749 3.3 lets the server ignore it).
-  const scopeIgnored = ctx.variant === 'token-scope-ignored';
-  if (params['scope'] !== undefined && !scopeIgnored) {
+  if (params['scope'] !== undefined && ctx.deviations.honoursRequestedScope) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const missing = requested.filter((s) => !client.scopes.includes(s));
     if (missing.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
     scopes = requested;
   }
-
-  // Fault token-reissue-refused: one live token per client.
-  if (ctx.faults.has('token-reissue-refused') && ctx.auth.issuedTo.has(client.clientId)) {
-    throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
-  }
-  ctx.auth.issuedTo.add(client.clientId);
-  let accessToken = await ctx.auth.issue(client, ctx.origin, scopes);
-  // Fault token-not-jwt: an opaque reference instead of the JWT.
-  if (ctx.faults.has('token-not-jwt')) accessToken = ctx.auth.opaqueFor(accessToken);
-  // Variant token-jwe: the token is a JWT in its JWE form (RFC 7519 1), five segments.
-  if (ctx.variant === 'token-jwe') accessToken = await ctx.auth.encryptedFor(accessToken);
+  if (ctx.deviations.refusesAnotherToken(client.clientId)) throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
+  const accessToken = await ctx.deviations.accessToken(await ctx.auth.issue(client, ctx.origin, scopes));
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
-  // Fault token-response-no-token-type (RFC 6749 5.1 requires it).
-  if (ctx.faults.has('token-response-no-token-type')) delete answer['token_type'];
-  // Fault token-scope-not-verb-resource: <resource>/<verb> instead of <verb>:<resource>.
-  if (ctx.faults.has('token-scope-not-verb-resource')) answer['scope'] = scopes.map((x) => x.split(':').reverse().join('/')).join(' ');
-  // Variant token-expires-in-fractional: the lifetime as a JSON number with a fraction (RFC 6749 5.1 names no integer).
-  if (ctx.variant === 'token-expires-in-fractional') answer['expires_in'] = TOKEN_TTL_SECONDS - 0.5;
-  // Variant token-response-minimal: expires_in and scope are optional (RFC 6749 5.1).
-  if (ctx.variant === 'token-response-minimal') {
-    delete answer['expires_in'];
-    delete answer['scope'];
-  }
-  return answer;
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
 }
 
-function renderOAuthError(err: unknown, reply: FastifyReply): void {
+function renderOAuthError(ctx: EmulatorContext, err: unknown, reply: FastifyReply): void {
+  // A catalogue error (the route not found) answers as every other route does.
+  if (err instanceof ApiError) return sendApiError(ctx, reply, err);
   let e: OAuthError;
   if (err instanceof OAuthError) e = err;
   else {
@@ -394,7 +289,8 @@ function renderOAuthError(err: unknown, reply: FastifyReply): void {
     else e = new OAuthError(500, 'server_error', 'Internal error');
   }
   keepConnectionIfBodyRead(reply);
-  reply.code(e.statusCode).headers(e.headers).header('cache-control', 'no-store').send({ error: e.error, error_description: e.description });
+  const answer = { status: e.statusCode, headers: { ...e.headers, 'cache-control': 'no-store' }, body: { error: e.error, error_description: e.description } };
+  void sendAnswer(reply, ctx.mutations.answer(answer, reply.request, 'oauth.token'));
 }
 
 // ---------------------------------------------------------------------------
@@ -408,47 +304,15 @@ export function isApiPath(url: string): boolean {
 }
 
 function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
-  // Variant rate-limit-on-429-only: the document names the headers on the 429.
-  if (ctx.variant === 'rate-limit-on-429-only' && d.allowed) return;
-  let remaining: number = d.remaining;
-  // Fault rate-limit-remaining-negative: counts on below zero.
-  if (ctx.faults.has('rate-limit-remaining-negative')) remaining = d.limit - d.count;
-  // Variant rate-limit-429-remaining-nonzero: what Remaining says on a 429 is not shown.
-  if (ctx.variant === 'rate-limit-429-remaining-nonzero' && !d.allowed) remaining = 1;
-  let reset: string = String(d.reset);
-  // Variant rate-limit-reset-delta: seconds until the window resets.
-  if (ctx.variant === 'rate-limit-reset-delta') reset = String(d.retryAfter);
-  // Variant rate-limit-reset-fractional: epoch seconds with milliseconds (numeric values: not shown).
-  if (ctx.variant === 'rate-limit-reset-fractional') reset = (d.endsAtMs / 1000).toFixed(3);
-  reply.header(HEADER_LIMIT, d.limit).header(HEADER_REMAINING, remaining).header(HEADER_RESET, reset);
-  // Fault rate-limit-429-no-reset.
-  if (ctx.faults.has('rate-limit-429-no-reset') && !d.allowed) reply.removeHeader(HEADER_RESET);
+  const headers = ctx.deviations.rateLimitHeaders({ [HEADER_LIMIT]: d.limit, [HEADER_REMAINING]: d.remaining, [HEADER_RESET]: String(d.reset) }, d, { remaining: HEADER_REMAINING, reset: HEADER_RESET });
+  if (headers !== undefined) reply.headers(headers);
 }
 
-/** The 429 (or, with a fault, what stands in for it) of a request over the limit; undefined when within it. */
+/** The 429 of a request over the limit; undefined when within it. */
 function overLimit(ctx: EmulatorContext, d: RateLimitDecision): ApiError | undefined {
-  if (d.allowed) return undefined;
-  // Fault rate-limit-not-enforced: counted (Remaining 0), never refused.
-  if (ctx.faults.has('rate-limit-not-enforced')) return undefined;
-  // Fault rate-limit-503: refused, with the wrong status.
-  if (ctx.faults.has('rate-limit-503')) return apiError('service_unavailable', undefined, { 'retry-after': String(d.retryAfter) });
+  if (d.allowed || !ctx.deviations.refusesOverLimit) return undefined;
   return apiError('too_many_requests', undefined, { 'retry-after': String(d.retryAfter) });
 }
-
-/** Route paths some faults and variants single out. */
-const ROUTE = {
-  tokenSets: `${API_PREFIX}/users/:id/federated-connections-tokensets`,
-  clientGrant: `${API_PREFIX}/client-grants/:id`,
-  events: `${API_PREFIX}/events`,
-  eventStreams: `${API_PREFIX}/event-streams`,
-  eventStream: `${API_PREFIX}/event-streams/:id`,
-  keys: `${API_PREFIX}/keys/custom-signing`,
-} as const;
-
-const routeOf = (request: FastifyRequest): string | undefined => request.routeOptions.url;
-
-/** A JWS compact serialisation: three dot-separated base64url segments. */
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 function hasBody(request: FastifyRequest): boolean {
   const len = request.headers['content-length'];
@@ -464,26 +328,13 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
   request.principal = principal;
 
   const config = request.routeOptions.config;
-  let required = config.scopes;
-  // Fault wrong-scope-required: a scope no issued token holds.
-  if (ctx.faults.has('wrong-scope-required') && routeOf(request) === ROUTE.clientGrant) required = ['read:client_grant'];
-  // Fault limited-token-accepted: no scope check on PUT custom signing keys.
-  if (ctx.faults.has('limited-token-accepted') && routeOf(request) === ROUTE.keys && request.method === 'PUT') required = undefined;
-  // Fault token-sets-scopes-all-of: "any of the required scopes" read as all of them (the full token holds both; a narrowed one does not).
-  const allOf = ctx.faults.has('token-sets-scopes-all-of') && routeOf(request) === ROUTE.tokenSets;
-  if (allOf) required = [...(required ?? []), ...managementScopes.readUsers];
-  if (required !== undefined && !(allOf ? required.every((s) => principal.scopes.has(s)) : required.some((s) => principal.scopes.has(s)))) {
-    // Fault token-sets-scope-401: the documented 403 answered 401.
-    if (ctx.faults.has('token-sets-scope-401') && routeOf(request) === ROUTE.tokenSets) return apiError('invalid_token', 'Insufficient scope');
-    // Variant auth-statuses: outside the token-set listing, a missing scope hides the resource.
-    if (ctx.variant === 'auth-statuses' && routeOf(request) !== ROUTE.tokenSets) return apiError('not_found');
-    return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.join(', ')}`, {
-      'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"`,
+  const required = ctx.deviations.requiredScopes(config.operation, config.scopes);
+  if (required !== undefined && !(required.all ? required.scopes.every((s) => principal.scopes.has(s)) : required.scopes.some((s) => principal.scopes.has(s)))) {
+    return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,
     });
   }
-  // Fault client-grant-500-to-valid-token: an authenticated read of a client grant fails in the grant lookup.
-  if (ctx.faults.has('client-grant-500-to-valid-token') && routeOf(request) === ROUTE.clientGrant) return apiError('internal_error', 'The client grant lookup failed');
-  const types = config.contentTypes;
+  const types = ctx.deviations.mediaTypes(config.operation, config.contentTypes);
   if (types !== undefined && hasBody(request)) {
     const mime = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
     if (!types.includes(mime)) return apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
@@ -500,23 +351,11 @@ export function limitAnonymous(ctx: EmulatorContext, request: FastifyRequest, re
 
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
-/** The refusal of a request without a usable token: 401, unless a fault or variant says otherwise. */
-function unauthenticated(ctx: EmulatorContext, request: FastifyRequest, missing: boolean): ApiError {
-  const route = routeOf(request);
-  // Fault token-sets-no-token-400: the documented 401 answered 400.
-  if (missing && ctx.faults.has('token-sets-no-token-400') && route === ROUTE.tokenSets) return apiError('bad_request', 'Missing Authorization header');
-  // Fault token-sets-bad-token-403: the documented 401 answered 403.
-  if (!missing && ctx.faults.has('token-sets-bad-token-403') && route === ROUTE.tokenSets) return apiError('forbidden', 'Invalid token');
-  // Variant auth-statuses: outside the token-set listing, 403 for no or a bad token.
-  if (ctx.variant === 'auth-statuses' && route !== ROUTE.tokenSets) return apiError('forbidden', 'Missing or invalid token');
+/** The refusal of a request without a usable token: 401. */
+function unauthenticated(missing: boolean): ApiError {
   return missing
     ? apiError('missing_authorization', 'Missing or malformed Authorization: Bearer header', { 'www-authenticate': 'Bearer' })
     : apiError('invalid_token', undefined, INVALID_TOKEN_CHALLENGE);
-}
-
-/** The full client's principal for a request some faults let in without a token. */
-function anonymous(ctx: EmulatorContext, request: FastifyRequest): Principal {
-  return ctx.auth.principalOf('full', `address:${request.ip}`);
 }
 
 export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -524,12 +363,13 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.route({
     method: 'POST',
-    url: TOKEN_PATH,
-    errorHandler: (err, _request, reply) => renderOAuthError(err, reply),
-    handler: (request, reply) => tokenHandler(ctx, request, reply),
+    url: operation('oauth.token').path,
+    config: { operation: 'oauth.token' },
+    errorHandler: (err, _request, reply) => renderOAuthError(ctx, err, reply),
+    handler: runner(ctx, 'oauth.token', (request, reply) => tokenHandler(ctx, request, reply)),
   });
 
-  app.get(JWKS_PATH, async () => ctx.auth.jwks());
+  app.get(JWKS_PATH, { handler: runner(ctx, undefined, async () => ctx.auth.jwks()) });
 
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiPath(request.url)) return done();
@@ -537,34 +377,21 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
     const known = header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7)) : undefined;
     if (known !== undefined) return done(admit(ctx, request, reply, known));
-    // Fault missing-token-accepted: no header on GET /client-grants/{id} is let in.
-    if (header === undefined && ctx.faults.has('missing-token-accepted') && routeOf(request) === ROUTE.clientGrant) return done(admit(ctx, request, reply, anonymous(ctx, request)));
     const m = header === undefined ? null : BEARER.exec(header);
-    // Fault malformed-header-accepted: on GET /event-streams, any header that is not a bearer JWT is let in.
-    const malformedLetIn = ctx.faults.has('malformed-header-accepted') && routeOf(request) === ROUTE.eventStreams && header !== undefined && (m === null || !JWT_SHAPE.test(m[1]!));
-    if (malformedLetIn) return done(admit(ctx, request, reply, anonymous(ctx, request)));
-    if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, header === undefined));
-    // Opaque references stand for JWTs (only the token-not-jwt fault issues them).
-    const token = ctx.auth.dereference(m[1]!);
+    if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1])) return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
+    if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
+    const token = ctx.deviations.bearerJwt(m[1]!);
     const hit = ctx.auth.cached(token);
     if (hit !== undefined) return done(admit(ctx, request, reply, hit));
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => {
-        if (ctx.faults.has('signature-cache-ignores-payload')) ctx.auth.rememberSignature(token);
+        ctx.deviations.verified(token);
         done(admit(ctx, request, reply, principal));
       },
       async () => {
-        const route = routeOf(request);
-        // Fault tampered-signature-accepted: on GET /events, the claims are read unverified.
-        let claimed = ctx.faults.has('tampered-signature-accepted') && route === ROUTE.events ? ctx.auth.principalUnverified(token) : undefined;
-        // Fault alg-none-accepted: on GET /event-streams/{id}, an unsigned JWT (alg none) passes as verified.
-        if (ctx.faults.has('alg-none-accepted') && route === ROUTE.eventStream) claimed ??= ctx.auth.unsignedPrincipal(token);
-        // Fault jwk-header-trusted: on the token-set listing, a JWT is verified with the key its own header embeds.
-        if (ctx.faults.has('jwk-header-trusted') && route === ROUTE.tokenSets) claimed ??= await ctx.auth.embeddedKeyPrincipal(token, ctx.origin);
-        // Fault signature-cache-ignores-payload: a signature verified once admits whatever payload comes with it.
-        if (ctx.faults.has('signature-cache-ignores-payload') && ctx.auth.seenSignature(token)) claimed ??= ctx.auth.principalUnverified(token);
+        const claimed = await ctx.deviations.admittedUnverified(operationOf(request), token, ctx.auth, ctx.origin);
         if (claimed !== undefined) return done(admit(ctx, request, reply, claimed));
-        done(limitAnonymous(ctx, request, reply) ?? unauthenticated(ctx, request, false));
+        done(limitAnonymous(ctx, request, reply) ?? unauthenticated(false));
       },
     );
   });

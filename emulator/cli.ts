@@ -8,8 +8,8 @@
  *   --heartbeat-ms N         offset-only heartbeat interval on /events (default 1000)
  *   --control                mount the unauthenticated /__control endpoints
  *   --seed N                 seed of the initial state
- *   --fault NAME[,NAME]      switch faults on (emulator/faults.ts; default: EMULATOR_FAULT)
- *   --variant NAME           false-positive variant (emulator/variants.ts; default: EMULATOR_VARIANT)
+ *   --fault NAME[,NAME]      switch faults on (emulator/faults/catalogue.ts; default: EMULATOR_FAULT)
+ *   --variant NAME           false-positive variant (emulator/faults/variants.ts; default: EMULATOR_VARIANT)
  *   --env-out PATH           write the CONFORMANCE_* variables as a dotenv file
  *   --env-file PATH          the same, kept for older commands. Node 20 claims
  *                            --env-file anywhere on its command line (and exits

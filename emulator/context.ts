@@ -3,8 +3,13 @@
  * issuer/verifier, the event log, the rate limiter and the open SSE streams.
  * One context per emulator instance; nothing lives in module globals.
  */
-import type { Auth, Principal } from './auth.js';
+import type { OperationId } from '../spec/operations.js';
+import type { Principal, TokenAuthority } from './auth.js';
 import type { EventLog } from './events.js';
+import type { FaultName } from './faults/catalogue.js';
+import type { Mutations } from './faults/mutations.js';
+import type { Deviations } from './faults/seams.js';
+import type { VariantName } from './faults/variants.js';
 import type { ResolvedOptions } from './options.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
 import type { State } from './state.js';
@@ -13,8 +18,6 @@ import type { State } from './state.js';
 export const API_PREFIX = '/api/v2';
 /** Path prefix of the unauthenticated control endpoints (only with `control: true`). */
 export const CONTROL_PREFIX = '/__control';
-/** Token endpoint path on {auth_url} (Authentication 2); the form without the slash is served too. */
-export const TOKEN_PATH = '/oauth/token';
 export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** An open SSE response, closable when the emulator shuts down. */
@@ -24,20 +27,18 @@ export interface OpenStream {
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
-  /**
-   * Faults switched on (the catalogue is emulator/faults.ts). A fault is one
-   * `if (ctx.faults.has('name'))` at the place where it breaks a rule.
-   */
-  readonly faults: ReadonlySet<string>;
-  /**
-   * The false-positive variant, if any (emulator/variants.ts): one
-   * `if (ctx.variant === 'name')` where it differs from the default.
-   */
-  readonly variant: string | undefined;
+  /** Faults switched on (the catalogue: faults/catalogue.ts). */
+  readonly faults: ReadonlySet<FaultName>;
+  /** The false-positive variant, if any (faults/variants.ts). */
+  readonly variant: VariantName | undefined;
+  /** The behavioural seams the routes call (faults/seams.ts). */
+  readonly deviations: Deviations;
+  /** The answer reshapes switched on (faults/mutations.ts). */
+  readonly mutations: Mutations;
   /** `http://host:port` the emulator is reached at; set by startEmulator() after listen. */
   origin: string;
   readonly state: State;
-  readonly auth: Auth;
+  readonly auth: TokenAuthority;
   readonly events: EventLog;
   readonly limiter: FixedWindowLimiter;
   readonly streams: Set<OpenStream>;
@@ -50,6 +51,8 @@ export function audienceOf(origin: string): string {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** The operation of the interface the route serves (none for the emulator's own routes). */
+    operation?: OperationId;
     /** Any one of these scopes admits the caller (checked in the auth hook). */
     scopes?: readonly string[];
     /** Request media types the route accepts when a body is present. */

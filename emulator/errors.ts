@@ -47,7 +47,7 @@ export const errorCatalogue = {
   invalid_transition: { statusCode: 409, message: 'The experiment cannot move to the requested status.' },
   already_exists: { statusCode: 409, message: 'The resource already exists.' },
 
-  // Only with a fault switched on (emulator/faults.ts): a backend that gives up.
+  // Only with a fault switched on (faults/catalogue.ts): a backend that gives up.
   service_unavailable: { statusCode: 503, message: 'Service Unavailable' },
 
   // Never expected: the self-tests fail on any 5xx.

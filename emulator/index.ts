@@ -13,24 +13,26 @@
  *   const app = await buildEmulator();
  *   const res = await app.inject({ method: 'GET', url: '/api/v2/client-grants/x' });
  */
-import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import qs from 'qs';
-import { Auth, isApiPath, limitAnonymous, registerAuth } from './auth.js';
+import { sendApiError } from './answers.js';
+import { isApiPath, limitAnonymous, registerAuth, TokenAuthority } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
-import { apiError, keepConnectionIfBodyRead, toApiError, type ApiError, type ErrorCode } from './errors.js';
+import { apiError, toApiError } from './errors.js';
 import { EventLog } from './events.js';
+import { Mutations } from './faults/mutations.js';
+import { switchedOn } from './faults/seams.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { registerApiRoutes } from './routes/index.js';
-import { withExtraMembers } from './routes/shared.js';
-import { seedEventHistory, State, type Fixtures } from './state.js';
+import { seedEventHistory } from './seed/history.js';
+import { State, type SeedFixtures } from './state.js';
 
 export type { EmulatorOptions, RateLimitOptions } from './options.js';
-export type { Fixtures } from './state.js';
+export type { SeedFixtures } from './state.js';
 export { errorCatalogue, type ErrorCode } from './errors.js';
 
 /** Limits of the form-urlencoded parser (bracket notation via qs). */
@@ -45,51 +47,27 @@ export function parseForm(body: string): Record<string, unknown> {
   }
 }
 
-/** Catalogue codes that say a request was malformed (the `validation-422` variant's 422s). */
-const VALIDATION_CODES: ReadonlySet<ErrorCode> = new Set(['invalid_uri', 'invalid_query_string', 'invalid_body', 'invalid_cursor']);
-
-function sendError(ctx: EmulatorContext, reply: FastifyReply, e: ApiError): void {
-  keepConnectionIfBodyRead(reply);
-  if (e.errorCode === 'internal_error') process.stderr.write(`emulator: internal error on ${reply.request.method} ${reply.request.url.split('?', 1)[0]}\n`);
-  let status = e.statusCode;
-  const route = reply.request.routeOptions.url ?? '';
-  // Fault malformed-json-500: the experiment move lets a JSON parse error escape as a 500.
-  if (ctx.faults.has('malformed-json-500') && e.errorCode === 'invalid_json' && route.startsWith('/api/v2/experimentation/')) status = 500;
-  // Fault client-grant-errors-html: the client-grant route's errors come from a proxy page in HTML.
-  if (ctx.faults.has('client-grant-errors-html') && route === '/api/v2/client-grants/:id') {
-    void reply.code(status).headers(e.headers).type('text/html; charset=utf-8').send(`<html><body><h1>${status} ${STATUS_CODES[status] ?? 'Error'}</h1></body></html>`);
-    return;
-  }
-  // Status codes for validation failures: not shown.
-  if (ctx.variant === 'validation-422' && VALIDATION_CODES.has(e.errorCode)) status = 422;
-  // The shape of error response bodies: not shown.
-  if (ctx.variant === 'error-body-shape') {
-    void reply
-      .code(status)
-      .headers(e.headers)
-      .type('application/problem+json')
-      .send({ type: `urn:conformance:error:${e.errorCode}`, title: STATUS_CODES[status] ?? 'Error', status, detail: e.message });
-    return;
-  }
-  void reply.code(status).headers(e.headers).send(e.toBody(status));
-}
-
 /** Builds the fastify app (not listening). `app.emulator` is its context. */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<FastifyInstance> {
   const resolved = resolveOptions(options);
-  const auth = await Auth.create(resolved);
+  const auth = await TokenAuthority.create(resolved);
+  const { faults, variant, deviations } = resolved;
+  const state = new State(resolved.seed, { fullClientId: auth.clients.full.clientId, deviations, now: resolved.now });
+  const events = new EventLog({ tenant: 'conformance', stream: 'events-api' });
   const ctx: EmulatorContext = {
     options: resolved,
-    faults: resolved.faults,
-    variant: resolved.variant,
+    faults,
+    variant,
+    deviations,
+    mutations: new Mutations(switchedOn(faults, variant), state, events),
     origin: resolved.origin,
-    state: new State(resolved.seed, { fullClientId: auth.clients.full.clientId, faults: resolved.faults, variant: resolved.variant, now: resolved.now }),
+    state,
     auth,
-    events: new EventLog({ tenant: 'conformance', stream: 'events-api' }),
+    events,
     limiter: new FixedWindowLimiter(),
     streams: new Set(),
   };
-  seedEventHistory(ctx.events, ctx.state, resolved.now(), resolved.faults);
+  seedEventHistory(ctx.events, ctx.state, resolved.now());
 
   const app = Fastify({
     logger: false,
@@ -103,7 +81,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     // Bad percent-encoding and over-long parameters go through the catalogue too.
     frameworkErrors: (err, request, reply) => {
       if (isApiPath(request.url)) limitAnonymous(ctx, request, reply);
-      sendError(ctx, reply, toApiError(err));
+      sendApiError(ctx, reply, toApiError(err));
     },
   });
   app.decorate('emulator', ctx);
@@ -111,30 +89,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   // Bodies are JSON or form-urlencoded; every other media type is 415.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
-  app.setErrorHandler((err, _request, reply) => sendError(ctx, reply, toApiError(err)));
+  app.setErrorHandler((err, _request, reply) => sendApiError(ctx, reply, toApiError(err)));
   app.setNotFoundHandler((request, reply) => {
-    sendError(ctx, reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
+    sendApiError(ctx, reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
   });
   app.addHook('preClose', async () => {
     for (const s of [...ctx.streams]) s.close();
   });
-
-  if (ctx.faults.has('json-as-text-plain')) {
-    // JSON success answers labelled as plain text (breaks http.json-bodies).
-    app.addHook('onSend', (request, reply, payload, done) => {
-      if (isApiPath(request.url) && reply.statusCode < 300 && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
-        reply.header('content-type', 'text/plain; charset=utf-8');
-      }
-      done(null, payload);
-    });
-  }
-  if (ctx.variant === 'extra-members') {
-    // Members the document does not list, on every answered object but custom text maps (whose members are all text values).
-    app.addHook('preSerialization', (request, _reply, payload, done) => {
-      const skip = request.url.startsWith(CONTROL_PREFIX) || request.routeOptions.url?.includes('/custom-text/') === true;
-      done(null, skip ? payload : withExtraMembers(payload));
-    });
-  }
 
   registerAuth(app, ctx);
   registerApiRoutes(app, ctx);
@@ -157,7 +118,7 @@ export interface RunningEmulator {
   /** `${authUrl}/__control` when control is on. */
   controlUrl: string | undefined;
   clients: { full: ClientCredentials; limited: ClientCredentials; rateLimited: ClientCredentials };
-  fixtures: Fixtures;
+  fixtures: SeedFixtures;
   /** The fastify app, for inspection. */
   app: FastifyInstance;
   /** The dotenv variables the suite reads. */

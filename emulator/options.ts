@@ -3,8 +3,9 @@
  * The CLI (cli.ts) and startEmulator()/buildEmulator() (index.ts) both go
  * through resolveOptions(), so a bad value fails the same way everywhere.
  */
-import { faultNames } from './faults.js';
-import { variantNames } from './variants.js';
+import { faultNames, type FaultName } from './faults/catalogue.js';
+import { Deviations } from './faults/seams.js';
+import { variantNames, type VariantName } from './faults/variants.js';
 
 /** A fixed-window rate limit: `limit` requests per `windowSeconds`. */
 export interface RateLimitOptions {
@@ -29,11 +30,11 @@ export interface EmulatorOptions {
   seed?: number;
   /**
    * Faults to switch on: comma-separated names of the catalogue
-   * (emulator/faults.ts). Absent: EMULATOR_FAULT from the environment.
+   * (emulator/faults/catalogue.ts). Absent: EMULATOR_FAULT from the environment.
    */
   fault?: string;
   /**
-   * A false-positive variant of the catalogue (emulator/variants.ts).
+   * A false-positive variant of the catalogue (emulator/faults/variants.ts).
    * Absent: EMULATOR_VARIANT from the environment.
    */
   variant?: string;
@@ -59,8 +60,10 @@ export interface ResolvedOptions {
   heartbeatMs: number;
   control: boolean;
   seed: number;
-  faults: ReadonlySet<string>;
-  variant: string | undefined;
+  faults: ReadonlySet<FaultName>;
+  variant: VariantName | undefined;
+  /** The seams of these faults and this variant (one per emulator: some remember what they saw). */
+  deviations: Deviations;
   origin: string;
   bodyLimit: number;
   now: () => number;
@@ -99,24 +102,27 @@ export function parseRate(text: string): RateLimitOptions {
   return rate('rate', { limit: Number(m[1]), windowSeconds: Number(m[2]) });
 }
 
+const isFaultName = (name: string): name is FaultName => (faultNames as readonly string[]).includes(name);
+const isVariantName = (name: string): name is VariantName => (variantNames as readonly string[]).includes(name);
+
 /** Comma-separated fault names; an unknown name is refused with the catalogue listed. */
-export function parseFaults(text: string): ReadonlySet<string> {
+export function parseFaults(text: string): ReadonlySet<FaultName> {
   const names = text
     .split(',')
     .map((f) => f.trim())
     .filter((f) => f.length > 0);
-  const unknown = names.filter((n) => !faultNames.includes(n));
+  const unknown = names.filter((n) => !isFaultName(n));
   if (unknown.length > 0) {
-    throw new RangeError(`unknown fault ${unknown.join(', ')}; the catalogue (emulator/faults.ts): ${faultNames.join(', ')}`);
+    throw new RangeError(`unknown fault ${unknown.join(', ')}; the catalogue (emulator/faults/catalogue.ts): ${faultNames.join(', ')}`);
   }
-  return new Set(names);
+  return new Set(names.filter(isFaultName));
 }
 
 /** A variant name, or undefined for none; an unknown name is refused with the catalogue listed. */
-export function parseVariant(text: string | undefined): string | undefined {
+export function parseVariant(text: string | undefined): VariantName | undefined {
   const name = text?.trim();
   if (!name) return undefined;
-  if (!variantNames.includes(name)) throw new RangeError(`unknown variant ${name}; the catalogue (emulator/variants.ts): ${variantNames.join(', ')}`);
+  if (!isVariantName(name)) throw new RangeError(`unknown variant ${name}; the catalogue (emulator/faults/variants.ts): ${variantNames.join(', ')}`);
   return name;
 }
 
@@ -127,18 +133,18 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   if (!Number.isInteger(seed)) throw new RangeError(`emulator option seed must be an integer, got ${seed}`);
   const faults = parseFaults(options.fault ?? process.env['EMULATOR_FAULT'] ?? '');
   const variant = parseVariant(options.variant ?? process.env['EMULATOR_VARIANT']);
+  const deviations = new Deviations(faults, variant);
   return {
     port,
     host: options.host ?? DEFAULTS.host,
     rateLimit: rate('rateLimit', options.rateLimit ?? DEFAULTS.rateLimit),
-    // Variant rate-limit-edge-of-probe: the budget ends where the probe's default one does (200 requests),
-    // so the probe's last answer is a 200 with X-RateLimit-Remaining 0 and the 429 would be the next request.
-    rateLimitedClient: rate('rateLimitedClient', options.rateLimitedClient ?? (variant === 'rate-limit-edge-of-probe' ? { limit: 200, windowSeconds: 60 } : DEFAULTS.rateLimitedClient)),
+    rateLimitedClient: rate('rateLimitedClient', options.rateLimitedClient ?? deviations.rateLimitedClientWindow(DEFAULTS.rateLimitedClient)),
     heartbeatMs: positiveInt('heartbeatMs', options.heartbeatMs ?? DEFAULTS.heartbeatMs, 3_600_000),
     control: options.control ?? DEFAULTS.control,
     seed,
     faults,
     variant,
+    deviations,
     origin: (options.origin ?? DEFAULTS.origin).replace(/\/+$/, ''),
     bodyLimit: positiveInt('bodyLimit', options.bodyLimit ?? DEFAULTS.bodyLimit),
     now: options.now ?? Date.now,

@@ -109,7 +109,7 @@ const EXAMPLE_JWK = {
  */
 export function seedExamples(seed: number = DEFAULTS.seed): SeedExamples {
   // The full client's id only names the client of a grant; no id of the examples depends on it.
-  const state = new State(seed, { fullClientId: 'conformance-examples', faults: new Set() });
+  const state = new State(seed, { fullClientId: 'conformance-examples' });
   const f = state.fixtures;
   // An experiment outside the suite's draft fixtures (those are used up by its writes): the seeded active one, paused.
   const active = [...state.experiments.values()].find((e) => e.status === 'active');

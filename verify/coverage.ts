@@ -4,7 +4,7 @@
  * no check or no fault is a gap, and the report names it with its reason.
  */
 import { spawn } from 'node:child_process';
-import { unfaulted, type Fault } from '../emulator/faults.ts';
+import { unfaulted, type Fault } from '../emulator/faults/catalogue.ts';
 import { rules, type Rule } from '../spec/rules.ts';
 
 export interface Check {

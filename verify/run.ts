@@ -6,7 +6,7 @@
  *    time against the same emulator (fixtures used up by the first run).
  * 2. False-positive guards: the whole suite against each variant of the
  *    emulator (differing only where the document is silent) must pass.
- * 3. Mutation sweep: for each fault of the catalogue (emulator/faults.ts),
+ * 3. Mutation sweep: for each fault of the catalogue (emulator/faults/catalogue.ts),
  *    an emulator with that one fault, and only the checks tagged with the
  *    fault's rule (`--grep @rule:<id>`). The fault is caught when the run's
  *    verdict on that rule is fail, from a recorded violation of it
@@ -31,9 +31,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { faults, type Fault } from '../emulator/faults.ts';
+import { faults, type Fault } from '../emulator/faults/catalogue.ts';
 import { startEmulator } from '../emulator/index.ts';
-import { variants } from '../emulator/variants.ts';
+import { variants } from '../emulator/faults/variants.ts';
 import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts/decide.ts';
 import { grepForRule } from '../spec/rules.ts';
 import { coverage, formatCoverage, listChecks } from './coverage.ts';

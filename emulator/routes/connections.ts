@@ -49,11 +49,9 @@ export function connectionRoutes(ctx: EmulatorContext): RouteDef[] {
         if (!check.valid) throw apiError('invalid_body', `Payload validation error: ${formatErrors(check.errors).replace(/\n/g, '; ')}`);
         ctx.state.connections.set(id, connection);
         const conn = { id, name, strategy: connection.strategy };
-        const object = structuredClone(connection) as unknown as Record<string, unknown>;
-        // Fault connection-created-enabled-clients-string: enabled_clients is an array of string.
-        if (ctx.faults.has('connection-created-enabled-clients-string')) object['enabled_clients'] = connection.enabled_clients.join(',');
-        ctx.events.append('connection.created', object, requestContext(request, conn), 'connections');
-        return reply.code(201).send(connection);
+        ctx.events.append('connection.created', structuredClone(connection) as unknown as Record<string, unknown>, requestContext(request, conn), 'connections');
+        void reply.code(201);
+        return connection;
       },
     },
     {

@@ -4,6 +4,7 @@
  * header). Unknown paths fall to the not-found handler (404 `not_found`).
  */
 import type { FastifyInstance } from 'fastify';
+import { runner } from '../answers.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { clientGrantRoutes } from './client-grants.js';
@@ -37,12 +38,13 @@ export function apiRoutes(ctx: EmulatorContext): RouteDef[] {
 
 export function registerApiRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const methodsByUrl = new Map<string, string[]>();
-  for (const def of apiRoutes(ctx)) {
+  const served = apiRoutes(ctx).filter((def) => !def.snapshot || ctx.deviations.servesSnapshotRoutes);
+  for (const def of served) {
     app.route({
       method: def.method,
       url: def.url,
-      config: { scopes: def.scopes, contentTypes: def.contentTypes ?? JSON_ONLY },
-      handler: def.handler,
+      config: { operation: def.operation, scopes: def.scopes, contentTypes: def.contentTypes ?? JSON_ONLY },
+      handler: runner(ctx, def.operation, def.handler),
     });
     methodsByUrl.set(def.url, [...(methodsByUrl.get(def.url) ?? []), def.method]);
   }

@@ -34,7 +34,8 @@ export function organizationRoutes(ctx: EmulatorContext): RouteDef[] {
         if (body['metadata'] !== undefined) org.metadata = structuredClone(body['metadata']) as Record<string, string>;
         ctx.state.organizations.set(id, org);
         ctx.events.append('organization.created', structuredClone(org) as unknown as Record<string, unknown>, requestContext(request), 'organizations');
-        return reply.code(201).send(org);
+        void reply.code(201);
+        return org;
       },
     },
     {

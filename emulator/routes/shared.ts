@@ -5,19 +5,30 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatErrors, validate, type SchemaName } from '../../schemas/index.js';
+import { operation, type OperationId } from '../../spec/operations.js';
+import { API_PREFIX } from '../context.js';
 import { apiError } from '../errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteDef {
   method: Method;
-  /** Full path including /api/v2, fastify syntax (`:id`). */
+  /** Full path including /api/v2, fastify syntax (`:id`); for an operation, `routePath(id)`. */
   url: string;
+  /** The operation of the interface it serves (none for the emulator's own routes). */
+  operation?: OperationId;
+  /** A read or delete a careful client snapshots and restores with (the document shows none of them). */
+  snapshot?: boolean;
   /** Any one of these scopes admits the caller. */
   scopes: readonly string[];
   /** Accepted request media types when a body is present (default: JSON only). */
   contentTypes?: readonly string[];
   handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+/** The route path of an operation: spec/operations.ts's path under /api/v2, `{id}` as fastify's `:id`. */
+export function routePath(id: OperationId): string {
+  return API_PREFIX + operation(id).path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 export const JSON_ONLY = ['application/json'] as const;
@@ -68,16 +79,3 @@ export function validateBody(name: SchemaName, body: unknown): void {
 }
 
 export const nowIso = (): string => new Date().toISOString();
-
-/** The member the `extra-members` variant adds to every object: one the document does not list. */
-export const EXTRA_MEMBER = 'x_conformance_unlisted';
-
-/** A deep copy of a JSON value with EXTRA_MEMBER added to every object (the `extra-members` variant). */
-export function withExtraMembers<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => withExtraMembers(v)) as T;
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = withExtraMembers(v);
-  out[EXTRA_MEMBER] = 'a member the document does not list';
-  return out as T;
-}

@@ -87,7 +87,8 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
         ctx.state.users.set(id, user);
         ctx.state.tokenSets.set(id, []);
         ctx.events.append('user.created', structuredClone(user) as unknown as Record<string, unknown>, requestContext(request, connectionOf(connection.name)), 'users');
-        return reply.code(201).send(user);
+        void reply.code(201);
+        return user;
       },
     },
     {

@@ -1,39 +1,38 @@
 /**
- * The fault catalogue (emulator/faults.ts) and the false-positive variants
- * (emulator/variants.ts): well-formed, tied to must rules, each used where
- * it acts in the emulator's source, selected only by name; and in-process
- * spot checks that a few of them do what their line says.
+ * The fault catalogue (emulator/faults/catalogue.ts) and the false-positive
+ * variants (emulator/faults/variants.ts): well-formed, tied to must rules,
+ * each acting through a mutation (faults/mutations.ts) or a seam
+ * (faults/seams.ts) and asked about nowhere else, selected only by name; and
+ * in-process spot checks that a few of them do what their line says.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { faults, unfaulted } from '../../emulator/faults.js';
+import { faults, unfaulted } from '../../emulator/faults/catalogue.js';
+import { EXTRA_MEMBER, mutated } from '../../emulator/faults/mutations.js';
+import { variants } from '../../emulator/faults/variants.js';
 import { startEmulator } from '../../emulator/index.js';
 import { resolveOptions } from '../../emulator/options.js';
-import { EXTRA_MEMBER } from '../../emulator/routes/shared.js';
-import { variants } from '../../emulator/variants.js';
 import { rulesOf, validate } from '../../schemas/index.js';
 import { rules, type Rule } from '../../spec/rules.js';
 import { subscribe, type SseConnection } from '../../harness/requests/sse.js';
 import { API, body, harness, withEmulator, type Harness } from './helpers.js';
 
 const EMULATOR_DIR = join(import.meta.dirname, '..', '..', 'emulator');
+const FAULT_LAYER = join(EMULATOR_DIR, 'faults');
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** The emulator's source, every .ts file under emulator/ but the catalogues themselves. */
-function emulatorSource(): string {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts') && e.name !== 'faults.ts' && e.name !== 'variants.ts') files.push(p);
-    }
-  };
-  walk(EMULATOR_DIR);
-  return files.map((f) => readFileSync(f, 'utf8')).join('\n');
+/** The .ts files under `dir`, recursively. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? sources(p) : e.name.endsWith('.ts') ? [p] : [];
+  });
 }
+
+/** The names the seams ask about: each `this.on('name')` of faults/seams.ts (the typecheck holds them to the catalogues). */
+const seamNames = new Set([...readFileSync(join(FAULT_LAYER, 'seams.ts'), 'utf8').matchAll(/this\.on\('([^']+)'\)/g)].map((m) => m[1]!));
 
 const byId = new Map<string, Rule>((rules as readonly Rule[]).map((r) => [r.id, r]));
 
@@ -72,13 +71,15 @@ test.describe('fault catalogue', () => {
     expect(faults.length).toBeGreaterThanOrEqual(60);
   });
 
-  test('should use every fault name in the emulator, and no other', () => {
-    const source = emulatorSource();
-    for (const f of faults) expect(source.includes(`faults.has('${f.name}')`), `faults.has('${f.name}') in emulator/`).toBe(true);
-    // 'name' is the placeholder of the doc comments.
-    const used = [...source.matchAll(/faults\.has\('([^']+)'\)/g)].map((m) => m[1]!).filter((u) => u !== 'name');
-    const names = new Set(faults.map((f) => f.name));
-    expect(used.filter((u) => !names.has(u))).toEqual([]);
+  test('should give every fault a mutation or a seam that names it', () => {
+    const acting = faults.filter((f) => !mutated.has(f.name) && !seamNames.has(f.name)).map((f) => f.name);
+    expect(acting, 'faults with neither a mutation nor a seam').toEqual([]);
+  });
+
+  test('should ask whether a fault or variant is on only in the fault layer', () => {
+    const outside = sources(EMULATOR_DIR).filter((f) => !f.startsWith(FAULT_LAYER));
+    const asking = outside.filter((f) => /faults\.has\(|variant\s*[!=]==/.test(readFileSync(f, 'utf8')));
+    expect(asking.map((f) => f.slice(EMULATOR_DIR.length + 1))).toEqual([]);
   });
 
   test('should keep every schema-level fault on a rule its body schema names', () => {
@@ -103,12 +104,9 @@ test.describe('variant catalogue', () => {
     }
   });
 
-  test('should use every variant name in the emulator, and no other', () => {
-    const source = emulatorSource();
-    for (const v of variants) expect(source.includes(`variant === '${v.name}'`), `variant === '${v.name}' in emulator/`).toBe(true);
-    const used = [...source.matchAll(/variant === '([^']+)'/g)].map((m) => m[1]!).filter((u) => u !== 'name');
-    const names = new Set(variants.map((v) => v.name));
-    expect(used.filter((u) => !names.has(u))).toEqual([]);
+  test('should give every variant a mutation or a seam that names it', () => {
+    const acting = variants.filter((v) => !mutated.has(v.name) && !seamNames.has(v.name)).map((v) => v.name);
+    expect(acting, 'variants with neither a mutation nor a seam').toEqual([]);
   });
 });
 

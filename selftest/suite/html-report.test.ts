@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.ts';
-import { faults } from '../../emulator/faults.ts';
+import { faults } from '../../emulator/faults/catalogue.ts';
 import { ROOT, runSuite } from './run-suite.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

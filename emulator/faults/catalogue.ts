@@ -5,13 +5,17 @@
  * `npm run verify` runs the checks of each fault's rule against an emulator
  * with that fault, and fails unless a check catches it.
  *
- * Each fault is one `if (ctx.faults.has('name'))` at the place where it
- * breaks its rule (selftest/emulator/faults.test.ts checks that every name
- * is used). Where breaking a rule makes a dependent check fail too (a
- * refused token cannot read anything), the fault still breaks only one
- * statement of the document; the sweep runs only the checks of its rule.
+ * This line is the one place that says how a fault breaks its rule. A
+ * fault that only reshapes an answer is a declarative entry of
+ * mutations.ts; one that changes behaviour acts through a seam of seams.ts,
+ * named after the behaviour (selftest/emulator/faults.test.ts checks that
+ * every fault has one or the other). `FaultName` is the union of the names,
+ * so a misspelt name fails the typecheck. Where breaking a rule makes a
+ * dependent check fail too (a refused token cannot read anything), the
+ * fault still breaks only one statement of the document; the sweep runs
+ * only the checks of its rule.
  */
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../../spec/rules.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -27,7 +31,7 @@ export interface Fault {
   needs?: 'writes';
 }
 
-export const faults: readonly Fault[] = [
+export const faults = [
   // ------------------------------------------------------------- general
   { name: 'json-as-text-plain', rule: 'http.json-bodies', how: 'JSON success answers of /api/v2 carry Content-Type text/plain.' },
   { name: 'client-grant-errors-html', rule: 'http.json-error-bodies', how: 'Errors of GET /client-grants/{id} (401, 404, ...) come as an HTML page; the other operations answer JSON errors.' },
@@ -180,7 +184,10 @@ export const faults: readonly Fault[] = [
   { name: 'custom-text-links-refused', rule: 'custom-text.put.html.basic-allowed', how: 'A value with a hyperlink (<a>) is refused (400).' },
   { name: 'custom-text-script-stored', rule: 'custom-text.put.html.restricted', how: 'The HTML allow-list is skipped: a <script> element is stored and answered as given.' },
   { name: 'custom-text-values-as-objects', rule: 'custom-text.types', how: 'The answer maps each key to { text: value } instead of the string.' },
-];
+] as const satisfies readonly Fault[];
+
+/** A fault of the catalogue, by name. */
+export type FaultName = (typeof faults)[number]['name'];
 
 /**
  * Must rules that no fault breaks, each with the reason. `npm run verify`
@@ -190,4 +197,4 @@ export const faults: readonly Fault[] = [
 export const unfaulted: Partial<Record<RuleId, string>> = {};
 
 /** The catalogue's names, for option validation and messages. */
-export const faultNames: readonly string[] = faults.map((f) => f.name);
+export const faultNames: readonly FaultName[] = faults.map((f) => f.name);

@@ -2,8 +2,10 @@
  * False-positive guards: variants of the emulator that differ from the
  * default only where the interface document is silent ("not shown"). The
  * whole suite must pass against each (`npm run verify`). Selected with
- * `--variant NAME` (or EMULATOR_VARIANT=NAME, or startEmulator({ variant }));
- * each is one `if (ctx.variant === 'name')` where it differs.
+ * `--variant NAME` (or EMULATOR_VARIANT=NAME, or startEmulator({ variant })).
+ * Like a fault, a variant that only reshapes an answer is an entry of
+ * mutations.ts, and one that changes behaviour acts through a seam of
+ * seams.ts; `differs` is the one place that says what and why.
  */
 export interface Variant {
   name: string;
@@ -11,7 +13,7 @@ export interface Variant {
   differs: string;
 }
 
-export const variants: readonly Variant[] = [
+export const variants = [
   {
     name: 'error-body-shape',
     differs: 'Errors of /api/v2 are application/problem+json { type, title, status, detail } ("The shape of error response bodies: not shown").',
@@ -143,7 +145,10 @@ export const variants: readonly Variant[] = [
     name: 'cursor-expires',
     differs: 'The offset of an event older than an hour is refused with 400 invalid_cursor ("how long a cursor stays valid: not shown").',
   },
-];
+] as const satisfies readonly Variant[];
+
+/** A variant of the catalogue, by name. */
+export type VariantName = (typeof variants)[number]['name'];
 
 /** The catalogue's names, for option validation and messages. */
-export const variantNames: readonly string[] = variants.map((v) => v.name);
+export const variantNames: readonly VariantName[] = variants.map((v) => v.name);

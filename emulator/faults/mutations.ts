@@ -1,0 +1,552 @@
+/**
+ * Faults and variants that only reshape an answer, as data: which answers
+ * (the operation, successes or errors, an SSE message or heartbeat), and a
+ * function from the conforming answer to the reshaped one. The function
+ * reads the answer, the request and the state, and changes none of them
+ * (it builds a new answer; the conforming path answers stored objects
+ * without copying them). Requests a fault refuses before the route reads
+ * them are data too (`refusals`).
+ *
+ * Applied in one place, `Mutations` (built per emulator with the entries
+ * switched on): the route runner (answers.ts) and the error sender pass
+ * every answer of a route through `answer()`, GET /events its head and each
+ * message through `answer()` and `frame()`. The catalogues say how; an
+ * entry here says only where.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import type { OperationId } from '../../spec/operations.js';
+import { isApiPath, OAuthError } from '../auth.js';
+import { CONTROL_PREFIX } from '../context.js';
+import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
+import { decodeOffset, encodeOffset, type EventLog, type LoggedEvent } from '../events.js';
+import { TAKE_DEFAULT, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
+import { codePoints, isPlainObject, mediaTypeOf, param, singleQuery } from '../routes/shared.js';
+import { experimentStatuses, type State } from '../state.js';
+import type { FaultName } from './catalogue.js';
+import { CLOSED_TEXT_KEYS } from './seams.js';
+import type { VariantName } from './variants.js';
+
+/** An answer on its way out: status, body (undefined: none) and headers (undefined removes one the reply holds). */
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: Readonly<Record<string, string | number | undefined>>;
+}
+
+/** What a mutation reads besides the answer. */
+export interface Asked {
+  request: FastifyRequest;
+  operation: OperationId | undefined;
+  state: State;
+  /** Keys this entry noted before, for a fault that answers a second read differently. */
+  seen: Set<string>;
+}
+
+/** One SSE message: its event field, id field (undefined: none), data (a string is sent as it is) and raw lines before it. */
+export interface SseFrame {
+  event: string;
+  id: string | undefined;
+  data: unknown;
+  before?: string;
+}
+
+/** Where an SSE message stands: the event it carries (none for heartbeats), whether it is of the seeded history, whether replayed after a cursor. */
+export interface FrameAt {
+  logged?: LoggedEvent;
+  history: boolean;
+  afterCursor: boolean;
+  log: EventLog;
+}
+
+type By = FaultName | VariantName;
+
+interface AnswerMutation {
+  by: By;
+  /** The operations whose answers it reshapes, or every answer. */
+  on: readonly OperationId[] | 'every';
+  /** Successes (status below 400, the default), errors, or both. */
+  answers?: 'errors' | 'all';
+  when?: (a: Answer, q: Asked) => boolean;
+  reshape: (a: Answer, q: Asked) => Answer;
+}
+
+interface FrameMutation {
+  by: By;
+  frames: readonly ('message' | 'heartbeat')[];
+  when?: (f: SseFrame, at: FrameAt) => boolean;
+  reshape: (f: SseFrame, at: FrameAt) => SseFrame;
+}
+
+interface Refusal {
+  by: By;
+  on: OperationId;
+  when: (request: FastifyRequest, state: State) => boolean;
+  error: (request: FastifyRequest) => Error;
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** The member the `extra-members` variant adds to every object: one the document does not list. */
+export const EXTRA_MEMBER = 'x_conformance_unlisted';
+
+/** A deep copy of a JSON value with EXTRA_MEMBER added to every object. */
+export function withExtraMembers<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => withExtraMembers(v)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = withExtraMembers(v);
+  out[EXTRA_MEMBER] = 'a member the document does not list';
+  return out as T;
+}
+
+type Json = Record<string, unknown>;
+
+const error = (code: ErrorCode, message?: string, headers?: Record<string, string>): Answer => {
+  const e = apiError(code, message, headers);
+  return { status: e.statusCode, body: e.toBody(), headers: e.headers };
+};
+const ok = (body: unknown): Answer => ({ status: 200, body, headers: {} });
+const errorCode = (a: Answer): string | undefined => (isPlainObject(a.body) && typeof a.body['errorCode'] === 'string' ? a.body['errorCode'] : undefined);
+const is = (...codes: ErrorCode[]) => (a: Answer) => codes.includes(errorCode(a) as ErrorCode);
+/** An API error answered with another status (the body's statusCode and error follow). */
+const withStatus = (a: Answer, status: number): Answer => ({ ...a, status, body: { ...(a.body as ErrorBody), statusCode: status, error: STATUS_CODES[status] ?? 'Error' } });
+const body = (a: Answer, f: (b: Json) => unknown): Answer => ({ ...a, body: f(a.body as Json) });
+/** Each item of a list answer. */
+const items = (a: Answer, f: (item: Json) => Json): Answer => ({ ...a, body: (a.body as Json[]).map(f) });
+/** Each stream of an event stream answer or page. */
+const streams = (a: Answer, f: (s: Json) => Json): Answer => {
+  const b = a.body as Json;
+  return Array.isArray(b['eventStreams']) ? { ...a, body: { ...b, eventStreams: (b['eventStreams'] as Json[]).map(f) } } : { ...a, body: f(b) };
+};
+/** The first stream of the second page (a page cache keyed by the first cursor), if this page is it. */
+const secondPageFirst = (a: Answer, q: Asked): number | undefined => {
+  const first = (a.body as { eventStreams: Json[] }).eventStreams[0];
+  const i = first === undefined ? undefined : q.state.eventStreamIndexOf(String(first['id']));
+  const take = Number(singleQuery(q.request, 'take') ?? TAKE_DEFAULT);
+  return singleQuery(q.request, 'from') !== undefined && i !== undefined && i > 0 && i === take ? i : undefined;
+};
+const onSecondPageFirst = (a: Answer, q: Asked, f: (i: number) => Json): Answer => {
+  const b = a.body as { eventStreams: Json[] };
+  const i = secondPageFirst(a, q)!;
+  return { ...a, body: { ...b, eventStreams: [f(i), ...b.eventStreams.slice(1)] } };
+};
+/** The status an experiment move asked for (undefined when there is none). */
+const askedStatus = (q: Asked): unknown => (isPlainObject(q.request.body) ? q.request.body['status'] : undefined);
+const experimentAsIs = (q: Asked): Answer => {
+  const e = q.state.experiments.get(param(q.request, 'id'));
+  return e === undefined ? error('inexistent_experiment') : ok(e);
+};
+const streamById = (q: Asked, id: string): Answer => {
+  const i = q.state.eventStreamIndexOf(id);
+  return i === undefined ? error('inexistent_event_stream') : ok(q.state.eventStreams[i]);
+};
+/** A payload's envelope, copied and changed. */
+const envelope = (f: SseFrame, change: (e: Json & { data: { object: Json; context: Json } }) => void): SseFrame => {
+  const data = f.data as Json;
+  const e = structuredClone(data['event']) as Json & { data: { object: Json; context: Json } };
+  change(e);
+  return { ...f, data: { ...data, event: e } };
+};
+const offsetMoved = (f: SseFrame, by: number): SseFrame => {
+  const offset = encodeOffset(Math.max(0, (decodeOffset(String((f.data as Json)['offset'])) ?? 0) + by));
+  return { ...f, id: f.id === undefined ? undefined : offset, data: { ...(f.data as Json), offset } };
+};
+const isConnectionCreated = (f: SseFrame) => f.event === 'connection.created';
+const FORM = 'application/x-www-form-urlencoded';
+const keysOf = (request: FastifyRequest): unknown[] => (isPlainObject(request.body) && Array.isArray(request.body['keys']) ? request.body['keys'] : []);
+const textsOf = (request: FastifyRequest): Array<[string, unknown]> => (isPlainObject(request.body) ? Object.entries(request.body) : []);
+/** The suite's default custom text key (CONFORMANCE_CUSTOM_TEXT_KEY). */
+const DEFAULT_TEXT_KEY = 'introduction';
+/** Catalogue codes that say a request was malformed. */
+const VALIDATION_CODES: readonly ErrorCode[] = ['invalid_uri', 'invalid_query_string', 'invalid_body', 'invalid_cursor'];
+
+// ---------------------------------------------------------------- answers
+
+const answerMutations: readonly AnswerMutation[] = [
+  // general
+  {
+    by: 'json-as-text-plain',
+    on: 'every',
+    when: (a, q) => isApiPath(q.request.url) && typeof a.body === 'object' && a.body !== null && a.headers['content-type'] === undefined,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' } }),
+  },
+  {
+    by: 'client-grant-errors-html',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' }, body: `<html><body><h1>${a.status} ${STATUS_CODES[a.status] ?? 'Error'}</h1></body></html>` }),
+  },
+  { by: 'malformed-json-500', on: ['experiments.transition'], answers: 'errors', when: is('invalid_json'), reshape: (a) => withStatus(a, 500) },
+  { by: 'validation-422', on: 'every', answers: 'errors', when: is(...VALIDATION_CODES), reshape: (a) => withStatus(a, 422) },
+  {
+    by: 'error-body-shape',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => errorCode(a) !== undefined,
+    reshape: (a) => {
+      const e = a.body as ErrorBody;
+      return { ...a, headers: { ...a.headers, 'content-type': 'application/problem+json' }, body: { type: `urn:conformance:error:${e.errorCode}`, title: STATUS_CODES[a.status] ?? 'Error', status: a.status, detail: e.message } };
+    },
+  },
+  {
+    by: 'extra-members',
+    on: 'every',
+    answers: 'all',
+    // Custom text maps are left alone: every member there is a text value.
+    when: (a, q) => typeof a.body === 'object' && !q.request.url.startsWith(CONTROL_PREFIX) && q.request.routeOptions.url?.includes('/custom-text/') !== true,
+    reshape: (a) => ({ ...a, body: withExtraMembers(a.body) }),
+  },
+
+  // authentication, rate limits
+  { by: 'token-sets-no-token-400', on: ['token-sets.list'], answers: 'errors', when: is('missing_authorization'), reshape: () => error('bad_request', 'Missing Authorization header') },
+  { by: 'token-sets-bad-token-403', on: ['token-sets.list'], answers: 'errors', when: is('invalid_token'), reshape: () => error('forbidden', 'Invalid token') },
+  { by: 'token-sets-scope-401', on: ['token-sets.list'], answers: 'errors', when: is('insufficient_scope'), reshape: () => error('invalid_token', 'Insufficient scope') },
+  {
+    by: 'auth-statuses',
+    on: 'every',
+    answers: 'errors',
+    when: (a, q) => q.operation !== 'token-sets.list' && is('missing_authorization', 'invalid_token', 'insufficient_scope')(a),
+    reshape: (a) => (is('insufficient_scope')(a) ? error('not_found') : error('forbidden', 'Missing or invalid token')),
+  },
+  {
+    by: 'client-grant-500-to-valid-token',
+    on: ['client-grants.get'],
+    answers: 'all',
+    when: (a) => ![401, 403, 429].includes(a.status),
+    reshape: () => error('internal_error', 'The client grant lookup failed'),
+  },
+  { by: 'rate-limit-503', on: 'every', answers: 'errors', when: is('too_many_requests'), reshape: (a) => error('service_unavailable', undefined, { 'retry-after': String(a.headers['retry-after']) }) },
+
+  // token endpoint
+  { by: 'token-response-no-token-type', on: ['oauth.token'], reshape: (a) => body(a, ({ token_type: _, ...rest }) => rest) },
+  { by: 'token-scope-not-verb-resource', on: ['oauth.token'], reshape: (a) => body(a, (b) => ({ ...b, scope: String(b['scope']).split(' ').map((x) => x.split(':').reverse().join('/')).join(' ') })) },
+  { by: 'token-expires-in-fractional', on: ['oauth.token'], reshape: (a) => body(a, (b) => ({ ...b, expires_in: Number(b['expires_in']) - 0.5 })) },
+  { by: 'token-response-minimal', on: ['oauth.token'], reshape: (a) => body(a, ({ expires_in: _e, scope: _s, ...rest }) => rest) },
+
+  // token sets
+  { by: 'token-sets-wrapped', on: ['token-sets.list'], reshape: (a) => body(a, (list) => ({ token_sets: list })) },
+  { by: 'token-sets-status-201', on: ['token-sets.list'], reshape: (a) => ({ ...a, status: 201 }) },
+  { by: 'token-set-scope-array', on: ['token-sets.list'], reshape: (a) => items(a, (t) => ({ ...t, scope: String(t['scope']).split(' ') })) },
+  { by: 'token-set-issued-at-date-only', on: ['token-sets.list'], reshape: (a) => items(a, (t) => ({ ...t, issued_at: String(t['issued_at']).slice(0, 10) })) },
+  { by: 'user-id-301-accepted', on: ['token-sets.list'], answers: 'errors', when: is('invalid_uri'), reshape: () => ok([]) },
+  { by: 'unknown-user-empty-list', on: ['token-sets.list'], answers: 'errors', when: is('inexistent_user'), reshape: () => ok([]) },
+  { by: 'optional-members-absent', on: ['token-sets.list'], reshape: (a) => items(a, (t) => ({ id: t['id'] })) },
+
+  // experiments
+  { by: 'transition-answers-no-body', on: ['experiments.transition'], reshape: (a) => ({ ...a, status: 204, body: undefined }) },
+  {
+    by: 'transition-returns-other-experiment',
+    on: ['experiments.transition'],
+    reshape: (a, q) => body(a, (e) => ({ ...e, id: [...q.state.experiments.keys()].find((k) => k !== e['id']) })),
+  },
+  {
+    by: 'transition-unknown-status-ignored',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    when: (a, q) => is('invalid_body')(a) && askedStatus(q) !== undefined && askedStatus(q) !== null && !(experimentStatuses as readonly unknown[]).includes(askedStatus(q)),
+    reshape: (_a, q) => experimentAsIs(q),
+  },
+  {
+    by: 'transition-missing-status-ignored',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    when: (a, q) => is('invalid_body')(a) && (askedStatus(q) === undefined || askedStatus(q) === null),
+    reshape: (_a, q) => experimentAsIs(q),
+  },
+  { by: 'experiment-status-uppercase', on: ['experiments.transition'], reshape: (a) => body(a, (e) => ({ ...e, status: String(e['status']).toUpperCase() })) },
+  {
+    by: 'experiment-allocation-strategy-unknown',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => (e['allocation_strategy'] === 'percentage' ? { ...e, allocation_strategy: 'percent' } : e)),
+  },
+  {
+    by: 'experiment-allocation-weight-string',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, allocations: (e['allocations'] as Json[]).map((x) => ({ ...x, weight: String(x['weight']) })) })),
+  },
+  { by: 'experiment-is-valid-string', on: ['experiments.transition'], reshape: (a) => body(a, (e) => ({ ...e, is_valid: String(e['is_valid']) })) },
+  { by: 'experiment-missing-feature-flag', on: ['experiments.transition'], reshape: (a) => body(a, ({ feature_flag_id: _, ...rest }) => rest) },
+  { by: 'experiment-created-at-not-rfc3339', on: ['experiments.transition'], reshape: (a) => body(a, (e) => ({ ...e, created_at: new Date(String(e['created_at'])).toUTCString() })) },
+  {
+    by: 'optional-members-absent',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, ({ description: _d, started_at: _s, ended_at: _e, ...rest }) => rest),
+  },
+  { by: 'success-codes', on: ['experiments.transition', 'custom-signing-keys.put', 'custom-text.put'], reshape: (a) => ({ ...a, status: 201 }) },
+
+  // client grants
+  {
+    by: 'client-grant-other-grant',
+    on: ['client-grants.get'],
+    reshape: (a, q) => {
+      const all = [...q.state.clientGrants.values()];
+      return ok(all[(all.findIndex((g) => g.id === (a.body as Json)['id']) + 1) % all.length]);
+    },
+  },
+  { by: 'client-grant-is-system-string', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, is_system: String(g['is_system'] ?? false) })) },
+  { by: 'client-grant-audience-empty', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, audience: '' })) },
+  { by: 'client-grant-scope-empty-item', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, scope: [...(g['scope'] as string[]), ''] })) },
+  { by: 'client-grant-organization-usage-unknown', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, organization_usage: 'forbid' })) },
+  {
+    by: 'client-grant-default-for-unknown',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, ({ client_id: _, ...g }) => ({ ...g, default_for: 'first_party_clients' })),
+  },
+  { by: 'client-grant-subject-type-unknown', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, subject_type: 'machine' })) },
+  {
+    by: 'client-grant-authorization-details-type-256',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => ({ ...g, authorization_details_types: [...((g['authorization_details_types'] as string[] | undefined) ?? []), 'x'.repeat(256)] })),
+  },
+  {
+    by: 'client-grant-client-id-and-default-for',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => (g['client_id'] !== undefined ? { ...g, default_for: 'third_party_clients' } : g)),
+  },
+  {
+    by: 'client-grant-cached-wrong',
+    on: ['client-grants.get'],
+    reshape: (a, q) => {
+      const g = a.body as Json;
+      const cached = q.seen.has(String(g['id']));
+      q.seen.add(String(g['id']));
+      return cached ? { ...a, body: { ...g, scope: (g['scope'] as string[]).join(' ') } } : a;
+    },
+  },
+  { by: 'client-grant-in-array', on: ['client-grants.get'], reshape: (a) => body(a, (g) => [g]) },
+  { by: 'optional-members-absent', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ id: g['id'] })) },
+
+  // event streams
+  { by: 'event-stream-get-404', on: ['event-streams.get'], reshape: () => error('inexistent_event_stream') },
+  {
+    by: 'event-stream-get-other-stream',
+    on: ['event-streams.get'],
+    reshape: (a, q) => ok(q.state.eventStreams[((q.state.eventStreamIndexOf(String((a.body as Json)['id'])) ?? 0) + 1) % q.state.eventStreams.length]),
+  },
+  { by: 'stream-id-length-unchecked', on: ['event-streams.get'], answers: 'errors', when: is('invalid_uri'), reshape: () => error('service_unavailable', 'The event stream store failed') },
+  {
+    by: 'stream-id-truncated',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    when: (a, q) => is('invalid_uri')(a) && codePoints(param(q.request, 'id')) > EVENT_STREAM_ID_LENGTH,
+    reshape: (_a, q) => streamById(q, [...param(q.request, 'id')].slice(0, EVENT_STREAM_ID_LENGTH).join('')),
+  },
+  {
+    by: 'event-streams-list-snake-case',
+    on: ['event-streams.list'],
+    reshape: (a) => body(a, ({ eventStreams, ...rest }) => ({ event_streams: eventStreams, ...rest })),
+  },
+  {
+    by: 'event-streams-page2-repeats',
+    on: ['event-streams.list'],
+    when: (a, q) => secondPageFirst(a, q) !== undefined,
+    reshape: (a, q) => onSecondPageFirst(a, q, (i) => q.state.eventStreams[i - 1] as unknown as Json),
+  },
+  {
+    by: 'event-streams-page2-wrong-shape',
+    on: ['event-streams.list'],
+    when: (a, q) => secondPageFirst(a, q) !== undefined,
+    reshape: (a, q) => onSecondPageFirst(a, q, (i) => ({ ...(q.state.eventStreams[i] as unknown as Json), subscriptions: 'user.created' })),
+  },
+  {
+    by: 'event-stream-webhook-endpoint-object',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => {
+        const destination = s['destination'] as { configuration: Json };
+        return { ...s, destination: { ...destination, configuration: { ...destination.configuration, webhook_endpoint: { url: destination.configuration['webhook_endpoint'] } } } };
+      }),
+  },
+  {
+    by: 'event-stream-id-25',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a, q) => streams(a, (s) => (q.state.eventStreamIndexOf(String(s['id'])) === 10 ? { ...s, id: String(s['id']).slice(0, EVENT_STREAM_ID_LENGTH - 1) } : s)),
+  },
+  { by: 'event-stream-name-129', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => (String(s['name']).length === 128 ? { ...s, name: `${String(s['name'])}n` } : s)) },
+  { by: 'event-stream-subscriptions-empty', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => ({ ...s, subscriptions: [] })) },
+  { by: 'event-stream-status-enabledd', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => (s['status'] === 'enabled' ? { ...s, status: 'enabledd' } : s)) },
+  {
+    by: 'event-stream-updated-at-no-offset',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) => streams(a, (s) => ({ ...s, updated_at: String(s['updated_at']).replace(/(\.\d+)?Z$/, '') })),
+  },
+  { by: 'optional-members-absent', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => ({ id: s['id'] })) },
+
+  // GET /events: the head of the stream (its body is the text the stream opens with)
+  { by: 'events-content-type-text-plain', on: ['events.subscribe'], reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' } }) },
+  { by: 'events-other-2xx', on: ['events.subscribe'], reshape: (a) => ({ ...a, status: 203 }) },
+  { by: 'sse-comments-retry', on: ['events.subscribe'], reshape: (a) => ({ ...a, body: 'retry: 3000\n\n' }) },
+
+  // custom signing keys, custom text
+  {
+    by: 'jwk-key-ops-string',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[]).map((k) => (Array.isArray(k['key_ops']) ? { ...k, key_ops: k['key_ops'].join(' ') } : k)) })),
+  },
+  {
+    by: 'jwk-x5c-string',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[]).map((k) => ({ ...k, x5c: Buffer.from(`conformance-chain-${String(k['kid'] ?? '')}`).toString('base64') })) })),
+  },
+  {
+    by: 'keys-answer-as-map',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => body(a, (b) => ({ ...b, keys: Object.fromEntries((b['keys'] as Json[]).map((k, i) => [typeof k['kid'] === 'string' ? k['kid'] : String(i), k])) })),
+  },
+  {
+    by: 'custom-text-values-as-objects',
+    on: ['custom-text.put'],
+    reshape: (a) => body(a, (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { text: v }]))),
+  },
+];
+
+// ------------------------------------------------------------ SSE messages
+
+const frameMutations: readonly FrameMutation[] = [
+  { by: 'envelope-type-reverse-dns', frames: ['message'], reshape: (f) => envelope(f, (e) => (e['type'] = `com.conformance.${f.event}`)) },
+  {
+    by: 'context-latitude-string',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const geo = (e.data.context['request'] as { geo?: Json } | undefined)?.geo;
+        if (geo) geo['latitude'] = String(geo['latitude']);
+      }),
+  },
+  { by: 'event-time-epoch-seconds', frames: ['message'], reshape: (f) => envelope(f, (e) => (e['time'] = String(Math.floor(Date.parse(String(e['time'])) / 1000)))) },
+  {
+    by: 'connection-created-enabled-clients-string',
+    frames: ['message'],
+    when: (f, at) => isConnectionCreated(f) && !at.history,
+    reshape: (f) => envelope(f, (e) => (e.data.object['enabled_clients'] = (e.data.object['enabled_clients'] as string[]).join(','))),
+  },
+  {
+    by: 'history-oidc-metadata-boolean-string',
+    frames: ['message'],
+    when: (f, at) => isConnectionCreated(f) && at.history,
+    reshape: (f) => envelope(f, (e) => (((e.data.object['options'] as Json)['oidc_metadata'] as Json)['claims_parameter_supported'] = 'false')),
+  },
+  {
+    by: 'second-connection-created-scope-array',
+    frames: ['message'],
+    when: (f, at) => isConnectionCreated(f) && at.history && at.log.after(0).filter((e) => e.type === 'connection.created')[1]?.seq === at.logged?.seq,
+    reshape: (f) => envelope(f, (e) => ((e.data.object['options'] as Json)['scope'] = ['openid', 'profile'])),
+  },
+  { by: 'envelope-double-encoded', frames: ['message'], reshape: (f) => ({ ...f, data: { ...(f.data as Json), event: JSON.stringify((f.data as Json)['event']) } }) },
+  { by: 'event-offset-only-in-id', frames: ['message'], reshape: (f) => ({ ...f, data: (({ offset: _, ...rest }) => rest)(f.data as Json) }) },
+  { by: 'payload-type-mismatch', frames: ['message'], reshape: (f) => ({ ...f, data: { ...(f.data as Json), type: 'message' } }) },
+  { by: 'resumed-offsets-one-behind', frames: ['message'], when: (_f, at) => at.afterCursor, reshape: (f) => offsetMoved(f, -1) },
+  { by: 'heartbeat-offset-ahead', frames: ['heartbeat'], reshape: (f) => offsetMoved(f, 1) },
+  { by: 'heartbeat-offset-behind', frames: ['heartbeat'], reshape: (f) => offsetMoved(f, -1) },
+  { by: 'heartbeat-without-offset', frames: ['heartbeat'], reshape: (f) => ({ ...f, id: undefined, data: {} }) },
+  { by: 'heartbeat-event-named-heartbeat', frames: ['heartbeat'], reshape: (f) => ({ ...f, event: 'heartbeat' }) },
+  { by: 'sse-payload-type-no-id', frames: ['message', 'heartbeat'], reshape: (f) => ({ ...f, id: undefined, data: { type: f.event, ...(f.data as Json) } }) },
+  { by: 'extra-members', frames: ['message', 'heartbeat'], reshape: (f) => ({ ...f, data: withExtraMembers(f.data) }) },
+  { by: 'sse-comments-retry', frames: ['heartbeat'], reshape: (f) => ({ ...f, before: ': keep-alive\n\n' }) },
+  // Last: several data lines, none of them JSON on its own.
+  { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
+];
+
+// ---------------------------------------------------------------- refusals
+
+const refusals: readonly Refusal[] = [
+  {
+    by: 'token-endpoint-no-slash',
+    on: 'oauth.token',
+    when: (r) => r.url.split('?', 1)[0]!.endsWith('/'),
+    error: (r) => apiError('not_found', `Route ${r.method} ${r.url.split('?', 1)[0]!} not found`),
+  },
+  {
+    by: 'token-endpoint-json-only',
+    on: 'oauth.token',
+    when: (r) => mediaTypeOf(r) === FORM,
+    error: () => new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/json'),
+  },
+  {
+    by: 'user-id-300-refused',
+    on: 'token-sets.list',
+    when: (r) => codePoints(param(r, 'id')) === 300,
+    error: () => apiError('invalid_uri', 'Path parameter id must be at most 299 characters'),
+  },
+  {
+    by: 'keys-ec-refused',
+    on: 'custom-signing-keys.put',
+    when: (r) => keysOf(r).some((k) => isPlainObject(k) && k['kty'] === 'EC'),
+    error: (r) => apiError('invalid_body', `keys[${keysOf(r).findIndex((k) => isPlainObject(k) && k['kty'] === 'EC')}].kty must be RSA`),
+  },
+  { by: 'form-jwks-unparsed', on: 'custom-signing-keys.put', when: (r) => mediaTypeOf(r) === FORM, error: () => apiError('invalid_body', 'A JWKS cannot be read from a form body') },
+  {
+    by: 'custom-text-key-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([k, v]) => k === DEFAULT_TEXT_KEY && typeof v === 'string' && !/<[a-z]/i.test(v)),
+    error: () => apiError('invalid_body', `Unknown text key ${DEFAULT_TEXT_KEY}`),
+  },
+  {
+    by: 'custom-text-links-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<a[\s>]/i.test(v)),
+    error: () => apiError('invalid_body', 'A value holds a hyperlink: hyperlinks are not allowed'),
+  },
+  {
+    by: 'custom-text-keys-closed',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([k]) => k !== DEFAULT_TEXT_KEY && !CLOSED_TEXT_KEYS.includes(k)),
+    error: () => apiError('invalid_body', `Unknown text key: allowed keys are ${[DEFAULT_TEXT_KEY, ...CLOSED_TEXT_KEYS].join(', ')}`),
+  },
+];
+
+/** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
+export const mutated: ReadonlySet<By> = new Set([...answerMutations, ...frameMutations, ...refusals].map((m) => m.by));
+
+/** The entries of one emulator (those switched on), applied to its answers. */
+export class Mutations {
+  private readonly answers: readonly AnswerMutation[];
+  private readonly frames: readonly FrameMutation[];
+  private readonly refusals: readonly Refusal[];
+  private readonly seen = new Map<AnswerMutation, Set<string>>();
+
+  constructor(
+    on: (name: By) => boolean,
+    private readonly state: State,
+    private readonly log: EventLog,
+  ) {
+    this.answers = answerMutations.filter((m) => on(m.by));
+    this.frames = frameMutations.filter((m) => on(m.by));
+    this.refusals = refusals.filter((m) => on(m.by));
+  }
+
+  /** Whether a route of this operation has a success to reshape or a request to refuse (the runner leaves the others alone). */
+  reshapes(operation: OperationId | undefined): boolean {
+    return this.answers.some((m) => m.answers !== 'errors' && (m.on === 'every' || (operation !== undefined && m.on.includes(operation)))) || this.refusals.some((m) => m.on === operation);
+  }
+
+  /** The error a fault refuses this request with, before the route reads it. */
+  refusal(request: FastifyRequest, operation: OperationId | undefined): Error | undefined {
+    for (const m of this.refusals) if (m.on === operation && m.when(request, this.state)) return m.error(request);
+    return undefined;
+  }
+
+  answer(a: Answer, request: FastifyRequest, operation: OperationId | undefined): Answer {
+    for (const m of this.answers) {
+      if (m.on !== 'every' && (operation === undefined || !m.on.includes(operation))) continue;
+      if (m.answers !== 'all' && (a.status >= 400) !== (m.answers === 'errors')) continue;
+      let seen = this.seen.get(m);
+      if (seen === undefined) this.seen.set(m, (seen = new Set()));
+      const q: Asked = { request, operation, state: this.state, seen };
+      if (m.when === undefined || m.when(a, q)) a = m.reshape(a, q);
+    }
+    return a;
+  }
+
+  /** Whether any SSE message of this kind is reshaped (else it goes out as built, uncopied). */
+  reshapesFrames(kind: 'message' | 'heartbeat'): boolean {
+    return this.frames.some((m) => m.frames.includes(kind));
+  }
+
+  frame(kind: 'message' | 'heartbeat', f: SseFrame, at: Omit<FrameAt, 'log' | 'history'>): SseFrame {
+    const where: FrameAt = { ...at, log: this.log, history: at.logged !== undefined && at.logged.seq <= this.log.historyPosition };
+    for (const m of this.frames) if (m.frames.includes(kind) && (m.when === undefined || m.when(f, where))) f = m.reshape(f, where);
+    return f;
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * The behavioural seams: where a fault or variant changes what the emulator
+ * does (whom it lets in, what a page holds, where a stream resumes), not
+ * only the shape of an answer (that is mutations.ts). Routes call a seam
+ * with the conforming value and use what it gives back; each seam is named
+ * after the behaviour it decides, and with nothing switched on it gives the
+ * conforming value back. The catalogues (catalogue.ts, variants.ts) say how
+ * each fault or variant deviates; this file only says where.
+ */
+import type { OperationId } from '../../spec/operations.js';
+import type { Principal, TokenAuthority } from '../auth.js';
+import type { LoggedEvent, EventLog } from '../events.js';
+import type { RateLimitOptions } from '../options.js';
+import type { RateLimitDecision } from '../rate-limit.js';
+import type { ExperimentStatus } from '../state.js';
+import type { FaultName } from './catalogue.js';
+import { claimedPrincipal, embeddedKeyPrincipal, TokenStandIns, unsignedPrincipal } from './tokens.js';
+import type { VariantName } from './variants.js';
+
+/** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
+export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
+
+/** Scopes besides the route's that `token-sets-scopes-all-of` requires. */
+const READ_USERS = 'read:users';
+/** How old an event may be for its offset to resume from (`cursor-expires`). */
+const CURSOR_LIFETIME_MS = 3_600_000;
+/** The heartbeat period of `heartbeats-sparse`: longer than the suite's wait on the emulator. */
+const SPARSE_HEARTBEAT_MS = 30_000;
+/** How many recent events `start-replays-recent` replays. */
+const RECENT = 5;
+const HOUR_MS = 3_600_000;
+
+/** A JWS compact serialisation: three dot-separated base64url segments. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The `X-RateLimit-*` headers of one answer, by name. */
+export type RateLimitHeaders = Record<string, string | number>;
+
+export interface PageWalk {
+  /** Index of the page's first stream in the list. */
+  start: number;
+  size: number;
+  /** The list's length. */
+  total: number;
+  /** The cursor the page was asked with. */
+  from: string | undefined;
+  /** The cursor of a stream of the list, by index. */
+  cursorAt: (index: number) => string;
+}
+
+/** Whether a fault or variant is on, given those switched on: the one question the fault layer asks. */
+export function switchedOn(faults: ReadonlySet<FaultName>, variant: VariantName | undefined): (name: FaultName | VariantName) => boolean {
+  return (name) => faults.has(name as FaultName) || variant === name;
+}
+
+export class Deviations {
+  private readonly standIns = new TokenStandIns();
+  /** Clients that were issued a token (`token-reissue-refused`). */
+  private readonly issuedTo = new Set<string>();
+
+  private readonly on: (name: FaultName | VariantName) => boolean;
+  /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
+  private readonly reshapesRateHeaders: boolean;
+
+  constructor(faults: ReadonlySet<FaultName>, variant: VariantName | undefined) {
+    this.on = switchedOn(faults, variant);
+    const rateHeaders = ['rate-limit-on-429-only', 'rate-limit-remaining-negative', 'rate-limit-429-remaining-nonzero', 'rate-limit-reset-delta', 'rate-limit-reset-fractional', 'rate-limit-429-no-reset'] as const;
+    this.reshapesRateHeaders = rateHeaders.some(this.on);
+  }
+
+  // ------------------------------------------------------------ the seed
+
+  /** The id a seeded experiment is minted with. */
+  experimentId(id: string): string {
+    return this.on('experiment-id-with-zero') ? `exp_0${id.slice(5)}` : id;
+  }
+
+  /** The text key of the seeded custom text. */
+  seededTextKey(key: string): string {
+    return this.on('custom-text-keys-closed') ? CLOSED_TEXT_KEYS[1]! : key;
+  }
+
+  /** The default window of the rate-limited client. */
+  rateLimitedClientWindow(window: RateLimitOptions): RateLimitOptions {
+    return this.on('rate-limit-edge-of-probe') ? { limit: 200, windowSeconds: 60 } : window;
+  }
+
+  // ---------------------------------------------------- routes served
+
+  /** Whether the GET/DELETE routes a careful client snapshots and restores with are served. */
+  get servesSnapshotRoutes(): boolean {
+    return !this.on('no-snapshot-routes');
+  }
+
+  // ---------------------------------------------------- authentication
+
+  /** Whether a request with no bearer JWT (no header, or another kind) is let in as the full client. */
+  letsInWithoutBearer(operation: OperationId | undefined, header: string | undefined, token: string | undefined): boolean {
+    if (header === undefined) return this.on('missing-token-accepted') && operation === 'client-grants.get';
+    return this.on('malformed-header-accepted') && operation === 'event-streams.list' && (token === undefined || !JWT_SHAPE.test(token));
+  }
+
+  /** The principal of a token that failed verification, when a broken verifier would admit it anyway. */
+  async admittedUnverified(operation: OperationId | undefined, token: string, auth: TokenAuthority, origin: string): Promise<Principal | undefined> {
+    if (this.on('tampered-signature-accepted') && operation === 'events.subscribe') return claimedPrincipal(auth, token);
+    if (this.on('alg-none-accepted') && operation === 'event-streams.get') return unsignedPrincipal(auth, token);
+    if (this.on('jwk-header-trusted') && operation === 'token-sets.list') return embeddedKeyPrincipal(auth, token, origin);
+    if (this.on('signature-cache-ignores-payload') && this.standIns.seenSignature(token)) return claimedPrincipal(auth, token);
+    return undefined;
+  }
+
+  /** A token passed verification (a verifier that caches by signature remembers it). */
+  verified(token: string): void {
+    if (this.on('signature-cache-ignores-payload')) this.standIns.rememberSignature(token);
+  }
+
+  /** The scopes a route requires, and whether all of them or any one. */
+  requiredScopes(operation: OperationId | undefined, scopes: readonly string[] | undefined): { scopes: readonly string[]; all: boolean } | undefined {
+    if (this.on('wrong-scope-required') && operation === 'client-grants.get') return { scopes: ['read:client_grant'], all: false };
+    if (this.on('limited-token-accepted') && operation === 'custom-signing-keys.put') return undefined;
+    if (this.on('token-sets-scopes-all-of') && operation === 'token-sets.list') return { scopes: [...(scopes ?? []), READ_USERS], all: true };
+    return scopes === undefined ? undefined : { scopes, all: false };
+  }
+
+  /** The request media types a route accepts. */
+  mediaTypes(operation: OperationId | undefined, types: readonly string[] | undefined): readonly string[] | undefined {
+    const refused =
+      (operation === 'custom-signing-keys.put' && ((this.on('keys-json-415') && 'application/json') || (this.on('keys-form-415') && 'application/x-www-form-urlencoded'))) ||
+      (operation === 'custom-text.put' && ((this.on('custom-text-json-415') && 'application/json') || (this.on('custom-text-form-415') && 'application/x-www-form-urlencoded')));
+    return refused ? types?.filter((t) => t !== refused) : types;
+  }
+
+  // ---------------------------------------------------- token endpoint
+
+  get checksClientSecret(): boolean {
+    return !this.on('token-wrong-secret-accepted');
+  }
+
+  get honoursRequestedScope(): boolean {
+    return !this.on('token-scope-ignored');
+  }
+
+  /** Whether another token is refused to a client that holds one; records the issue otherwise. */
+  refusesAnotherToken(clientId: string): boolean {
+    if (!this.on('token-reissue-refused')) return false;
+    if (this.issuedTo.has(clientId)) return true;
+    this.issuedTo.add(clientId);
+    return false;
+  }
+
+  /** The access token handed out for a signed JWT. */
+  async accessToken(jwt: string): Promise<string> {
+    if (this.on('token-not-jwt')) return this.standIns.opaque(jwt);
+    if (this.on('token-jwe')) return this.standIns.encrypted(jwt);
+    return jwt;
+  }
+
+  /** The JWT a presented bearer token stands for. */
+  bearerJwt(token: string): string {
+    return this.on('token-not-jwt') || this.on('token-jwe') ? this.standIns.resolve(token) : token;
+  }
+
+  // ------------------------------------------------------- rate limits
+
+  get refusesOverLimit(): boolean {
+    return !this.on('rate-limit-not-enforced');
+  }
+
+  /** The rate-limit headers an answer carries (none: undefined). */
+  rateLimitHeaders(headers: RateLimitHeaders, d: RateLimitDecision, names: { remaining: string; reset: string }): RateLimitHeaders | undefined {
+    if (!this.reshapesRateHeaders) return headers;
+    if (this.on('rate-limit-on-429-only') && d.allowed) return undefined;
+    const out = { ...headers };
+    if (this.on('rate-limit-remaining-negative')) out[names.remaining] = d.limit - d.count;
+    if (this.on('rate-limit-429-remaining-nonzero') && !d.allowed) out[names.remaining] = 1;
+    if (this.on('rate-limit-reset-delta')) out[names.reset] = String(d.retryAfter);
+    if (this.on('rate-limit-reset-fractional')) out[names.reset] = (d.endsAtMs / 1000).toFixed(3);
+    if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
+    return out;
+  }
+
+  // -------------------------------------------------------- token sets
+
+  /** Whether a token set is listed, given whether it is active. */
+  listsTokenSet(active: boolean): boolean {
+    return active || this.on('token-sets-expired-listed');
+  }
+
+  // ------------------------------------------------------- experiments
+
+  /** Whether draft passes as the target of a move. */
+  get draftIsATarget(): boolean {
+    return this.on('transition-to-draft-accepted');
+  }
+
+  /** The statuses an experiment may move to from `from`, given the emulator's table. */
+  allowedTargets(from: ExperimentStatus, table: readonly ExperimentStatus[], every: readonly ExperimentStatus[]): readonly ExperimentStatus[] {
+    if (this.on('transition-refuses-every-move')) return [];
+    if (this.on('transition-to-draft-accepted')) return [...table, 'draft'];
+    if (this.on('transition-table')) return every.filter((s) => s !== 'draft' && s !== from);
+    if (this.on('transition-table-terminal') && (from === 'completed' || from === 'archived')) return [];
+    return table;
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /** What a write answers: the state it wrote, or a broken store's read of the state before. */
+  answerOfWrite<T>(operation: OperationId, written: T, previous: T): T {
+    if (this.on('transition-status-unchanged') && operation === 'experiments.transition') return previous;
+    if (this.on('custom-text-answers-previous-map') && operation === 'custom-text.put') return previous;
+    return written;
+  }
+
+  /** What a PUT leaves stored: what it sent (the PUT replaces), or the two joined. */
+  storedAfterPut<T>(operation: OperationId, stored: T[] | null, sent: T[]): T[];
+  storedAfterPut<T extends object>(operation: OperationId, stored: T, sent: T): T;
+  storedAfterPut(operation: OperationId, stored: unknown, sent: unknown): unknown {
+    if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put') return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
+    if (this.on('custom-text-merges') && operation === 'custom-text.put') return { ...(stored as object), ...(sent as object) };
+    return sent;
+  }
+
+  get keySetMayBeEmpty(): boolean {
+    return this.on('keys-empty-array-accepted');
+  }
+
+  /** A custom text map as read from the body: what the schema checks, and what is kept. */
+  customTextRead(body: unknown, valueMax: number): { checked: unknown; kept: unknown } {
+    const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
+    let kept = body;
+    if (this.on('custom-text-non-string-accepted') && isMap) kept = mapValues(body, (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
+    const checked = this.on('custom-text-2001-accepted') && isMap ? mapValues(kept as object, (v) => (typeof v === 'string' ? v.slice(0, valueMax) : v)) : kept;
+    return { checked, kept };
+  }
+
+  /** Whether a language or page outside the documented ones is accepted in the custom text path. */
+  acceptsCustomTextPath(part: 'language' | 'page'): boolean {
+    return part === 'language' ? this.on('custom-text-any-language') : this.on('custom-text-any-page');
+  }
+
+  /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
+  keptDespiteMarkup(value: string): string | undefined {
+    if (this.on('custom-text-script-stored')) return value;
+    if (this.on('html-sanitised')) return sanitise(value);
+    return undefined;
+  }
+
+  // ----------------------------------------------------------- GET /events
+
+  get acceptsUnknownEventType(): boolean {
+    return this.on('unknown-event-type-accepted');
+  }
+
+  /** Which events a stream delivers, live and replayed, for the event_type filter asked (null: none). */
+  eventFilter(types: ReadonlySet<string> | null): { live: (type: string) => boolean; replayed: (type: string) => boolean } {
+    const filter = this.on('event-type-filter-ignored') ? null : types;
+    const unasked = (type: string) => this.on('organization-events-only-on-request') && type.startsWith('organization.');
+    const live = (type: string) => (filter === null ? !unasked(type) : filter.has(type));
+    return { live, replayed: this.on('filter-live-only') ? (type) => !unasked(type) : live };
+  }
+
+  /** The longest from_timestamp accepted. */
+  fromTimestampMax(max: number): number {
+    return this.on('from-timestamp-21-accepted') ? Infinity : max;
+  }
+
+  /** Whether a from over its limit is dropped (the stream starts at the latest position) instead of refused. */
+  get dropsOverlongFrom(): boolean {
+    return this.on('from-1025-accepted');
+  }
+
+  /** Where a from_timestamp starts the stream (epoch ms); undefined: at the latest position. */
+  timestampStart(ms: number): number | undefined {
+    if (this.on('from-timestamp-ignored')) return undefined;
+    if (this.on('from-timestamp-minute')) return ms - (ms % 60_000);
+    if (this.on('from-timestamp-local-time')) return ms - HOUR_MS;
+    return ms;
+  }
+
+  /** Whether the cursor decides the start when both from and from_timestamp are given. */
+  get cursorBeatsTimestamp(): boolean {
+    return !this.on('from-timestamp-beats-cursor');
+  }
+
+  /** Whether the offset of event `seq` has expired, `nowMs` being the time now. */
+  cursorExpired(seq: number, log: EventLog, nowMs: number): boolean {
+    return this.on('cursor-expires') && seq > 0 && (log.after(seq - 1)[0]?.timeMs ?? nowMs) < nowMs - CURSOR_LIFETIME_MS;
+  }
+
+  /** The sequence a stream resumed from the offset of event `seq` replays after. */
+  resumeAfter(seq: number, historyPosition: number): number {
+    if (this.on('resume-history-loses-one') && seq >= 1 && seq < historyPosition) return seq + 1;
+    if (this.on('resume-repeats-event-k')) return seq - 1;
+    if (this.on('resume-loses-event-k1')) return seq + 1;
+    return seq;
+  }
+
+  /** The order replayed events come in. */
+  replayOrder(events: LoggedEvent[]): LoggedEvent[] {
+    return this.on('resume-reordered') ? [...events].reverse() : events;
+  }
+
+  /** What a stream without from or from_timestamp replays before going live. */
+  replayWithoutStart(log: EventLog): LoggedEvent[] {
+    if (this.on('start-replays-history')) return log.after(0);
+    if (this.on('start-replays-recent')) return log.after(Math.max(0, log.position - RECENT));
+    return [];
+  }
+
+  /** Whether a stream without from or from_timestamp delivers live events. */
+  get liveWithoutStart(): boolean {
+    return !this.on('live-events-need-from');
+  }
+
+  /** The heartbeats of a stream: whether one follows the replay, and their period (undefined: none). */
+  heartbeats(everyMs: number): { first: boolean; everyMs: number | undefined } {
+    if (this.on('no-heartbeats')) return { first: false, everyMs: undefined };
+    if (this.on('heartbeats-sparse')) return { first: false, everyMs: SPARSE_HEARTBEAT_MS };
+    return { first: true, everyMs };
+  }
+
+  // ------------------------------------------------ GET /event-streams
+
+  /** The bounds and default of take. */
+  takeBounds(take: { min: number; max: number; default: number }): { min: number; max: number; default: number } {
+    if (this.on('take-0-accepted')) return { ...take, min: 0 };
+    if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
+    if (this.on('default-page-size-20')) return { ...take, default: 20 };
+    return take;
+  }
+
+  /** How many streams a page of `take` holds. */
+  pageSize(take: number): number {
+    if (this.on('page-size-take-plus-one')) return take + 1;
+    if (this.on('page-short-with-next')) return Math.max(0, take - 1);
+    return take;
+  }
+
+  /** The next cursor of a page (undefined: none). */
+  nextCursor(next: string | undefined, page: PageWalk): string | undefined {
+    const end = page.start + page.size;
+    const more = end < page.total;
+    const last = Math.min(end, page.total) - 1;
+    if (this.on('next-overlaps-one') && more && last - 1 >= page.start) return page.cursorAt(last - 1);
+    if (this.on('next-skips-one') && more) return page.cursorAt(end);
+    if (this.on('next-loops-on-last-page') && !more && page.from !== undefined) return page.from;
+    if (this.on('last-page-empty-next') && next === undefined) return '';
+    if (this.on('last-page-trailing-empty') && next === undefined && last >= page.start) return page.cursorAt(last);
+    return next;
+  }
+}
+
+function mapValues(map: object, f: (v: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, f(v)]));
+}
+
+/** Markup outside the allow-list removed: script and style elements with their content, then every tag. */
+export function sanitise(value: string): string {
+  return value
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<[^>]*>/g, '');
+}

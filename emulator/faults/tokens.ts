@@ -1,0 +1,81 @@
+/**
+ * Token handling that only faults and variants use, kept out of the
+ * product's TokenAuthority (auth.ts): reading claims without verifying them,
+ * remembering signatures, and access tokens that stand for a JWT (an opaque
+ * reference, or the JWT encrypted as a JWE).
+ */
+import { randomBytes } from 'node:crypto';
+import { CompactEncrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import type { Principal, TokenAuthority } from '../auth.js';
+import { audienceOf } from '../context.js';
+
+/** The principal a JWT claims, read without verifying it. */
+export function claimedPrincipal(auth: TokenAuthority, token: string): Principal | undefined {
+  try {
+    const payload = decodeJwt(token);
+    const sub = payload.sub ?? '';
+    const client = sub.endsWith('@clients') ? auth.client(sub.slice(0, -'@clients'.length)) : undefined;
+    if (client === undefined || typeof payload.scope !== 'string') return undefined;
+    return { clientId: client.clientId, clientName: client.name, scopes: new Set(payload.scope.split(' ').filter(Boolean)), tokenId: String(payload.jti), rateLimit: client.rateLimit };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The claims of an unsigned JWT (`alg: none`), read as if verified. */
+export function unsignedPrincipal(auth: TokenAuthority, token: string): Principal | undefined {
+  try {
+    if (String(decodeProtectedHeader(token).alg).toLowerCase() !== 'none') return undefined;
+  } catch {
+    return undefined;
+  }
+  return claimedPrincipal(auth, token);
+}
+
+/** The claims of a JWT verified with the key its own header embeds (`jwk`): any key at all. */
+export async function embeddedKeyPrincipal(auth: TokenAuthority, token: string, origin: string): Promise<Principal | undefined> {
+  try {
+    const { jwk, alg } = decodeProtectedHeader(token);
+    if (jwk === undefined || alg === undefined) return undefined;
+    await jwtVerify(token, await importJWK(jwk, alg), { issuer: `${origin}/`, audience: audienceOf(origin) });
+    return claimedPrincipal(auth, token);
+  } catch {
+    return undefined;
+  }
+}
+
+const signatureOf = (token: string): string => token.slice(token.lastIndexOf('.') + 1);
+
+/** Access tokens that stand for a JWT, and the signatures of tokens verified once. */
+export class TokenStandIns {
+  private readonly jwtOf = new Map<string, string>();
+  private readonly encryptionKey = randomBytes(32);
+  private readonly signatures = new Set<string>();
+
+  /** An opaque reference standing for `jwt`. */
+  opaque(jwt: string): string {
+    const ref = `opq_${randomBytes(24).toString('hex')}`;
+    this.jwtOf.set(ref, jwt);
+    return ref;
+  }
+
+  /** `jwt` encrypted for the emulator itself (nested JWT, JWE compact, dir + A256GCM); a changed JWE resolves to nothing. */
+  async encrypted(jwt: string): Promise<string> {
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(jwt)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' }).encrypt(this.encryptionKey);
+    this.jwtOf.set(jwe, jwt);
+    return jwe;
+  }
+
+  /** The JWT a stand-in stands for; any other token as it is. */
+  resolve(token: string): string {
+    return this.jwtOf.get(token) ?? token;
+  }
+
+  rememberSignature(token: string): void {
+    this.signatures.add(signatureOf(token));
+  }
+
+  seenSignature(token: string): boolean {
+    return this.signatures.has(signatureOf(token));
+  }
+}
