@@ -39,7 +39,26 @@ export interface Fixtures {
   requestBudget: void;
 }
 
-export const test = base.extend<Fixtures>({
+export interface WorkerFixtures {
+  /**
+   * A project's target, as CONFORMANCE_* variables overlaid on process.env
+   * in each of its workers before anything reads the configuration (each
+   * worker serves one project): `npm run verify` runs many targets in one
+   * Playwright run. Empty for the suite's own projects.
+   */
+  targetEnv: Record<string, string>;
+  applyTargetEnv: void;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  targetEnv: [{}, { scope: 'worker', option: true }],
+  applyTargetEnv: [
+    async ({ targetEnv }, use) => {
+      Object.assign(process.env, targetEnv);
+      await use();
+    },
+    { scope: 'worker', auto: true },
+  ],
   config: async ({}, use) => {
     await use(readConfig());
   },

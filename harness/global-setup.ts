@@ -13,7 +13,7 @@
  */
 import type { FullConfig } from '@playwright/test';
 import { describeConfig, readConfig, type Config } from './config.ts';
-import { describeNetworkError, fetchToken, TargetError } from './tokens.ts';
+import { describeNetworkError, fallbackWarning, fetchToken, TargetError, TOKEN_FALLBACK } from './tokens.ts';
 
 /** Environment names the workers read the run's tokens from. */
 export const RUN_TOKEN = 'CONFORMANCE_RUN_TOKEN';
@@ -28,11 +28,8 @@ export default async function globalSetup(_: FullConfig): Promise<() => Promise<
     stop = () => emu.close();
   }
   try {
-    const config = readConfig();
-    console.log(`\nConformance run\n${describeConfig(config)}\n`);
-    await resolveTokens(config);
-    await preflight(config);
-    process.env[SETUP_REQUESTS] = String(setupRequests);
+    console.log(`\nConformance run\n${describeConfig(readConfig())}\n`);
+    Object.assign(process.env, await prepareTarget(process.env, (m) => console.warn(m)));
   } catch (e) {
     await stop();
     throw e;
@@ -40,18 +37,42 @@ export default async function globalSetup(_: FullConfig): Promise<() => Promise<
   return stop;
 }
 
+/**
+ * What the workers need beyond a target's configuration, as environment
+ * variables: the run's tokens (with the note when only an undocumented token
+ * request had them, said on the console), after one preflight read, and the
+ * number of requests this took. Throws a TargetError or ConfigError that ends
+ * the run. Reads only `env` and writes no process.env: `npm run verify` calls
+ * it for each of its targets in one process.
+ */
+export async function prepareTarget(env: Record<string, string | undefined>, warn: (message: string) => void = () => {}): Promise<Record<string, string>> {
+  const config = readConfig(env);
+  const out: Record<string, string> = {};
+  const fallbacks: Array<{ which: string; note: string }> = [];
+  let requests = 0;
+  if (!config.token) requests++;
+  out[RUN_TOKEN] = config.token ?? (await fetchToken(config, config.credentials!, 'main', fallbacks));
+  if (!config.limitedToken && config.limitedCredentials) requests++;
+  const limited = config.limitedToken ?? (config.limitedCredentials ? await fetchToken(config, config.limitedCredentials, 'limited', fallbacks) : undefined);
+  if (limited) out[RUN_LIMITED_TOKEN] = limited;
+  if (fallbacks.length) out[TOKEN_FALLBACK] = fallbacks.map((f) => `${f.which}: ${f.note}`).join('; ');
+  for (const f of fallbacks) warn(fallbackWarning(f.which, f.note));
+  requests++;
+  await preflight(config, out[RUN_TOKEN]);
+  out[SETUP_REQUESTS] = String(requests);
+  return out;
+}
 
 /**
  * One read with the run's token before any check: a target that is
  * unreachable, hangs, or refuses the token on a plain read would otherwise
  * show as a hundred failures. Ends the run with one clear message instead.
  */
-async function preflight(config: Config): Promise<void> {
-  setupRequests++;
+async function preflight(config: Config, token: string): Promise<void> {
   const url = `${config.baseUrl}/event-streams?take=1`;
   let res: Response;
   try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${process.env[RUN_TOKEN]}`, accept: 'application/json' }, signal: AbortSignal.timeout(config.timeoutMs) });
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(config.timeoutMs) });
     await res.arrayBuffer();
   } catch (e) {
     throw new TargetError(describeNetworkError(url, e));
@@ -65,14 +86,4 @@ async function preflight(config: Config): Promise<void> {
 }
 
 /** Requests sent by the setup itself (token requests, preflight), for the report's request count. */
-let setupRequests = 0;
 export const SETUP_REQUESTS = 'CONFORMANCE_SETUP_REQUESTS';
-
-async function resolveTokens(config: Config): Promise<void> {
-  if (!config.token) setupRequests++;
-  const token = config.token ?? (await fetchToken(config, config.credentials!, 'main'));
-  process.env[RUN_TOKEN] = token;
-  if (!config.limitedToken && config.limitedCredentials) setupRequests++;
-  const limited = config.limitedToken ?? (config.limitedCredentials ? await fetchToken(config, config.limitedCredentials, 'limited') : undefined);
-  if (limited) process.env[RUN_LIMITED_TOKEN] = limited;
-}

@@ -45,6 +45,9 @@ export const FALLBACKS: readonly TokenRequestForm[] = [
 /** Environment name under which the setup records that the run's tokens needed an undocumented request. */
 export const TOKEN_FALLBACK = 'CONFORMANCE_TOKEN_FALLBACK';
 
+export const fallbackWarning = (which: string, note: string) =>
+  `oauth.token.endpoint: the ${which} token was had only by an undocumented request: ${note}. The run goes on with it; the token endpoint check fails.`;
+
 export const describeForm = (f: TokenRequestForm) => `${f.body === 'form' ? 'a form body' : 'a JSON body'} to ${f.path}`;
 
 /** Sends one token request; answers whatever the endpoint says (no throw on 4xx). */
@@ -94,9 +97,10 @@ const tokenOf = (a: TokenAnswer): string | undefined => {
  * request first; when it fails, the undocumented forms (FALLBACKS), so that a
  * token endpoint that breaks only its documented form still lets the run go
  * on and the token endpoint check name the broken rule. The fallback is
- * recorded (TOKEN_FALLBACK) and said on the console.
+ * recorded (TOKEN_FALLBACK) and said on the console; given `fallbacks`, it
+ * is added there instead, for the caller to record and say.
  */
-export async function fetchToken(config: Config, creds: ClientCredentials, which: string): Promise<string> {
+export async function fetchToken(config: Config, creds: ClientCredentials, which: string, fallbacks?: Array<{ which: string; note: string }>): Promise<string> {
   const a = await requestToken(config, creds, {}, config.timeoutMs);
   const token = tokenOf(a);
   if (token) return token;
@@ -105,8 +109,13 @@ export async function fetchToken(config: Config, creds: ClientCredentials, which
     const t = b && tokenOf(b);
     if (!t) continue;
     const note = `the documented request (a form body to ${TOKEN_PATH}) answered ${a.status}; ${describeForm(form)} was answered ${b.status}`;
+    if (fallbacks) {
+      // Handed back rather than written to process.env: verify prepares many targets in one process.
+      fallbacks.push({ which, note });
+      return t;
+    }
     process.env[TOKEN_FALLBACK] = [process.env[TOKEN_FALLBACK], `${which}: ${note}`].filter(Boolean).join('; ');
-    console.warn(`oauth.token.endpoint: the ${which} token was had only by an undocumented request: ${note}. The run goes on with it; the token endpoint check fails.`);
+    console.warn(fallbackWarning(which, note));
     return t;
   }
   const err = (a.json as { error?: unknown; error_description?: unknown } | undefined) ?? {};
