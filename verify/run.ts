@@ -20,11 +20,18 @@
  * A check that breaks a rule it does not declare (a suite defect) fails
  * verify wherever it happens.
  *
+ * Every emulator runs in this process, each fault alone on its own; 1 to 4
+ * are one Playwright run (verify/playwright.config.ts) with one project per
+ * target, and the read-only faults a second run, since which of them are
+ * swept depends on the read-only baseline. Each project's verdicts are
+ * decided, and printed, as soon as its last check ends.
+ *
  * Writes reports/verify/verify.json and verify.md; exits 1 unless every
  * fault is caught and every guard passes.
  *
  * Options: --fault NAME (repeatable), --variant NAME (repeatable),
- * --quick (one fault per rule, no guards), --no-guards, --no-read-only, --jobs N.
+ * --quick (one fault per rule, no guards), --no-guards, --no-read-only,
+ * --jobs N (Playwright workers, 2).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
