@@ -20,23 +20,34 @@
  * A check that breaks a rule it does not declare (a suite defect) fails
  * verify wherever it happens.
  *
+ * Every emulator runs in this process, each fault alone on its own; 1 to 4
+ * are one Playwright run (verify/playwright.config.ts) with one project per
+ * target, and the read-only faults a second run, since which of them are
+ * swept depends on the read-only baseline. Each project's verdicts are
+ * decided, and printed, as soon as its last check ends.
+ *
  * Writes reports/verify/verify.json and verify.md; exits 1 unless every
  * fault is caught and every guard passes.
  *
  * Options: --fault NAME (repeatable), --variant NAME (repeatable),
- * --quick (one fault per rule, no guards), --no-guards, --no-read-only, --jobs N.
+ * --quick (one fault per rule, no guards), --no-guards, --no-read-only,
+ * --jobs N (Playwright workers, 2).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { faults, type Fault } from '../emulator/faults/catalogue.ts';
 import { startEmulator } from '../emulator/index.ts';
 import { variants } from '../emulator/faults/variants.ts';
+import { prepareTarget } from '../harness/run/prepare-target.ts';
 import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts/decide.ts';
 import { grepForRule } from '../spec/rules.ts';
 import { coverage, formatCoverage, listChecks } from './coverage.ts';
+import { projectsToEnv } from './projects.ts';
+import type { VerifyMessage } from './reporter.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'reports', 'verify');
@@ -51,6 +62,7 @@ interface RunResult {
   verdicts: Record<string, Verdict>;
   /** Checks that broke a rule they do not declare. */
   defects: string[];
+  /** From the project's first check to its last. */
   wallMs: number;
 }
 
@@ -59,74 +71,117 @@ const READ_ONLY_ENV = { CONFORMANCE_WRITES: 'none', CONFORMANCE_RATE_LIMIT_PROBE
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-interface RunOptions {
-  fault?: string;
-  variant?: string;
-  grep?: string;
-  readOnly?: boolean;
-  /** Run against this emulator instead of a new one (and leave it running). */
-  emulator?: Emulator;
+/** An emulator and what the checks need to run against it (its CONFORMANCE_* variables and tokens). */
+interface Target {
+  emulator: Emulator;
+  env: Record<string, string>;
 }
 
-/** Runs the Playwright suite against an emulator started with the given options. */
-async function runSuite(opts: RunOptions): Promise<RunResult> {
+/** Starts an emulator with the given fault or variant (never two faults on one) and prepares it as the global setup would. */
+async function startTarget(opts: { fault?: string; variant?: string; readOnly?: boolean }): Promise<Target> {
   // '' rather than undefined: an EMULATOR_FAULT or EMULATOR_VARIANT in the environment must not reach the baseline.
-  const emu = opts.emulator ?? (await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault ?? '', variant: opts.variant ?? '' }));
-  const file = join(tmpdir(), `conformance-verify-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  const started = Date.now();
+  const emulator = await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault ?? '', variant: opts.variant ?? '' });
   try {
-    // Each run its own output folder: Playwright empties it at start, and runs go two at a time.
-    const args = ['playwright', 'test', '--reporter=json', '--workers=2', '--output', `${file}.artifacts`];
-    if (opts.grep) args.push('--grep', opts.grep);
-    const env = { ...process.env, ...emu.env(), ...(opts.readOnly ? READ_ONLY_ENV : {}), CONFORMANCE_EMBEDDED: '1', PLAYWRIGHT_JSON_OUTPUT_FILE: file, FORCE_COLOR: '0' };
+    const env = { ...emulator.env(), ...(opts.readOnly ? READ_ONLY_ENV : {}), CONFORMANCE_EMBEDDED: '1' };
+    return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env })) } };
+  } catch (e) {
+    await emulator.close();
+    throw new Error(`${opts.fault ?? opts.variant ?? 'baseline'}: the target could not be prepared: ${(e as Error).message}`);
+  }
+}
+
+/** Starts targets a few at a time (an emulator's start is mostly its signing key, made on the thread pool). */
+async function startTargets<T>(items: readonly T[], opts: (t: T) => Parameters<typeof startTarget>[0]): Promise<Target[]> {
+  const out: Target[] = [];
+  try {
+    await pool(items, 4, async (t, i) => (out[i] = await startTarget(opts(t))));
+  } catch (e) {
+    await Promise.all(out.filter(Boolean).map((t) => t.emulator.close()));
+    throw e;
+  }
+  return out;
+}
+
+async function pool<T>(items: readonly T[], jobs: number, fn: (t: T, i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(jobs, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
+/** One project of the Playwright run: a target, the checks to run on it, and what to do with its result. */
+interface Plan {
+  name: string;
+  target: Target;
+  grep?: string;
+  dependencies?: string[];
+  /** Called as soon as the project's last check has ended. */
+  done: (r: RunResult) => void;
+  /** Stop the target's emulator once the project is done (not when another project still uses it). */
+  close: boolean;
+}
+
+/**
+ * Runs every plan in one Playwright process (verify/playwright.config.ts), on
+ * `workers` workers; each project's result arrives, and is handed to its
+ * `done`, as soon as its last check ends (verify/reporter.ts).
+ */
+async function runProjects(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
+  const results = new Map<string, RunResult>();
+  if (!plans.length) return results;
+  const output = mkdtempSync(join(tmpdir(), 'conformance-verify-'));
+  const byName = new Map(plans.map((p) => [p.name, p]));
+  let end: Extract<VerifyMessage, { type: 'end' }> | undefined;
+  try {
+    const env = {
+      ...process.env,
+      ...projectsToEnv(plans.map((p) => ({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env }))),
+      FORCE_COLOR: '0',
+    };
+    const cli = fileURLToPath(import.meta.resolve('@playwright/test/cli'));
+    const args = [cli, 'test', '--config', join(ROOT, 'verify', 'playwright.config.ts'), `--workers=${workers}`, '--output', output];
     const code = await new Promise<number>((res, rej) => {
-      const child = spawn('npx', args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let err = '';
-      child.stderr.on('data', (d) => (err = (err + String(d)).slice(-4000)));
+      child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
+      child.on('message', (m: VerifyMessage) => {
+        if (m.type === 'end') {
+          end = m;
+          return;
+        }
+        const plan = byName.get(m.name);
+        if (!plan || results.has(m.name)) return;
+        const r = summarise(m.outcomes, m.wallMs);
+        results.set(m.name, r);
+        if (plan.close) void plan.target.emulator.close();
+        plan.done(r);
+      });
       child.on('error', rej);
       child.on('exit', (c) => {
         if (c !== 0 && c !== 1) rej(new Error(`playwright exited ${c}: ${err}`));
         else res(c ?? 1);
       });
     });
-    const report = JSON.parse(readFileSync(file, 'utf8')) as PwReport;
-    const result = summarise(report);
-    result.wallMs = Date.now() - started;
-    if (code === 1 && result.failed === 0 && (report.errors?.length ?? 0) > 0) {
-      throw new Error(`the suite did not run: ${report.errors!.map((e) => e.message).join('; ').slice(0, 500)}`);
+    // A run that errs (no check found, a check file that does not load) and fails no check did not run.
+    const missing = plans.filter((p) => !results.has(p.name));
+    if (missing.length || (code === 1 && end?.errors.length && [...results.values()].every((r) => r.failed === 0))) {
+      throw new Error(`the suite did not run${missing.length ? ` for ${missing.map((p) => p.name).join(', ').slice(0, 200)}` : ''}: ${(end?.errors ?? ['no report']).join('; ').slice(0, 500)}`);
     }
-    return result;
+    return results;
   } finally {
-    rmSync(file, { force: true });
-    rmSync(`${file}.artifacts`, { recursive: true, force: true });
-    if (!opts.emulator) await emu.close();
+    rmSync(output, { recursive: true, force: true });
   }
 }
 
-interface PwAnnotation { type: string; description?: string }
-interface PwResult { status: string; errors?: Array<{ message?: string }>; annotations?: PwAnnotation[] }
-interface PwTest { status: string; results: PwResult[]; annotations?: PwAnnotation[] }
-interface PwSpec { title: string; tests: PwTest[] }
-interface PwSuite { title: string; specs?: PwSpec[]; suites?: PwSuite[] }
-interface PwReport { suites: PwSuite[]; errors?: Array<{ message: string }> }
-
 /** The run as the report reads it: outcomes from the annotations, never from message text. */
-function summarise(report: PwReport): RunResult {
-  const outcomes: CheckOutcome[] = [];
+function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
   const counts = { passed: 0, failed: 0, skipped: 0 };
-  const walk = (s: PwSuite, path: string[]) => {
-    for (const spec of s.specs ?? []) {
-      for (const t of spec.tests) {
-        const last = t.results.at(-1);
-        const status = t.status === 'skipped' ? 'skipped' : t.status === 'expected' || t.status === 'flaky' ? 'passed' : (last?.status ?? 'failed');
-        counts[status === 'skipped' ? 'skipped' : status === 'passed' ? 'passed' : 'failed']++;
-        const error = (last?.errors ?? []).map((e) => e.message ?? '').join('\n').split('\n').slice(0, 12).join('\n');
-        outcomes.push({ title: [...path, spec.title].filter(Boolean).join(' › '), status, annotations: [...(t.annotations ?? []), ...(last?.annotations ?? [])], error });
-      }
-    }
-    for (const sub of s.suites ?? []) walk(sub, [...path, sub.title]);
-  };
-  report.suites.forEach((s) => walk(s, []));
+  for (const o of outcomes) counts[o.status === 'skipped' ? 'skipped' : o.status === 'passed' ? 'passed' : 'failed']++;
   const decisions = decide(outcomes);
   const failures = outcomes
     .filter((o) => o.status !== 'passed' && o.status !== 'skipped')
@@ -136,29 +191,13 @@ function summarise(report: PwReport): RunResult {
     failures,
     verdicts: Object.fromEntries([...decisions].map(([id, d]) => [id, d.verdict])),
     defects: outcomes.flatMap((o) => defectsOf(o).map((d) => `${o.title}: ${d}`)),
-    wallMs: 0,
+    wallMs,
   };
 }
 
 /** A fault is caught when the run fails its rule on a recorded violation of it. */
 const caughtBy = (r: RunResult, rule: string) => r.failures.filter((x) => x.rules.includes(rule));
 
-
-async function pool<T, R>(items: T[], jobs: number, fn: (t: T) => Promise<R>, onDone: (t: T, r: R, i: number) => void): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(jobs, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-        onDone(items[i]!, out[i]!, ++done);
-      }
-    }),
-  );
-  return out;
-}
 
 interface FaultRow {
   fault: string;
@@ -218,48 +257,81 @@ async function main(): Promise<void> {
   const selectedVariants = values.variant?.length ? variants.filter((v) => values.variant!.includes(v.name)) : runGuards ? variants : [];
   const readOnly = !values['no-read-only'];
 
-  console.log(`verify: baseline${runGuards ? ' and its second run' : ''}, ${selectedVariants.length} false-positive guards, ${selected.length} faults${readOnly ? ', the read-only profile' : ''} (${jobs} at a time)\n`);
+  console.log(`verify: baseline${runGuards ? ' and its second run' : ''}, ${selectedVariants.length} false-positive guards, ${selected.length} faults${readOnly ? ', the read-only profile' : ''} (${jobs} workers)\n`);
 
-  // 1. The baseline, and (with the guards) a second run against the same emulator: same verdicts, nothing used up.
-  const longLived = await startEmulator({ control: true, heartbeatMs: 250, fault: '', variant: '' });
-  let baseline: RunResult;
-  let second: RunResult | undefined;
+  // Every target first (each fault alone on its own emulator), then one Playwright run for them all.
+  const [baseTarget, guardTargets, faultTargets, roTarget] = await Promise.all([
+    startTarget({}),
+    startTargets(selectedVariants, (v) => ({ variant: v.name })),
+    startTargets(selected, (f) => ({ fault: f.name })),
+    readOnly ? startTarget({ readOnly: true }) : undefined,
+  ]);
+  const all = [baseTarget, ...guardTargets, ...faultTargets, ...(roTarget ? [roTarget] : [])];
+
+  // 1. The baseline, and (with the guards) a second run against the same emulator once the first is over:
+  //    same verdicts, nothing used up.
+  // 2. False-positive guards: the whole suite against each variant.
+  // 3. The mutation sweep: the checks of each fault's rule.
+  // 4. The read-only profile: its baseline here, its faults (those whose rule it decides) in a second run.
+  let done = 0;
+  const plans: Plan[] = [
+    {
+      name: 'baseline',
+      target: baseTarget,
+      close: false,
+      done: (r) => {
+        console.log(`baseline (fault-free emulator): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${(r.wallMs / 1000).toFixed(1)} s)`);
+        if (r.failures.length || r.defects.length) console.log(failuresText(r));
+      },
+    },
+    ...(runGuards ? [{ name: 'second-run', target: baseTarget, dependencies: ['baseline'], close: true, done: () => {} }] : []),
+    ...selectedVariants.map((v, i): Plan => ({
+      name: `guard:${v.name}`,
+      target: guardTargets[i]!,
+      close: true,
+      done: (r) => console.log(`guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`),
+    })),
+    ...selected.map((f, i): Plan => ({ name: `fault:${f.name}`, target: faultTargets[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('', selected.length)(f, r, ++done) })),
+    ...(roTarget ? [{ name: 'read-only', target: roTarget, close: true, done: () => {} }] : []),
+  ];
+  let results: Map<string, RunResult>;
   try {
-    baseline = await runSuite({ emulator: longLived });
-    console.log(`baseline (fault-free emulator): ${baseline.passed} passed, ${baseline.failed} failed, ${baseline.skipped} skipped (${(baseline.wallMs / 1000).toFixed(1)} s)`);
-    if (baseline.failures.length || baseline.defects.length) console.log(failuresText(baseline));
-    if (runGuards) {
-      second = await runSuite({ emulator: longLived });
-      const diff = differences(baseline, second);
-      console.log(`guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`);
-      if (second.failures.length || second.defects.length) console.log(failuresText(second));
-    }
+    results = await runProjects(plans, jobs);
   } finally {
-    await longLived.close();
+    await Promise.all(all.map((t) => t.emulator.close()));
   }
-
-  // 2. False-positive guards.
-  const guards = await pool([...selectedVariants], jobs, (v) => runSuite({ variant: v.name }), (v, r) =>
-    console.log(`guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`),
-  );
-
-  // 3. The mutation sweep.
-  const sweep = await pool([...selected], jobs, (f) => runSuite({ fault: f.name, grep: grepForRule(f.rule) }), progress('', selected.length));
-  const rows = selected.map((f, i) => sweepRow(f, sweep[i]!));
+  const baseline = results.get('baseline')!;
+  const second = results.get('second-run');
+  if (second) {
+    const diff = differences(baseline, second);
+    console.log(`guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`);
+    if (second.failures.length || second.defects.length) console.log(failuresText(second));
+  }
+  const guards = selectedVariants.map((v) => results.get(`guard:${v.name}`)!);
+  const rows = selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!));
   const caught = rows.filter((r) => r.caughtBy.length > 0).length;
   const score = selected.length ? (100 * caught) / selected.length : 100;
 
-  // 4. The read-only profile: its baseline, then every fault whose rule that baseline decides.
   let ro: { baseline: RunResult; decided: string[]; rows: FaultRow[]; score: number } | undefined;
   if (readOnly) {
-    const roBaseline = await runSuite({ readOnly: true });
+    const roBaseline = results.get('read-only')!;
     const decided = Object.entries(roBaseline.verdicts).filter(([, v]) => v === 'pass' || v === 'fail').map(([id]) => id);
     console.log(`\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`);
     if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
     // Faults whose rule the read-only run decides, but for those that show only through a write or a caused event.
     const roFaults = selected.filter((f) => decided.includes(f.rule) && f.needs !== 'writes');
-    const roSweep = await pool([...roFaults], jobs, (f) => runSuite({ fault: f.name, grep: grepForRule(f.rule), readOnly: true }), progress('read-only ', roFaults.length));
-    const roRows = roFaults.map((f, i) => sweepRow(f, roSweep[i]!));
+    const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
+    let roDone = 0;
+    let roResults: Map<string, RunResult>;
+    try {
+      roResults = await runProjects(
+        roFaults.map((f, i) => ({ name: `read-only:${f.name}`, target: roTargets[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone) })),
+        jobs,
+      );
+    } finally {
+      await Promise.all(roTargets.map((t) => t.emulator.close()));
+    }
+    const roRows = roFaults.map((f) => sweepRow(f, roResults.get(`read-only:${f.name}`)!));
     const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
     ro = { baseline: roBaseline, decided, rows: roRows, score: roFaults.length ? (100 * roCaught) / roFaults.length : 100 };
   }

@@ -1,0 +1,31 @@
+/**
+ * The Playwright run of `npm run verify`: one project per target (the
+ * baseline, its second run, each variant, each fault), each with its own
+ * emulator's CONFORMANCE_* variables as `use.targetEnv` and, for a fault,
+ * only the checks of the fault's rule. The emulators run in verify's own
+ * process (verify/run.ts), which also prepared each target's tokens: no
+ * global setup here. Timeouts and settings are the suite's own.
+ */
+import { defineConfig } from '@playwright/test';
+import type { TargetFixtures } from '../harness/fixtures/fixtures.ts';
+import suite from '../playwright.config.ts';
+import { projectsFromEnv } from './projects.ts';
+
+export default defineConfig<object, TargetFixtures>({
+  testDir: '../tests',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: suite.fullyParallel,
+  retries: 0,
+  timeout: suite.timeout,
+  expect: suite.expect,
+  reporter: [['./reporter.ts']],
+  use: suite.use,
+  // The rate-limit checks are in every project: a project is one target, and the suite's split
+  // into two projects only serves `--project conformance` (playwright.config.ts).
+  projects: projectsFromEnv().map((p) => ({
+    name: p.name,
+    ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
+    ...(p.dependencies ? { dependencies: p.dependencies } : {}),
+    use: { targetEnv: p.targetEnv },
+  })),
+});
