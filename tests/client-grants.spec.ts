@@ -6,8 +6,9 @@ import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, mu
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { pathOf } from '../spec/operations.ts';
 
-const path = (id: string) => `/client-grants/${encodeURIComponent(id)}`;
+const path = (id: string) => pathOf('client-grants.get', { id });
 
 test.describe('client grant by id @client-grants', () => {
   const success = declareRules('client-grants.get.success', 'http.json-bodies', schemaRules('client-grant'));

@@ -9,8 +9,9 @@ import {test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { pathOf } from '../spec/operations.ts';
 
-const LIST = '/event-streams';
+const LIST = pathOf('event-streams.list');
 const one = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 /** Bounds a walk: no tenant holds more streams than this in a conformance run. */
 const MAX_PAGES = 60;

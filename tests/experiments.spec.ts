@@ -17,8 +17,9 @@ import type { Config } from '../harness/run/config.ts';
 import type { Exchange } from '../harness/requests/client.ts';
 import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { pathOf } from '../spec/operations.ts';
 
-const path = (id: string) => `/experimentation/experiments/${encodeURIComponent(id)}/status`;
+const path = (id: string) => pathOf('experiments.transition', { id });
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;
 
 /** The experiment reserved for one test: the n-th of CONFORMANCE_EXPERIMENT_IDS. */

@@ -14,6 +14,7 @@ import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
 import {test } from '../harness/fixtures/fixtures.ts';
 import { fetchToken } from '../harness/requests/tokens.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
+import { pathOf } from '../spec/operations.ts';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 /** A header value in any numeric form: integer or fraction (numeric values are not shown). */
@@ -51,7 +52,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const token = config.rateLimitCredentials ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit') : config.runToken!;
     const ctx = await playwrightRequest.newContext();
     const api = new Api(ctx, config, token);
-    const path = `/users/${encodeURIComponent(config.userId ?? 'conformance-nobody')}/federated-connections-tokensets`;
+    const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
     /** The answer that said Remaining 0, and until when its window lasts. */
     let spent: { seen: Seen; until: number } | undefined;
     try {

@@ -11,9 +11,10 @@ import { countRequest } from '../harness/verdicts/request-log.ts';
 import { requestToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 import { decodeJwt } from '../harness/vocabulary/jwt.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
+import { pathOf } from '../spec/operations.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
-const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
+const path = (id: string) => pathOf('token-sets.list', { id });
 /** A user id no tenant holds. */
 const UNKNOWN_USER = 'conformance-nobody-scopes';
 

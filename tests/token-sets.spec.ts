@@ -8,8 +8,9 @@ import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.t
 import { tamperSignature } from '../harness/vocabulary/jwt.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
+import { pathOf } from '../spec/operations.ts';
 
-const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
+const path = (id: string) => pathOf('token-sets.list', { id });
 /** A user id that no tenant holds, of a given length. */
 /** Clocks of the suite and the target may differ: a set expired less than this ago may still be listed. */
 const CLOCK_SKEW_MS = 60_000;

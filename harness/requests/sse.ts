@@ -17,8 +17,9 @@ import { authorizationHeader, buildUrl, mediaType, type Authorization, type Quer
 import { honouring429, pace } from './rate-limit.ts';
 import { countRequest } from '../verdicts/request-log.ts';
 import { describeNetworkError } from './tokens.ts';
+import { pathOf } from '../../spec/operations.ts';
 
-export const EVENTS_PATH = '/events';
+export const EVENTS_PATH = pathOf('events.subscribe');
 
 export interface SseMessage {
   /** Position in the connection, from 0. */
