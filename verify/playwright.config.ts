@@ -24,7 +24,9 @@ export default defineConfig<object, TargetFixtures>({
   // into two projects only serves `--project conformance` (playwright.config.ts).
   projects: projectsFromEnv().map((p) => ({
     name: p.name,
-    ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
+    // A fault's project runs the few checks of its rule: one worker per file rather than one per
+    // check, since starting a worker (loading the harness) costs more than those checks take.
+    ...(p.grep ? { grep: new RegExp(p.grep), fullyParallel: false } : {}),
     ...(p.dependencies ? { dependencies: p.dependencies } : {}),
     use: { targetEnv: p.targetEnv },
   })),
