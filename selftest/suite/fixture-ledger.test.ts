@@ -12,7 +12,6 @@ import { expect, test } from '@playwright/test';
 import { startEmulator } from '../../emulator/index.ts';
 import { runSuite } from './run-suite.ts';
 
-
 const CHECK = ['tests/experiments.spec.ts', '--grep', 'after each accepted move', '--reporter=json', '--workers=1'];
 
 interface Outcome {
