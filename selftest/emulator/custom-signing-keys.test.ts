@@ -4,15 +4,9 @@
  */
 import { expect, test } from '@playwright/test';
 import { formatErrors, validate } from '../../schemas/index.js';
-import { body, harness, type Harness } from './helpers.js';
+import { body, harnessPerFile } from './helpers.js';
 
-let h: Harness;
-test.beforeEach(async () => {
-  h = await harness();
-});
-test.afterEach(async () => {
-  await h.close();
-});
+const h = harnessPerFile();
 
 const EC_KEY = { kty: 'EC', kid: 'k1', use: 'sig', key_ops: ['verify'], x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', x5c: ['MIIB'] };
 

@@ -5,15 +5,9 @@
 import { expect, test } from '@playwright/test';
 import { formatErrors, validate } from '../../schemas/index.js';
 import { htmlViolation } from '../../emulator/html-policy.js';
-import { body, harness, type Harness } from './helpers.js';
+import { body, harnessPerFile } from './helpers.js';
 
-let h: Harness;
-test.beforeEach(async () => {
-  h = await harness();
-});
-test.afterEach(async () => {
-  await h.close();
-});
+const h = harnessPerFile();
 
 const path = (id?: string, lang = 'en', page = 'get-started') => `/self-service-profiles/${encodeURIComponent(id ?? h.app.emulator.state.fixtures.selfServiceProfileId)}/custom-text/${lang}/${page}`;
 

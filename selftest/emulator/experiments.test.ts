@@ -6,15 +6,9 @@ import { expect, test } from '@playwright/test';
 import { formatErrors, validate } from '../../schemas/index.js';
 import { TRANSITIONS } from '../../emulator/routes/experiments.js';
 import { experimentStatuses, type ExperimentStatus } from '../../emulator/state.js';
-import { body, harness, type Harness } from './helpers.js';
+import { body, harnessPerFile } from './helpers.js';
 
-let h: Harness;
-test.beforeEach(async () => {
-  h = await harness();
-});
-test.afterEach(async () => {
-  await h.close();
-});
+const h = harnessPerFile();
 
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;
 

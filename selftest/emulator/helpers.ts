@@ -2,6 +2,7 @@
  * Shared pieces of the emulator's self-tests: an in-process emulator
  * (buildEmulator + inject), token helpers, and request shorthands.
  */
+import { test } from '@playwright/test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildEmulator, type EmulatorOptions } from '../../emulator/index.js';
 import type { ClientRole } from '../../emulator/auth.js';
@@ -13,6 +14,8 @@ export interface Harness {
   token(role?: ClientRole): Promise<string>;
   /** A request to /api/v2 with the full client's token unless `token` is given ('' for none). */
   api(method: InjectOptions['method'], path: string, opts?: { token?: string; body?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  /** Back to the seeded state, rate-limit windows forgotten (as POST /__control/reset): the event log and the tokens stay. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,42 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
     }
     return app.inject({ method, url: API + path, headers, ...(payload !== undefined ? { payload } : {}) });
   };
-  return { app, token, api, close: () => app.close() };
+  const reset = () => {
+    app.emulator.state.reset();
+    app.emulator.limiter.clear();
+  };
+  return { app, token, api, reset, close: () => app.close() };
+}
+
+/**
+ * One in-process emulator per worker for the tests of a file, back to the
+ * seeded state before each test: for files whose tests need the seeded
+ * state but no fresh event log or tokens. A new emulator per test costs
+ * far more (each generates its RSA signing key, about 150 ms of CPU).
+ */
+export function harnessPerFile(options: EmulatorOptions = {}): Harness {
+  let current: Harness | undefined;
+  test.beforeAll(async () => {
+    current = await harness(options);
+  });
+  test.beforeEach(() => h().reset());
+  test.afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const h = (): Harness => {
+    if (!current) throw new Error('harnessPerFile: used outside a test');
+    return current;
+  };
+  return {
+    get app() {
+      return h().app;
+    },
+    token: (role) => h().token(role),
+    api: (...args) => h().api(...args),
+    reset: () => h().reset(),
+    close: () => h().close(),
+  };
 }
 
 /** The JSON body of a response, typed loosely. */

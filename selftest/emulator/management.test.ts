@@ -4,15 +4,9 @@
  * changes. Events themselves are checked in events.test.ts.
  */
 import { expect, test } from '@playwright/test';
-import { body, harness, type Harness } from './helpers.js';
+import { body, harnessPerFile } from './helpers.js';
 
-let h: Harness;
-test.beforeEach(async () => {
-  h = await harness();
-});
-test.afterEach(async () => {
-  await h.close();
-});
+const h = harnessPerFile();
 
 test.describe('users', () => {
   test('should create, update and delete a user, appending one event each', async () => {
