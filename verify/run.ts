@@ -229,7 +229,19 @@ function differences(a: RunResult, b: RunResult): string[] {
   return Object.keys(a.verdicts).filter((id) => a.verdicts[id] !== b.verdicts[id]).map((id) => `${id}: ${a.verdicts[id]} then ${b.verdicts[id]}`);
 }
 
-async function main(): Promise<void> {
+/** What this run of verify covers, from its command line. */
+interface Options {
+  /** Playwright workers. */
+  jobs: number;
+  /** The faults swept. */
+  selected: readonly Fault[];
+  selectedVariants: ReadonlyArray<(typeof variants)[number]>;
+  /** The second run of the baseline, and every variant unless --variant names some. */
+  runGuards: boolean;
+  readOnly: boolean;
+}
+
+function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       fault: { type: 'string', multiple: true },
@@ -240,10 +252,6 @@ async function main(): Promise<void> {
       jobs: { type: 'string', default: '2' },
     },
   });
-  const jobs = Math.max(1, Number(values.jobs) || 2);
-  const t0 = Date.now();
-  mkdirSync(OUT, { recursive: true });
-
   let selected: readonly Fault[] = faults;
   if (values.fault?.length) {
     const unknown = values.fault.filter((f) => !faults.some((x) => x.name === f));
@@ -255,129 +263,179 @@ async function main(): Promise<void> {
   }
   const runGuards = !values['no-guards'] && !values.quick && !values.fault?.length;
   const selectedVariants = values.variant?.length ? variants.filter((v) => values.variant!.includes(v.name)) : runGuards ? variants : [];
-  const readOnly = !values['no-read-only'];
+  return { jobs: Math.max(1, Number(values.jobs) || 2), selected, selectedVariants, runGuards, readOnly: !values['no-read-only'] };
+}
 
-  console.log(`verify: baseline${runGuards ? ' and its second run' : ''}, ${selectedVariants.length} false-positive guards, ${selected.length} faults${readOnly ? ', the read-only profile' : ''} (${jobs} workers)\n`);
+/** The targets of the one Playwright run: the baseline's, each variant's, each fault's, the read-only profile's. */
+interface Targets {
+  base: Target;
+  guards: Target[];
+  faults: Target[];
+  readOnly?: Target;
+}
 
-  // Every target first (each fault alone on its own emulator), then one Playwright run for them all.
-  const [baseTarget, guardTargets, faultTargets, roTarget] = await Promise.all([
+/** Every target first (each fault alone on its own emulator), then one Playwright run for them all. */
+async function startAllTargets(o: Options): Promise<Targets> {
+  const [base, guards, faultTargets, readOnly] = await Promise.all([
     startTarget({}),
-    startTargets(selectedVariants, (v) => ({ variant: v.name })),
-    startTargets(selected, (f) => ({ fault: f.name })),
-    readOnly ? startTarget({ readOnly: true }) : undefined,
+    startTargets(o.selectedVariants, (v) => ({ variant: v.name })),
+    startTargets(o.selected, (f) => ({ fault: f.name })),
+    o.readOnly ? startTarget({ readOnly: true }) : undefined,
   ]);
-  const all = [baseTarget, ...guardTargets, ...faultTargets, ...(roTarget ? [roTarget] : [])];
+  return { base, guards, faults: faultTargets, readOnly };
+}
 
-  // 1. The baseline, and (with the guards) a second run against the same emulator once the first is over:
-  //    same verdicts, nothing used up.
-  // 2. False-positive guards: the whole suite against each variant.
-  // 3. The mutation sweep: the checks of each fault's rule.
-  // 4. The read-only profile: its baseline here, its faults (those whose rule it decides) in a second run.
+/**
+ * 1. The baseline, and (with the guards) a second run against the same emulator once the first is over:
+ *    same verdicts, nothing used up.
+ * 2. False-positive guards: the whole suite against each variant.
+ * 3. The mutation sweep: the checks of each fault's rule.
+ * 4. The read-only profile: its baseline here, its faults (those whose rule it decides) in a second run.
+ */
+function planProjects(o: Options, t: Targets): Plan[] {
   let done = 0;
-  const plans: Plan[] = [
+  return [
     {
       name: 'baseline',
-      target: baseTarget,
+      target: t.base,
       close: false,
       done: (r) => {
         console.log(`baseline (fault-free emulator): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${(r.wallMs / 1000).toFixed(1)} s)`);
         if (r.failures.length || r.defects.length) console.log(failuresText(r));
       },
     },
-    ...(runGuards ? [{ name: 'second-run', target: baseTarget, dependencies: ['baseline'], close: true, done: () => {} }] : []),
-    ...selectedVariants.map((v, i): Plan => ({
+    ...(o.runGuards ? [{ name: 'second-run', target: t.base, dependencies: ['baseline'], close: true, done: () => {} }] : []),
+    ...o.selectedVariants.map((v, i): Plan => ({
       name: `guard:${v.name}`,
-      target: guardTargets[i]!,
+      target: t.guards[i]!,
       close: true,
       done: (r) => console.log(`guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`),
     })),
-    ...selected.map((f, i): Plan => ({ name: `fault:${f.name}`, target: faultTargets[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('', selected.length)(f, r, ++done) })),
-    ...(roTarget ? [{ name: 'read-only', target: roTarget, close: true, done: () => {} }] : []),
+    ...o.selected.map((f, i): Plan => ({ name: `fault:${f.name}`, target: t.faults[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('', o.selected.length)(f, r, ++done) })),
+    ...(t.readOnly ? [{ name: 'read-only', target: t.readOnly, close: true, done: () => {} }] : []),
   ];
-  let results: Map<string, RunResult>;
+}
+
+/** Runs the plans, then stops every one of `targets` whatever happened. */
+async function runAndClose(plans: readonly Plan[], targets: readonly Target[], jobs: number): Promise<Map<string, RunResult>> {
   try {
-    results = await runProjects(plans, jobs);
+    return await runProjects(plans, jobs);
   } finally {
-    await Promise.all(all.map((t) => t.emulator.close()));
+    await Promise.all(targets.map((t) => t.emulator.close()));
   }
+}
+
+/** The second run passes when it fails nothing and every rule keeps the baseline's verdict. */
+function printSecondRun(baseline: RunResult, second: RunResult): void {
+  const diff = differences(baseline, second);
+  console.log(`guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`);
+  if (second.failures.length || second.defects.length) console.log(failuresText(second));
+}
+
+interface ReadOnlyResult {
+  baseline: RunResult;
+  /** The rules its baseline decides (pass or fail). */
+  decided: string[];
+  rows: FaultRow[];
+  score: number;
+}
+
+/** 4. The read-only faults, in a second Playwright run: which of them are swept depends on the read-only baseline. */
+async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnlyResult> {
+  const decided = Object.entries(roBaseline.verdicts).filter(([, v]) => v === 'pass' || v === 'fail').map(([id]) => id);
+  console.log(`\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`);
+  if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
+  // Faults whose rule the read-only run decides, but for those that show only through a write or a caused event.
+  const roFaults = o.selected.filter((f) => decided.includes(f.rule) && f.needs !== 'writes');
+  const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
+  let roDone = 0;
+  const roResults = await runAndClose(
+    roFaults.map((f, i) => ({ name: `read-only:${f.name}`, target: roTargets[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone) })),
+    roTargets,
+    o.jobs,
+  );
+  const roRows = roFaults.map((f) => sweepRow(f, roResults.get(`read-only:${f.name}`)!));
+  const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
+  return { baseline: roBaseline, decided, rows: roRows, score: roFaults.length ? (100 * roCaught) / roFaults.length : 100 };
+}
+
+/** What verify.json holds (and verify.md shows). */
+function summaryOf(o: Options, results: Map<string, RunResult>, ro: ReadOnlyResult | undefined, cov: ReturnType<typeof coverage>, wallMs: number) {
   const baseline = results.get('baseline')!;
   const second = results.get('second-run');
-  if (second) {
-    const diff = differences(baseline, second);
-    console.log(`guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`);
-    if (second.failures.length || second.defects.length) console.log(failuresText(second));
-  }
-  const guards = selectedVariants.map((v) => results.get(`guard:${v.name}`)!);
-  const rows = selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!));
+  const rows = o.selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!));
   const caught = rows.filter((r) => r.caughtBy.length > 0).length;
-  const score = selected.length ? (100 * caught) / selected.length : 100;
-
-  let ro: { baseline: RunResult; decided: string[]; rows: FaultRow[]; score: number } | undefined;
-  if (readOnly) {
-    const roBaseline = results.get('read-only')!;
-    const decided = Object.entries(roBaseline.verdicts).filter(([, v]) => v === 'pass' || v === 'fail').map(([id]) => id);
-    console.log(`\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`);
-    if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
-    // Faults whose rule the read-only run decides, but for those that show only through a write or a caused event.
-    const roFaults = selected.filter((f) => decided.includes(f.rule) && f.needs !== 'writes');
-    const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
-    let roDone = 0;
-    let roResults: Map<string, RunResult>;
-    try {
-      roResults = await runProjects(
-        roFaults.map((f, i) => ({ name: `read-only:${f.name}`, target: roTargets[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone) })),
-        jobs,
-      );
-    } finally {
-      await Promise.all(roTargets.map((t) => t.emulator.close()));
-    }
-    const roRows = roFaults.map((f) => sweepRow(f, roResults.get(`read-only:${f.name}`)!));
-    const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
-    ro = { baseline: roBaseline, decided, rows: roRows, score: roFaults.length ? (100 * roCaught) / roFaults.length : 100 };
-  }
-
-  const checks = await listChecks(ROOT);
-  const cov = coverage(checks, faults);
-  const wallMs = Date.now() - t0;
-
   const pick = (r: RunResult) => ({ passed: r.passed, failed: r.failed, skipped: r.skipped, failures: r.failures, defects: r.defects });
-  const summary = {
+  return {
     baseline: pick(baseline),
     secondRun: second ? { ...pick(second), changedVerdicts: differences(baseline, second) } : undefined,
-    guards: selectedVariants.map((v, i) => ({ variant: v.name, differs: v.differs, ...pick(guards[i]!) })),
+    guards: o.selectedVariants.map((v) => ({ variant: v.name, differs: v.differs, ...pick(results.get(`guard:${v.name}`)!) })),
     faults: rows,
-    mutationScore: score,
+    mutationScore: o.selected.length ? (100 * caught) / o.selected.length : 100,
     readOnly: ro ? { baseline: pick(ro.baseline), mustRulesDecided: ro.decided.filter((id) => (cov.rules.find((c) => c.id === id)?.level ?? '') === 'must').length, faults: ro.rows, mutationScore: ro.score } : undefined,
     coverage: cov,
     wallMs,
   };
-  writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
-  writeFileSync(join(OUT, 'verify.md'), markdown(summary));
+}
 
+type VerifySummary = ReturnType<typeof summaryOf>;
+
+/** Each guard run (every variant, and the second run), bad when it failed a check, broke a rule it does not declare or changed a verdict. */
+const guardRunsOf = (s: VerifySummary) => [
+  ...s.guards.map((g) => ({ name: g.variant, bad: g.failed > 0 || g.defects.length > 0 })),
+  ...(s.secondRun ? [{ name: 'second-run', bad: s.secondRun.failed > 0 || s.secondRun.changedVerdicts.length > 0 || s.secondRun.defects.length > 0 }] : []),
+];
+
+function printSummary(s: VerifySummary): void {
   console.log(`\n${'fault'.padEnd(40)} ${'rule'.padEnd(46)} caught by`);
-  for (const r of rows) console.log(`${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`);
-  console.log(`\n${formatCoverage(cov)}`);
-  console.log(`\nmutation score: ${caught}/${selected.length} faults caught (${score.toFixed(1)}%)`);
-  if (summary.readOnly) {
-    const roCaught = summary.readOnly.faults.filter((r) => r.caughtBy.length).length;
-    console.log(`read-only profile: ${summary.readOnly.mustRulesDecided} must rules decided; ${roCaught}/${summary.readOnly.faults.length} of the faults observable without writes caught (${summary.readOnly.mutationScore.toFixed(1)}%)`);
+  for (const r of s.faults) console.log(`${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`);
+  console.log(`\n${formatCoverage(s.coverage)}`);
+  const caught = s.faults.filter((r) => r.caughtBy.length > 0).length;
+  console.log(`\nmutation score: ${caught}/${s.faults.length} faults caught (${s.mutationScore.toFixed(1)}%)`);
+  if (s.readOnly) {
+    const roCaught = s.readOnly.faults.filter((r) => r.caughtBy.length).length;
+    console.log(`read-only profile: ${s.readOnly.mustRulesDecided} must rules decided; ${roCaught}/${s.readOnly.faults.length} of the faults observable without writes caught (${s.readOnly.mutationScore.toFixed(1)}%)`);
   }
-  const guardRuns = [...summary.guards.map((g) => ({ name: g.variant, bad: g.failed > 0 || g.defects.length > 0 })), ...(summary.secondRun ? [{ name: 'second-run', bad: summary.secondRun.failed > 0 || summary.secondRun.changedVerdicts.length > 0 || summary.secondRun.defects.length > 0 }] : [])];
-  const guardFailures = guardRuns.filter((g) => g.bad);
-  console.log(`false-positive guards: ${guardRuns.length - guardFailures.length}/${guardRuns.length} pass`);
-  console.log(`wall time: ${(wallMs / 1000).toFixed(1)} s   report: reports/verify/verify.md`);
+  const guardRuns = guardRunsOf(s);
+  console.log(`false-positive guards: ${guardRuns.filter((g) => !g.bad).length}/${guardRuns.length} pass`);
+  console.log(`wall time: ${(s.wallMs / 1000).toFixed(1)} s   report: reports/verify/verify.md`);
+}
 
-  // The counts line CI reads: each baseline, guard and fault is one verdict; so is coverage.
-  const unjustified = cov.gaps.filter((g) => !g.justified);
+/** The counts line CI reads (counts.json): each baseline, guard and fault is one verdict; so is coverage. Answers how many failed. */
+function writeCounts(s: VerifySummary): number {
+  const unjustified = s.coverage.gaps.filter((g) => !g.justified);
   if (unjustified.length) console.log(`unjustified coverage gaps: ${unjustified.length}`);
-  const baselines = [baseline, ...(ro ? [ro.baseline] : [])];
+  const guardRuns = guardRunsOf(s);
+  const guardFailures = guardRuns.filter((g) => g.bad);
+  const baselines = [s.baseline, ...(s.readOnly ? [s.readOnly.baseline] : [])];
   const badBaselines = baselines.filter((b) => b.failed > 0 || b.defects.length > 0).length;
-  const sweeps = [...rows, ...(ro?.rows ?? [])];
+  const sweeps = [...s.faults, ...(s.readOnly?.faults ?? [])];
   const sweepCaught = sweeps.filter((r) => r.caughtBy.length > 0).length;
   const passed = baselines.length - badBaselines + (guardRuns.length - guardFailures.length) + sweepCaught + (unjustified.length ? 0 : 1);
   const failed = badBaselines + guardFailures.length + (sweeps.length - sweepCaught) + (unjustified.length ? 1 : 0);
   writeFileSync(join(OUT, 'counts.json'), JSON.stringify({ passed, failed }));
-  process.exitCode = failed === 0 ? 0 : 1;
+  return failed;
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const o = parseOptions();
+  mkdirSync(OUT, { recursive: true });
+  console.log(`verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers)\n`);
+
+  const targets = await startAllTargets(o);
+  const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
+  const results = await runAndClose(planProjects(o, targets), all, o.jobs);
+  const second = results.get('second-run');
+  if (second) printSecondRun(results.get('baseline')!, second);
+  const ro = o.readOnly ? await sweepReadOnly(o, results.get('read-only')!) : undefined;
+
+  const cov = coverage(await listChecks(ROOT), faults);
+  const summary = summaryOf(o, results, ro, cov, Date.now() - t0);
+  writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
+  writeFileSync(join(OUT, 'verify.md'), markdown(summary));
+  printSummary(summary);
+  process.exitCode = writeCounts(summary) === 0 ? 0 : 1;
 }
 
 type Summary = {

@@ -1,0 +1,48 @@
+/**
+ * The tenant's own history, shared by the events-history-*.spec.ts checks: a
+ * subscription with `from_timestamp` a day back replays the recent events, so
+ * the message, envelope, connection.created, resumption, start-position and
+ * filter rules are decided without writes too. These checks run whether or
+ * not the suite causes events: what they read is whatever the tenant already
+ * holds.
+ *
+ * Every wait is bounded by an event that must arrive (the last history event
+ * every expected one precedes) or, where nothing must arrive, by the end of
+ * the replay (see readReplay).
+ */
+import type { Config } from '../harness/run/config.ts';
+import { ev, HISTORY_MS, readHistory, type History } from '../harness/vocabulary/events.ts';
+import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import type { Declared, RuleRef } from '../harness/vocabulary/declare.ts';
+import { must, observe } from '../harness/vocabulary/must.ts';
+
+/** The rule every history check decides first: its read of the history is an event stream. */
+export const READ = 'events.content-type';
+
+/**
+ * The history, read once per worker (this module is shared by every history
+ * file a worker runs): every check compares with the same first read, and a
+ * read-only run stays within its request budget. Later events (caused by
+ * other checks) come after it and are left out by identity.
+ */
+let shared: Promise<History> | undefined;
+export function history(d: Declared<'events.content-type'>, events: EventsHarness, config: Config): Promise<History> {
+  shared ??= readHistory(d, events, config).then((h) => (h.conn.close(), h));
+  return shared;
+}
+
+/** Skips (with the reason) when the tenant's history holds fewer than `n` events. */
+export function requireHistory(h: History, n: number, why: string): void {
+  test.skip(h.events.length < n, `The tenant's events of the last ${HISTORY_MS / 3_600_000} h hold ${h.events.length} events; ${n} are needed ${why}`);
+}
+
+/** Subscribes with `query`; a 4xx the document leaves open is observed and skips, anything else but a stream fails `rule`. */
+export async function openOrSkip(events: EventsHarness, query: Record<string, string>, rule: RuleRef, why: string) {
+  const conn = await events.subscribe({ query });
+  if (!conn.isEventStream && conn.status >= 400 && conn.status < 500) {
+    observe('events.heartbeat.frequency', 'cursor refused', String(conn.status), { target: conn.target, body: conn.errorBody.slice(0, 200) });
+    return { conn, refused: true };
+  }
+  must(rule, conn.isEventStream, ev(conn, `a 2xx event stream (${why})`, `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  return { conn, refused: false };
+}
