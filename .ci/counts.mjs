@@ -3,10 +3,15 @@
 // verdict per fault, per false-positive guard, the baseline and coverage.
 import { existsSync, readFileSync } from 'node:fs';
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 const missing = [];
 for (const f of ['reports/selftest/results.json', 'reports/results.json']) {
-  if (!existsSync(f)) { missing.push(f); continue; }
+  if (!existsSync(f)) {
+    missing.push(f);
+    continue;
+  }
   const s = JSON.parse(readFileSync(f, 'utf8')).stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);
   failed += s.unexpected ?? 0;
@@ -14,8 +19,12 @@ for (const f of ['reports/selftest/results.json', 'reports/results.json']) {
 }
 if (existsSync('reports/verify/counts.json')) {
   const v = JSON.parse(readFileSync('reports/verify/counts.json', 'utf8'));
-  passed += v.passed; failed += v.failed;
+  passed += v.passed;
+  failed += v.failed;
 } else missing.push('reports/verify/counts.json');
-for (const m of missing) { console.log(`missing ${m}: counted as one failure`); failed++; }
+for (const m of missing) {
+  console.log(`missing ${m}: counted as one failure`);
+  failed++;
+}
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed === 0 ? 0 : 1);

@@ -35,18 +35,33 @@ interface Run {
   checkTime: number;
 }
 
-interface Result { duration: number; startTime: string }
-interface Suite { specs?: Array<{ tests: Array<{ results: Result[] }> }>; suites?: Suite[] }
+interface Result {
+  duration: number;
+  startTime: string;
+}
+interface Suite {
+  specs?: Array<{ tests: Array<{ results: Result[] }> }>;
+  suites?: Suite[];
+}
 
 async function once(dir: string): Promise<Run> {
   const reports = mkdtempSync(join(tmpdir(), 'bench-conformance-'));
   try {
-    const env: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: '0', CONFORMANCE_REPORTS_DIR: reports };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      FORCE_COLOR: '0',
+      CONFORMANCE_REPORTS_DIR: reports,
+    };
     // The embedded emulator: no target of the caller's environment.
-    for (const k of Object.keys(env)) if (k.startsWith('CONFORMANCE_') && k !== 'CONFORMANCE_REPORTS_DIR') delete env[k];
+    for (const k of Object.keys(env))
+      if (k.startsWith('CONFORMANCE_') && k !== 'CONFORMANCE_REPORTS_DIR') delete env[k];
     const t0 = performance.now();
     const started = Date.now();
-    const child = spawn('npm', ['run', '--silent', 'conformance'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('npm', ['run', '--silent', 'conformance'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let setup = 0;
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -66,20 +81,31 @@ async function once(dir: string): Promise<Run> {
     report.suites.forEach(walk);
     const first = Math.min(...results.map((x) => Date.parse(x.startTime))) - started;
     const last = Math.max(...results.map((x) => Date.parse(x.startTime) + x.duration)) - started;
-    return { wall, setup, startup: first - setup, checks: last - first, after: wall - last, checkTime: results.reduce((a, x) => a + x.duration, 0) };
+    return {
+      wall,
+      setup,
+      startup: first - setup,
+      checks: last - first,
+      after: wall - last,
+      checkTime: results.reduce((a, x) => a + x.duration, 0),
+    };
   } finally {
     rmSync(reports, { recursive: true, force: true });
   }
 }
 
 const runs = new Map<string, Run[]>(dirs.map((d) => [d, []]));
-console.log(`npm run conformance: ${RUNS} runs${dirs.length > 1 ? ` each, alternating ${dirs.join(' and ')}` : ''}, node ${process.versions.node}`);
+console.log(
+  `npm run conformance: ${RUNS} runs${dirs.length > 1 ? ` each, alternating ${dirs.join(' and ')}` : ''}, node ${process.versions.node}`,
+);
 for (let i = 0; i < RUNS; i++) {
   for (const dir of i % 2 ? [...dirs].reverse() : dirs) {
     const r = await once(dir);
     runs.get(dir)!.push(r);
     const s = (ms: number) => (ms / 1000).toFixed(1);
-    console.log(`  ${dirs.length > 1 ? `${dir} ` : ''}run ${i + 1}: ${s(r.wall)} s wall = to the setup's target ${s(r.setup)} + to the first check ${s(r.startup)} + checks ${s(r.checks)} + after ${s(r.after)}; ${s(r.checkTime)} s in checks over all workers`);
+    console.log(
+      `  ${dirs.length > 1 ? `${dir} ` : ''}run ${i + 1}: ${s(r.wall)} s wall = to the setup's target ${s(r.setup)} + to the first check ${s(r.startup)} + checks ${s(r.checks)} + after ${s(r.after)}; ${s(r.checkTime)} s in checks over all workers`,
+    );
   }
 }
 for (const [dir, rs] of runs) {

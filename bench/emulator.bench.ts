@@ -50,12 +50,20 @@ function cpuMs(pid: number | undefined): number | undefined {
 /** autocannon measures latency in whole milliseconds. */
 const ms = (v: number): string => (v < 1 ? '<1 ms' : `${v.toFixed(0)} ms`);
 
-async function startEmulatorProcess(): Promise<{ env: Record<string, string>; pid: number | undefined; stop: () => Promise<void> }> {
+async function startEmulatorProcess(): Promise<{
+  env: Record<string, string>;
+  pid: number | undefined;
+  stop: () => Promise<void>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'emulator-bench-'));
   const envFile = join(dir, '.env');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', '--port', '0', '--rate-limit', '1000000000/10', '--env-out', envFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'emulator/cli.ts', '--port', '0', '--rate-limit', '1000000000/10', '--env-out', envFile],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -81,11 +89,15 @@ function stopper(child: ChildProcess, dir: string): () => Promise<void> {
 }
 
 /** The bare fastify route serving `body` (the ceiling). */
-async function startBareProcess(body: unknown): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
+async function startBareProcess(
+  body: unknown,
+): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'emulator-bench-bare-'));
   const file = join(dir, 'grant.json');
   writeFileSync(file, JSON.stringify(body));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -124,10 +136,16 @@ async function main(): Promise<void> {
     const grantRes = await fetch(`${base}${grantPath}`, { headers: { authorization: `Bearer ${token}` } });
     if (!grantRes.ok) throw new Error(`client grant read failed: ${grantRes.status}`);
     bare = await startBareProcess(await grantRes.json());
-    process.stdout.write(`emulator bench: ${RUNS} x ${DURATION} s recorded (+${WARMUP} warm-up) per series, ${CONNECTIONS} connections, node ${process.versions.node}\n`);
+    process.stdout.write(
+      `emulator bench: ${RUNS} x ${DURATION} s recorded (+${WARMUP} warm-up) per series, ${CONNECTIONS} connections, node ${process.versions.node}\n`,
+    );
 
     /** One autocannon run; with the server's CPU microseconds per request when /proc tells. */
-    const once = async (name: string, url: string, pid?: number): Promise<autocannon.Result & { cpuUsPerRequest?: number }> => {
+    const once = async (
+      name: string,
+      url: string,
+      pid?: number,
+    ): Promise<autocannon.Result & { cpuUsPerRequest?: number }> => {
       const cpu0 = cpuMs(pid);
       const r = await run(url, token, DURATION);
       const cpu1 = cpuMs(pid);
@@ -135,10 +153,13 @@ async function main(): Promise<void> {
         failed = true;
         process.stdout.write(`  ${name}: ${r.non2xx} non-2xx answers and ${r.errors} errors\n`);
       }
-      return cpu0 === undefined || cpu1 === undefined || r.requests.total === 0 ? r : { ...r, cpuUsPerRequest: ((cpu1 - cpu0) * 1000) / r.requests.total };
+      return cpu0 === undefined || cpu1 === undefined || r.requests.total === 0
+        ? r
+        : { ...r, cpuUsPerRequest: ((cpu1 - cpu0) * 1000) / r.requests.total };
     };
     const series = (name: string) => ({ name, rps: [] as number[], p99: [] as number[], cpu: [] as number[] });
-    const row = (s: ReturnType<typeof series>) => `${s.name.padEnd(40)} median ${median(s.rps).toFixed(0).padStart(7)} req/s   median p99 ${ms(median(s.p99)).padStart(6)}`;
+    const row = (s: ReturnType<typeof series>) =>
+      `${s.name.padEnd(40)} median ${median(s.rps).toFixed(0).padStart(7)} req/s   median p99 ${ms(median(s.p99)).padStart(6)}`;
 
     // The client grant against its ceiling, alternating so that both see the same machine.
     const emu = series('GET /client-grants/{id} (emulator)');
@@ -161,7 +182,9 @@ async function main(): Promise<void> {
         s.p99.push(r.latency.p99);
         if (r.cpuUsPerRequest !== undefined) s.cpu.push(r.cpuUsPerRequest);
         const cpu = r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(1)} µs/request`;
-        process.stdout.write(`  ${s.name} run ${i + 1}: ${r.requests.average.toFixed(0)} req/s, p99 ${ms(r.latency.p99)}${cpu}\n`);
+        process.stdout.write(
+          `  ${s.name} run ${i + 1}: ${r.requests.average.toFixed(0)} req/s, p99 ${ms(r.latency.p99)}${cpu}\n`,
+        );
       }
       pairRatios.push(emu.rps[i]! / ceiling.rps[i]!);
     }
@@ -174,7 +197,9 @@ async function main(): Promise<void> {
       const r = await once(streams.name, `${base}/event-streams?take=50`);
       streams.rps.push(r.requests.average);
       streams.p99.push(r.latency.p99);
-      process.stdout.write(`  ${streams.name} run ${i + 1}: ${r.requests.average.toFixed(0)} req/s, p99 ${ms(r.latency.p99)}\n`);
+      process.stdout.write(
+        `  ${streams.name} run ${i + 1}: ${r.requests.average.toFixed(0)} req/s, p99 ${ms(r.latency.p99)}\n`,
+      );
     }
 
     process.stdout.write(

@@ -33,7 +33,11 @@ async function token(emu: Emu): Promise<string> {
 async function inject(emu: Emu, n: number): Promise<string[]> {
   const offsets: string[] = [];
   for (let left = n; left > 0; left -= BATCH) {
-    const res = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'user.created', count: Math.min(BATCH, left) }) });
+    const res = await fetch(`${emu.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'user.created', count: Math.min(BATCH, left) }),
+    });
     offsets.push(...((await res.json()) as { offsets: string[] }).offsets);
   }
   return offsets;
@@ -62,7 +66,10 @@ async function throughput(emu: Emu, bearer: string): Promise<number> {
   return EVENTS / seconds;
 }
 
-async function soak(emu: Emu, bearer: string): Promise<{ received: number; lost: number; duplicated: number; reordered: boolean; seconds: number }> {
+async function soak(
+  emu: Emu,
+  bearer: string,
+): Promise<{ received: number; lost: number; duplicated: number; reordered: boolean; seconds: number }> {
   const t0 = performance.now();
   const got: string[] = [];
   let conn = await subscribe(emu.baseUrl, bearer, { query: { event_type: 'user.created' } });
@@ -73,7 +80,8 @@ async function soak(emu: Emu, bearer: string): Promise<{ received: number; lost:
     const msgs = await conn.collect(want, (m) => m.event === 'user.created', 60_000, 'soak events');
     got.push(...msgs.map((m) => (m.payload as { offset: string }).offset));
     conn.close();
-    if (d < SOAK_DISCONNECTS) conn = await subscribe(emu.baseUrl, bearer, { query: { event_type: 'user.created', from: got.at(-1)! } });
+    if (d < SOAK_DISCONNECTS)
+      conn = await subscribe(emu.baseUrl, bearer, { query: { event_type: 'user.created', from: got.at(-1)! } });
   }
   const expected = await injecting;
   const seen = new Set(got);
@@ -84,7 +92,11 @@ async function soak(emu: Emu, bearer: string): Promise<{ received: number; lost:
 }
 
 async function main(): Promise<void> {
-  const emu = await startEmulator({ control: true, heartbeatMs: 1000, rateLimit: { limit: 1_000_000_000, windowSeconds: 10 } });
+  const emu = await startEmulator({
+    control: true,
+    heartbeatMs: 1000,
+    rateLimit: { limit: 1_000_000_000, windowSeconds: 10 },
+  });
   try {
     const bearer = await token(emu);
     await throughput(emu, bearer); // warm-up
@@ -95,7 +107,9 @@ async function main(): Promise<void> {
     }
     console.log(`SSE throughput: median ${median(rates).toFixed(0)} events/s over ${RUNS} runs of ${EVENTS} events`);
     const s = await soak(emu, bearer);
-    console.log(`SSE soak: ${s.received} events, ${SOAK_DISCONNECTS} disconnects and resumes, ${s.lost} lost, ${s.duplicated} duplicated, order ${s.reordered ? 'BROKEN' : 'kept'} (${s.seconds.toFixed(1)} s)`);
+    console.log(
+      `SSE soak: ${s.received} events, ${SOAK_DISCONNECTS} disconnects and resumes, ${s.lost} lost, ${s.duplicated} duplicated, order ${s.reordered ? 'BROKEN' : 'kept'} (${s.seconds.toFixed(1)} s)`,
+    );
     if (s.lost || s.duplicated || s.reordered) process.exitCode = 1;
   } finally {
     await emu.close();

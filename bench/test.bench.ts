@@ -31,7 +31,11 @@ for (let i = 0; i < RUNS; i++) {
   let total = 0;
   for (const [name, args] of STEPS) {
     const t0 = performance.now();
-    const r = spawnSync('npm', args, { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync('npm', args, {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const s = (performance.now() - t0) / 1000;
     total += s;
     times.get(name)!.push(s);

@@ -50,6 +50,10 @@ export function runner(ctx: EmulatorContext, operation: OperationId | undefined,
 export function sendApiError(ctx: EmulatorContext, reply: FastifyReply, e: ApiError): void {
   keepConnectionIfBodyRead(reply);
   const request = reply.request;
-  if (e.errorCode === 'internal_error') process.stderr.write(`emulator: internal error on ${request.method} ${request.url.split('?', 1)[0]}\n`);
-  void sendAnswer(reply, ctx.mutations.answer({ status: e.statusCode, body: e.toBody(), headers: e.headers }, request, operationOf(request)));
+  if (e.errorCode === 'internal_error')
+    process.stderr.write(`emulator: internal error on ${request.method} ${request.url.split('?', 1)[0]}\n`);
+  void sendAnswer(
+    reply,
+    ctx.mutations.answer({ status: e.statusCode, body: e.toBody(), headers: e.headers }, request, operationOf(request)),
+  );
 }

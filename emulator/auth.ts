@@ -75,7 +75,15 @@ export interface Principal {
 export class OAuthError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'server_error',
+    readonly error:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'invalid_scope'
+      | 'access_denied'
+      | 'server_error',
     readonly description: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -93,8 +101,22 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
   const id = () => rng.chars('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 32);
   const secret = () => randomBytes(32).toString('base64url');
   return {
-    full: { role: 'full', clientId: id(), clientSecret: secret(), name: 'Conformance full client', scopes: allScopes(), rateLimit: options.rateLimit },
-    limited: { role: 'limited', clientId: id(), clientSecret: secret(), name: 'Conformance limited client', scopes: [...LIMITED_SCOPES], rateLimit: options.rateLimit },
+    full: {
+      role: 'full',
+      clientId: id(),
+      clientSecret: secret(),
+      name: 'Conformance full client',
+      scopes: allScopes(),
+      rateLimit: options.rateLimit,
+    },
+    limited: {
+      role: 'limited',
+      clientId: id(),
+      clientSecret: secret(),
+      name: 'Conformance limited client',
+      scopes: [...LIMITED_SCOPES],
+      rateLimit: options.rateLimit,
+    },
     rateLimited: {
       role: 'rateLimited',
       clientId: id(),
@@ -150,7 +172,12 @@ export class TokenAuthority {
    * Signs an access token for `client`. `overrides` exist for the self-tests
    * (an expired token, a foreign audience or issuer signed with the real key).
    */
-  async issue(client: Client, origin: string, scopes: readonly string[], overrides: { ttlSeconds?: number; audience?: string; issuer?: string } = {}): Promise<string> {
+  async issue(
+    client: Client,
+    origin: string,
+    scopes: readonly string[],
+    overrides: { ttlSeconds?: number; audience?: string; issuer?: string } = {},
+  ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ scope: scopes.join(' '), gty: 'client-credentials', azp: client.clientId })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.kid })
@@ -184,7 +211,8 @@ export class TokenAuthority {
     });
     const sub = payload.sub ?? '';
     const client = sub.endsWith('@clients') ? this.byId.get(sub.slice(0, -'@clients'.length)) : undefined;
-    if (client === undefined || typeof payload.scope !== 'string' || typeof payload.exp !== 'number') throw new Error('unknown client');
+    if (client === undefined || typeof payload.scope !== 'string' || typeof payload.exp !== 'number')
+      throw new Error('unknown client');
     const principal: Principal = {
       clientId: client.clientId,
       clientName: client.name,
@@ -228,7 +256,8 @@ function acceptedAudience(audience: string, origin: string): boolean {
 
 function stringParams(body: unknown): Record<string, string> {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new OAuthError(400, 'invalid_request', 'The request body must be a form or a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new OAuthError(400, 'invalid_request', 'The request body must be a form or a JSON object');
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(body)) {
     if (typeof v !== 'string') throw new OAuthError(400, 'invalid_request', `Parameter ${k} must be a single string`);
@@ -237,40 +266,55 @@ function stringParams(body: unknown): Record<string, string> {
   return out;
 }
 
-async function tokenHandler(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): Promise<Record<string, unknown>> {
+async function tokenHandler(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Record<string, unknown>> {
   const params = stringParams(request.body);
   const grantType = params['grant_type'];
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
-  if (grantType !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
+  if (grantType !== 'client_credentials')
+    throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
 
   const header = request.headers.authorization;
   let basic: { id: string; secret: string } | null = null;
   if (header !== undefined && /^Basic\b/i.test(header)) {
     basic = parseBasic(header);
-    if (basic === null) throw new OAuthError(401, 'invalid_client', 'Malformed HTTP Basic client authentication', { 'www-authenticate': 'Basic realm="oauth"' });
-    if (params['client_secret'] !== undefined) throw new OAuthError(400, 'invalid_request', 'Use only one client authentication method');
-    if (params['client_id'] !== undefined && params['client_id'] !== basic.id) throw new OAuthError(400, 'invalid_request', 'client_id does not match the authenticated client');
+    if (basic === null)
+      throw new OAuthError(401, 'invalid_client', 'Malformed HTTP Basic client authentication', {
+        'www-authenticate': 'Basic realm="oauth"',
+      });
+    if (params['client_secret'] !== undefined)
+      throw new OAuthError(400, 'invalid_request', 'Use only one client authentication method');
+    if (params['client_id'] !== undefined && params['client_id'] !== basic.id)
+      throw new OAuthError(400, 'invalid_request', 'client_id does not match the authenticated client');
   }
   const clientId = basic?.id ?? params['client_id'];
   const secret = basic?.secret ?? params['client_secret'];
   const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {};
   if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
   const client = ctx.auth.client(clientId);
-  const secretOk = client !== undefined && (safeEqual(secret, client.clientSecret) || !ctx.deviations.checksClientSecret);
-  if (client === undefined || !secretOk) throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
+  const secretOk =
+    client !== undefined && (safeEqual(secret, client.clientSecret) || !ctx.deviations.checksClientSecret);
+  if (client === undefined || !secretOk)
+    throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
 
   const audience = params['audience'];
   if (!audience) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: audience');
-  if (!acceptedAudience(audience, ctx.origin)) throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
+  if (!acceptedAudience(audience, ctx.origin))
+    throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
 
   let scopes = client.scopes;
   if (params['scope'] !== undefined && ctx.deviations.honoursRequestedScope) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const missing = requested.filter((s) => !client.scopes.includes(s));
-    if (missing.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
+    if (missing.length > 0)
+      throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
     scopes = requested;
   }
-  if (ctx.deviations.refusesAnotherToken(client.clientId)) throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
+  if (ctx.deviations.refusesAnotherToken(client.clientId))
+    throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
   const accessToken = await ctx.deviations.accessToken(await ctx.auth.issue(client, ctx.origin, scopes));
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   return { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
@@ -283,13 +327,23 @@ function renderOAuthError(ctx: EmulatorContext, err: unknown, reply: FastifyRepl
   if (err instanceof OAuthError) e = err;
   else {
     const status = (err as { statusCode?: number }).statusCode;
-    if (status === 415) e = new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/x-www-form-urlencoded or application/json');
+    if (status === 415)
+      e = new OAuthError(
+        415,
+        'invalid_request',
+        'Unsupported content type: use application/x-www-form-urlencoded or application/json',
+      );
     else if (status === 413) e = new OAuthError(413, 'invalid_request', 'Request body is too large');
-    else if (typeof status === 'number' && status >= 400 && status < 500) e = new OAuthError(400, 'invalid_request', 'Malformed request body');
+    else if (typeof status === 'number' && status >= 400 && status < 500)
+      e = new OAuthError(400, 'invalid_request', 'Malformed request body');
     else e = new OAuthError(500, 'server_error', 'Internal error');
   }
   keepConnectionIfBodyRead(reply);
-  const answer = { status: e.statusCode, headers: { ...e.headers, 'cache-control': 'no-store' }, body: { error: e.error, error_description: e.description } };
+  const answer = {
+    status: e.statusCode,
+    headers: { ...e.headers, 'cache-control': 'no-store' },
+    body: { error: e.error, error_description: e.description },
+  };
   void sendAnswer(reply, ctx.mutations.answer(answer, reply.request, 'oauth.token'));
 }
 
@@ -304,7 +358,11 @@ export function isApiPath(url: string): boolean {
 }
 
 function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
-  const headers = ctx.deviations.rateLimitHeaders({ [HEADER_LIMIT]: d.limit, [HEADER_REMAINING]: d.remaining, [HEADER_RESET]: String(d.reset) }, d, { remaining: HEADER_REMAINING, reset: HEADER_RESET });
+  const headers = ctx.deviations.rateLimitHeaders(
+    { [HEADER_LIMIT]: d.limit, [HEADER_REMAINING]: d.remaining, [HEADER_RESET]: String(d.reset) },
+    d,
+    { remaining: HEADER_REMAINING, reset: HEADER_RESET },
+  );
   if (headers !== undefined) reply.headers(headers);
 }
 
@@ -320,7 +378,12 @@ function hasBody(request: FastifyRequest): boolean {
 }
 
 /** After a valid token: rate limit, then scopes, then the route's media types. */
-function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, principal: Principal): ApiError | undefined {
+function admit(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+): ApiError | undefined {
   const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
   setRateHeaders(ctx, reply, d);
   const limited = overLimit(ctx, d);
@@ -329,7 +392,12 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
 
   const config = request.routeOptions.config;
   const required = ctx.deviations.requiredScopes(config.operation, config.scopes);
-  if (required !== undefined && !(required.all ? required.scopes.every((s) => principal.scopes.has(s)) : required.scopes.some((s) => principal.scopes.has(s)))) {
+  if (
+    required !== undefined &&
+    !(required.all
+      ? required.scopes.every((s) => principal.scopes.has(s))
+      : required.scopes.some((s) => principal.scopes.has(s)))
+  ) {
     return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,
     });
@@ -337,13 +405,18 @@ function admit(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyRepl
   const types = ctx.deviations.mediaTypes(config.operation, config.contentTypes);
   if (types !== undefined && hasBody(request)) {
     const mime = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-    if (!types.includes(mime)) return apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
+    if (!types.includes(mime))
+      return apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
   }
   return undefined;
 }
 
 /** Requests without a valid token still count, against their address. */
-export function limitAnonymous(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
+export function limitAnonymous(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): ApiError | undefined {
   const d = ctx.limiter.hit(`address:${request.ip}`, ctx.options.rateLimit);
   setRateHeaders(ctx, reply, d);
   return overLimit(ctx, d);
@@ -354,7 +427,9 @@ const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_tok
 /** The refusal of a request without a usable token: 401. */
 function unauthenticated(missing: boolean): ApiError {
   return missing
-    ? apiError('missing_authorization', 'Missing or malformed Authorization: Bearer header', { 'www-authenticate': 'Bearer' })
+    ? apiError('missing_authorization', 'Missing or malformed Authorization: Bearer header', {
+        'www-authenticate': 'Bearer',
+      })
     : apiError('invalid_token', undefined, INVALID_TOKEN_CHALLENGE);
 }
 
@@ -378,7 +453,8 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const known = header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7)) : undefined;
     if (known !== undefined) return done(admit(ctx, request, reply, known));
     const m = header === undefined ? null : BEARER.exec(header);
-    if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1])) return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
+    if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1]))
+      return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
     if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
     const token = ctx.deviations.bearerJwt(m[1]!);
     const hit = ctx.auth.cached(token);

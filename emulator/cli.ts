@@ -33,9 +33,11 @@ function intArg(name: string, v: string | undefined): number | undefined {
 
 /** A dotenv file that a POSIX shell can source too (`set -a; . FILE`): a value with `|` or spaces is single-quoted. */
 function dotenv(vars: Record<string, string>): string {
-  return Object.entries(vars)
-    .map(([k, v]) => `${k}=${/^[A-Za-z0-9_./:,@-]*$/.test(v) ? v : v.includes("'") ? JSON.stringify(v) : `'${v}'`}`)
-    .join('\n') + '\n';
+  return (
+    Object.entries(vars)
+      .map(([k, v]) => `${k}=${/^[A-Za-z0-9_./:,@-]*$/.test(v) ? v : v.includes("'") ? JSON.stringify(v) : `'${v}'`}`)
+      .join('\n') + '\n'
+  );
 }
 
 async function main(): Promise<void> {
@@ -61,14 +63,17 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('usage: npm run emulator -- [--port N] [--host H] [--rate-limit L/W] [--rate-limited-client L/W] [--heartbeat-ms N] [--control] [--seed N] [--fault NAME] [--variant NAME] [--env-out PATH]\n');
+    process.stdout.write(
+      'usage: npm run emulator -- [--port N] [--host H] [--rate-limit L/W] [--rate-limited-client L/W] [--heartbeat-ms N] [--control] [--seed N] [--fault NAME] [--variant NAME] [--env-out PATH]\n',
+    );
     return;
   }
   const options: EmulatorOptions = {
     port: intArg('port', values.port),
     host: values.host,
     rateLimit: values['rate-limit'] !== undefined ? parseRate(values['rate-limit']) : undefined,
-    rateLimitedClient: values['rate-limited-client'] !== undefined ? parseRate(values['rate-limited-client']) : undefined,
+    rateLimitedClient:
+      values['rate-limited-client'] !== undefined ? parseRate(values['rate-limited-client']) : undefined,
     heartbeatMs: intArg('heartbeat-ms', values['heartbeat-ms']),
     control: values.control ?? false,
     seed: intArg('seed', values.seed),

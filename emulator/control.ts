@@ -18,14 +18,27 @@ import { fullConnection } from './state.js';
 
 export const CONTROL_EVENT_MAX = 1000;
 
-function syntheticObject(ctx: EmulatorContext, type: string, n: number): { object: Record<string, unknown>; resource: string } {
+function syntheticObject(
+  ctx: EmulatorContext,
+  type: string,
+  n: number,
+): { object: Record<string, unknown>; resource: string } {
   const resource = type.split('.')[0]!;
   const id = ctx.state.newId('syn_', 'alnum', 16);
   if (type.startsWith('connection.')) {
-    return { object: fullConnection(id, `synthetic-${n}-${id.slice(4, 10).toLowerCase()}`, 'oidc') as unknown as Record<string, unknown>, resource: 'connections' };
+    return {
+      object: fullConnection(id, `synthetic-${n}-${id.slice(4, 10).toLowerCase()}`, 'oidc') as unknown as Record<
+        string,
+        unknown
+      >,
+      resource: 'connections',
+    };
   }
   if (type.startsWith('user.')) {
-    return { object: { user_id: `auth0|${id}`, email: `synthetic${n}@conformance.test`, created_at: new Date().toISOString() }, resource: 'users' };
+    return {
+      object: { user_id: `auth0|${id}`, email: `synthetic${n}@conformance.test`, created_at: new Date().toISOString() },
+      resource: 'users',
+    };
   }
   return { object: { id, name: `synthetic-${resource}-${n}` }, resource: `${resource}s` };
 }

@@ -17,7 +17,10 @@ export const errorCatalogue = {
   invalid_token: { statusCode: 401, message: 'Invalid token' },
   insufficient_scope: { statusCode: 403, message: 'Insufficient scope' },
   forbidden: { statusCode: 403, message: 'Forbidden' },
-  too_many_requests: { statusCode: 429, message: 'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.' },
+  too_many_requests: {
+    statusCode: 429,
+    message: 'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.',
+  },
 
   // Request shape
   invalid_uri: { statusCode: 400, message: 'Invalid request URI' },

@@ -55,7 +55,10 @@ export interface EventContextInput {
 }
 
 /** The envelope as the emulator builds it: the schema's type, with every member it always sets. */
-export type EventEnvelope = Stored<Schema.EventEnvelope, 'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream'> & {
+export type EventEnvelope = Stored<
+  Schema.EventEnvelope,
+  'specversion' | 'type' | 'source' | 'id' | 'time' | 'svctenant' | 'svcstream'
+> & {
   data: { object: Record<string, unknown>; context: Record<string, unknown> };
 };
 
@@ -68,7 +71,10 @@ export interface LoggedEvent {
 }
 
 /** The caller of a state-changing request, as an event's context. */
-export function requestContext(request: FastifyRequest, connection?: EventContextInput['connection']): EventContextInput {
+export function requestContext(
+  request: FastifyRequest,
+  connection?: EventContextInput['connection'],
+): EventContextInput {
   const p = request.principal;
   return {
     client: { id: p?.clientId ?? 'control', name: p?.clientName ?? 'Emulator control endpoint' },
@@ -111,7 +117,13 @@ export class EventLog {
   }
 
   /** Appends one event; `timeMs` (default now) is given only for seeded history, older than any live event. */
-  append(type: string, object: Record<string, unknown>, ctx: EventContextInput, resource: string, timeMs = Date.now()): LoggedEvent {
+  append(
+    type: string,
+    object: Record<string, unknown>,
+    ctx: EventContextInput,
+    resource: string,
+    timeMs = Date.now(),
+  ): LoggedEvent {
     const seq = ++this.last;
     const envelope: EventEnvelope = {
       specversion: '1.0',
@@ -192,6 +204,9 @@ export function sseMessage(event: string, offset: string, data: unknown): string
  * line per line of `text` (a text of one line makes one data line).
  */
 export function sseFrame(event: string, id: string | undefined, text: string): string {
-  const data = text.split('\n').map((l) => `data: ${l}`).join('\n');
+  const data = text
+    .split('\n')
+    .map((l) => `data: ${l}`)
+    .join('\n');
   return `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}${data}\n\n`;
 }

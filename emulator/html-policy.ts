@@ -17,7 +17,24 @@
  */
 import { Parser } from 'htmlparser2';
 
-export const ALLOWED_TAGS: ReadonlySet<string> = new Set(['b', 'strong', 'i', 'em', 'u', 'br', 'p', 'span', 'div', 'ul', 'ol', 'li', 'small', 'sup', 'sub', 'a']);
+export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'br',
+  'p',
+  'span',
+  'div',
+  'ul',
+  'ol',
+  'li',
+  'small',
+  'sup',
+  'sub',
+  'a',
+]);
 const COMMON_ATTRIBUTES: ReadonlySet<string> = new Set(['class', 'title', 'dir', 'lang', 'style']);
 const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'target', 'rel']);
 const LINK_SCHEMES = /^(?:https?:\/\/|mailto:)/i;
@@ -52,7 +69,8 @@ export function htmlViolation(value: string): string | undefined {
         if (!allowed) return fail(`attribute ${name} is not allowed on <${tag}>`);
         const squashed = squash(attrValue);
         if (SCRIPT_URL.test(squashed)) return fail(`attribute ${name} holds a script URL`);
-        if (name === 'style' && DANGEROUS_STYLE.test(squashed)) return fail('style attribute holds a forbidden construct');
+        if (name === 'style' && DANGEROUS_STYLE.test(squashed))
+          return fail('style attribute holds a forbidden construct');
         if (name === 'href' && !LINK_SCHEMES.test(squashed)) fail('href must be an absolute http, https or mailto URL');
       },
       onclosetag(name) {

@@ -91,7 +91,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
   app.setErrorHandler((err, _request, reply) => sendApiError(ctx, reply, toApiError(err)));
   app.setNotFoundHandler((request, reply) => {
-    sendApiError(ctx, reply, apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`));
+    sendApiError(
+      ctx,
+      reply,
+      apiError('not_found', `Route ${request.method} ${request.url.split('?', 1)[0]!.slice(0, 200)} not found`),
+    );
   });
   app.addHook('preClose', async () => {
     for (const s of [...ctx.streams]) s.close();

@@ -113,7 +113,9 @@ export function parseFaults(text: string): ReadonlySet<FaultName> {
     .filter((f) => f.length > 0);
   const unknown = names.filter((n) => !isFaultName(n));
   if (unknown.length > 0) {
-    throw new RangeError(`unknown fault ${unknown.join(', ')}; the catalogue (emulator/faults/catalogue.ts): ${faultNames.join(', ')}`);
+    throw new RangeError(
+      `unknown fault ${unknown.join(', ')}; the catalogue (emulator/faults/catalogue.ts): ${faultNames.join(', ')}`,
+    );
   }
   return new Set(names.filter(isFaultName));
 }
@@ -122,13 +124,17 @@ export function parseFaults(text: string): ReadonlySet<FaultName> {
 export function parseVariant(text: string | undefined): VariantName | undefined {
   const name = text?.trim();
   if (!name) return undefined;
-  if (!isVariantName(name)) throw new RangeError(`unknown variant ${name}; the catalogue (emulator/faults/variants.ts): ${variantNames.join(', ')}`);
+  if (!isVariantName(name))
+    throw new RangeError(
+      `unknown variant ${name}; the catalogue (emulator/faults/variants.ts): ${variantNames.join(', ')}`,
+    );
   return name;
 }
 
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   const port = options.port ?? DEFAULTS.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`emulator option port must be 0..65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new RangeError(`emulator option port must be 0..65535, got ${port}`);
   const seed = options.seed ?? DEFAULTS.seed;
   if (!Number.isInteger(seed)) throw new RangeError(`emulator option seed must be an integer, got ${seed}`);
   const faults = parseFaults(options.fault ?? process.env['EMULATOR_FAULT'] ?? '');
@@ -138,7 +144,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     port,
     host: options.host ?? DEFAULTS.host,
     rateLimit: rate('rateLimit', options.rateLimit ?? DEFAULTS.rateLimit),
-    rateLimitedClient: rate('rateLimitedClient', options.rateLimitedClient ?? deviations.rateLimitedClientWindow(DEFAULTS.rateLimitedClient)),
+    rateLimitedClient: rate(
+      'rateLimitedClient',
+      options.rateLimitedClient ?? deviations.rateLimitedClientWindow(DEFAULTS.rateLimitedClient),
+    ),
     heartbeatMs: positiveInt('heartbeatMs', options.heartbeatMs ?? DEFAULTS.heartbeatMs, 3_600_000),
     control: options.control ?? DEFAULTS.control,
     seed,

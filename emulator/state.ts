@@ -24,16 +24,28 @@ export { BASE58, customTextKey, iso, Rng, USER_CONNECTION } from './seed/shared.
 export type Stored<T, K extends keyof T> = T & Required<Pick<T, K>>;
 
 /** A token set: every documented member set (expires_at and last_used_at may be null). */
-export type TokenSet = Stored<Schema.FederatedConnectionTokenSet, 'id' | 'connection' | 'scope' | 'expires_at' | 'issued_at' | 'last_used_at'>;
+export type TokenSet = Stored<
+  Schema.FederatedConnectionTokenSet,
+  'id' | 'connection' | 'scope' | 'expires_at' | 'issued_at' | 'last_used_at'
+>;
 
 export type ExperimentStatus = Schema.ExperimentStatus;
 /** Every experiment status, in lifecycle order. */
-export const experimentStatuses = ['draft', 'active', 'paused', 'completed', 'archived'] as const satisfies readonly ExperimentStatus[];
+export const experimentStatuses = [
+  'draft',
+  'active',
+  'paused',
+  'completed',
+  'archived',
+] as const satisfies readonly ExperimentStatus[];
 // The list holds every status of the schema's enum: a status missing here is a compile error.
 const everyStatusListed: Record<Exclude<ExperimentStatus, (typeof experimentStatuses)[number]>, never> = {};
 
 /** An allocation: every documented member set. */
-export type Allocation = Stored<Schema.Allocation, 'variation_id' | 'segment_id' | 'weight' | 'priority' | 'is_control' | 'is_fallback'>;
+export type Allocation = Stored<
+  Schema.Allocation,
+  'variation_id' | 'segment_id' | 'weight' | 'priority' | 'is_control' | 'is_fallback'
+>;
 
 /** An experiment: the schema's required members, a subject in assignment_config, and allocations as stored. */
 export type Experiment = Schema.Experiment & {
@@ -48,7 +60,10 @@ type EventStreamDestination = NonNullable<Schema.EventStream['destination']>;
 type WebhookConfiguration = NonNullable<EventStreamDestination['configuration']>;
 type WebhookAuthorization = NonNullable<WebhookConfiguration['webhook_authorization']>;
 /** An event stream: every documented member set, down to the webhook's endpoint and authorization. */
-export type EventStream = Stored<Schema.EventStream, 'id' | 'name' | 'subscriptions' | 'destination' | 'status' | 'created_at' | 'updated_at'> & {
+export type EventStream = Stored<
+  Schema.EventStream,
+  'id' | 'name' | 'subscriptions' | 'destination' | 'status' | 'created_at' | 'updated_at'
+> & {
   destination: Stored<EventStreamDestination, 'type' | 'configuration'> & {
     configuration: Stored<WebhookConfiguration, 'webhook_endpoint' | 'webhook_authorization'> & {
       webhook_authorization: Stored<WebhookAuthorization, 'method' | 'username'>;
@@ -246,4 +261,3 @@ export class State {
     };
   }
 }
-

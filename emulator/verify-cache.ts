@@ -22,7 +22,8 @@ export class VerifyCache<T> {
     readonly capacity: number,
     private readonly now: () => number = Date.now,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
   }
 
   /** What `token` was verified as, if it was and has not expired. */

@@ -16,7 +16,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS; under ESM its callable sits on `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import('ajv-formats').default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof import('ajv-formats').default;
 
 export const SCHEMA_BASE = 'https://conformance.invalid/schemas/';
 export const SCHEMAS_DIR = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,7 @@ export const schemaFiles: Readonly<Record<string, object>> = Object.fromEntries(
 export type SchemaName = keyof typeof schemaNames;
 /** The short names, as a typed table, so a typo in a schema name is a compile error. */
 export const schemaNames = {
-  'allocation': true,
+  allocation: true,
   'client-grant': true,
   'connection-created-object': true,
   'custom-text': true,
@@ -41,10 +42,10 @@ export const schemaNames = {
   'event-stream': true,
   'event-stream-page': true,
   'event-type': true,
-  'experiment': true,
+  experiment: true,
   'experiment-transition-request': true,
-  'jwk': true,
-  'jwks': true,
+  jwk: true,
+  jwks: true,
   'sse-error-payload': true,
   'sse-event-payload': true,
   'sse-offset-only-payload': true,
@@ -105,7 +106,10 @@ export function validate(name: SchemaName, value: unknown): ValidationResult {
   const fallback = rootRule(name);
   return {
     valid: false,
-    errors: (fn.errors ?? []).map((e) => ({ ...toSchemaError(e), rule: ruleOf(e) ?? ruleAlongPath(name, e.instancePath) ?? fallback })),
+    errors: (fn.errors ?? []).map((e) => ({
+      ...toSchemaError(e),
+      rule: ruleOf(e) ?? ruleAlongPath(name, e.instancePath) ?? fallback,
+    })),
   };
 }
 
@@ -120,14 +124,23 @@ function ruleAlongPath(name: SchemaName, instancePath: string): string | undefin
     node = follow(node);
     const x = node?.['x-rule'];
     if (x) found = typeof x === 'string' ? x : (x['*'] ?? found);
-    node = node?.properties?.[seg] ?? (/^\d+$/.test(seg) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    node =
+      node?.properties?.[seg] ??
+      (/^\d+$/.test(seg) ? node?.items : undefined) ??
+      (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
     if (!node) break;
   }
   const last = follow(node)?.['x-rule'];
   return last ? (typeof last === 'string' ? last : (last['*'] ?? found)) : found;
 }
 
-type SchemaWalk = SchemaNode & { $ref?: string; items?: SchemaWalk; additionalProperties?: SchemaWalk | boolean; properties?: Record<string, SchemaWalk>; $defs?: Record<string, SchemaWalk> };
+type SchemaWalk = SchemaNode & {
+  $ref?: string;
+  items?: SchemaWalk;
+  additionalProperties?: SchemaWalk | boolean;
+  properties?: Record<string, SchemaWalk>;
+  $defs?: Record<string, SchemaWalk>;
+};
 
 /** A node with its $ref resolved: another schema file, or a $defs entry of the same one. */
 function follow(node: SchemaWalk | undefined, root?: SchemaWalk): SchemaWalk | undefined {
@@ -153,7 +166,8 @@ export function rulesOf(name: SchemaName): string[] {
     if (typeof x === 'string') found.add(x);
     else if (x) Object.values(x).forEach((r) => found.add(r));
     for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) walk(schemaFiles[v.replace(/\.schema\.json$/, '')], seen);
+      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#'))
+        walk(schemaFiles[v.replace(/\.schema\.json$/, '')], seen);
       else if (k !== 'x-rule') walk(v, seen);
     }
   };
@@ -184,7 +198,9 @@ export function rulesExercised(name: SchemaName, value: unknown): string[] {
       if (node.items) v.forEach((item) => walk(node.items, item, root));
     } else if (v !== null && typeof v === 'object') {
       for (const [k, member] of Object.entries(v)) {
-        const sub = node.properties?.[k] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+        const sub =
+          node.properties?.[k] ??
+          (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
         walk(sub, member, root);
       }
     }
@@ -195,7 +211,13 @@ export function rulesExercised(name: SchemaName, value: unknown): string[] {
 }
 
 function toSchemaError(e: ErrorObject): SchemaError {
-  return { instancePath: e.instancePath, keyword: e.keyword, message: e.message ?? e.keyword, params: e.params, rule: ruleOf(e) };
+  return {
+    instancePath: e.instancePath,
+    keyword: e.keyword,
+    message: e.message ?? e.keyword,
+    params: e.params,
+    rule: ruleOf(e),
+  };
 }
 
 type XRule = string | Record<string, string>;
@@ -221,7 +243,9 @@ function ruleOf(e: ErrorObject): string | undefined {
 
 /** One line per error: `/path keyword: message [rule]`. */
 export function formatErrors(errors: readonly SchemaError[]): string {
-  return errors.map((e) => `${e.instancePath || '(root)'} ${e.keyword}: ${e.message}${e.rule ? ` [${e.rule}]` : ''}`).join('\n');
+  return errors
+    .map((e) => `${e.instancePath || '(root)'} ${e.keyword}: ${e.message}${e.rule ? ` [${e.rule}]` : ''}`)
+    .join('\n');
 }
 
 /** The schema object itself, for building documents (OpenAPI) from the same source. */

@@ -12,7 +12,13 @@ import { defineConfig } from '@playwright/test';
  * longest chain, first) and the short in-process tests fill the workers
  * around them; a long test started last would decide the run's end.
  */
-const CHILD_PROCESSES = ['cli/*.test.ts', 'contract-tools/*.test.ts', 'suite/*.test.ts', 'emulator/start.test.ts', 'emulator/socket-fuzz.test.ts'];
+const CHILD_PROCESSES = [
+  'cli/*.test.ts',
+  'contract-tools/*.test.ts',
+  'suite/*.test.ts',
+  'emulator/start.test.ts',
+  'emulator/socket-fuzz.test.ts',
+];
 
 export default defineConfig({
   testDir: '.',

@@ -25,7 +25,11 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 }
 
 /** Runs a command to its end, killed after `timeoutMs`. */
-export function runProcess(cmd: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs: number }): Promise<Ran> {
+export function runProcess(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd: string; env?: Record<string, string>; timeoutMs: number },
+): Promise<Ran> {
   const started = Date.now();
   return new Promise((res, rej) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -65,7 +65,12 @@ export async function generateTypes(): Promise<string> {
  * type. (Left to the ref parser, a referenced schema that itself holds a `$ref`,
  * such as EventEnvelope, came out twice: EventEnvelope and EventEnvelope1.)
  */
-function dereference(node: unknown, root: unknown, seen: Map<object, unknown> = new Map(), stack: string[] = []): unknown {
+function dereference(
+  node: unknown,
+  root: unknown,
+  seen: Map<object, unknown> = new Map(),
+  stack: string[] = [],
+): unknown {
   if (node === null || typeof node !== 'object') return node;
   if (seen.has(node)) return seen.get(node);
   const $ref = (node as { $ref?: unknown }).$ref;
@@ -73,8 +78,11 @@ function dereference(node: unknown, root: unknown, seen: Map<object, unknown> = 
     if (!$ref.startsWith('#/')) throw new Error(`unbundled $ref ${$ref}`);
     if (stack.includes($ref)) throw new Error(`circular $ref ${$ref}: not supported by this generator`);
     // Siblings of a $ref may only be annotations (description, x-…): they add no type information.
-    const siblings = Object.keys(node).filter((k) => k !== '$ref' && !k.startsWith('x-') && k !== 'description' && k !== '$comment');
-    if (siblings.length > 0) throw new Error(`$ref ${$ref} has sibling keywords ${siblings.join(', ')}: not supported by this generator`);
+    const siblings = Object.keys(node).filter(
+      (k) => k !== '$ref' && !k.startsWith('x-') && k !== 'description' && k !== '$comment',
+    );
+    if (siblings.length > 0)
+      throw new Error(`$ref ${$ref} has sibling keywords ${siblings.join(', ')}: not supported by this generator`);
     let target: unknown = root;
     for (const token of $ref.slice(2).split('/')) {
       const key = token.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -57,7 +57,8 @@ export function resolveSchemaRef(ref: string, file: string): { file: string; poi
   const target = document.slice(SCHEMA_BASE.length, -SCHEMA_SUFFIX.length);
   if (!(target in schemaFiles)) throw new Error(`schemas/${file}${SCHEMA_SUFFIX}: $ref ${ref} names no schema file`);
   const pointer = decodeURIComponent(url.hash.replace(/^#/, ''));
-  if (pointer !== '' && !pointer.startsWith('/')) throw new Error(`schemas/${file}${SCHEMA_SUFFIX}: $ref ${ref} is not a JSON pointer`);
+  if (pointer !== '' && !pointer.startsWith('/'))
+    throw new Error(`schemas/${file}${SCHEMA_SUFFIX}: $ref ${ref} is not a JSON pointer`);
   return { file: target, pointer };
 }
 
@@ -72,7 +73,12 @@ export function defComponentName(file: string, key: string): string {
   const def = defs?.[key];
   if (!def) throw new Error(`schemas/${file}${SCHEMA_SUFFIX} has no $defs/${key}`);
   if (typeof def.title === 'string' && /^[A-Z][A-Za-z0-9]*$/.test(def.title)) return def.title;
-  return componentName(file) + key.replace(/(^|[^A-Za-z0-9]+)([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
+  return (
+    componentName(file) +
+    key
+      .replace(/(^|[^A-Za-z0-9]+)([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase())
+      .replace(/[^A-Za-z0-9]/g, '')
+  );
 }
 
 /**
@@ -95,7 +101,10 @@ function rewriteRefs(node: Json, file: string, refPrefix: string, mode: DefsMode
       if (mode === 'nested' || pointer === '') out[key] = refPrefix + componentName(target) + pointer;
       else {
         const def = /^\/\$defs\/([^/]+)$/.exec(pointer);
-        if (!def) throw new Error(`schemas/${file}${SCHEMA_SUFFIX}: $ref ${value} points inside a schema, not at a file or one of its $defs`);
+        if (!def)
+          throw new Error(
+            `schemas/${file}${SCHEMA_SUFFIX}: $ref ${value} points inside a schema, not at a file or one of its $defs`,
+          );
         out[key] = refPrefix + defComponentName(target, def[1]!.replace(/~1/g, '/').replace(/~0/g, '~'));
       }
     } else out[key] = rewriteRefs(value, file, refPrefix, mode, NAME_MAPS.has(key));
@@ -119,11 +128,16 @@ export function bundledSchemas(refPrefix: string, mode: DefsMode = 'nested'): Re
   for (const [file, schema] of Object.entries(schemaFiles)) {
     const { $id: _id, $schema: _schema, $defs, ...rest } = schema as JsonObject;
     if (mode === 'nested') {
-      add(componentName(file), rewriteRefs($defs === undefined ? rest : { ...rest, $defs }, file, refPrefix, mode) as JsonObject, file);
+      add(
+        componentName(file),
+        rewriteRefs($defs === undefined ? rest : { ...rest, $defs }, file, refPrefix, mode) as JsonObject,
+        file,
+      );
       continue;
     }
     add(componentName(file), rewriteRefs(rest, file, refPrefix, mode) as JsonObject, file);
-    for (const [key, def] of Object.entries(($defs ?? {}) as JsonObject)) add(defComponentName(file, key), rewriteRefs(def, file, refPrefix, mode) as JsonObject, file);
+    for (const [key, def] of Object.entries(($defs ?? {}) as JsonObject))
+      add(defComponentName(file, key), rewriteRefs(def, file, refPrefix, mode) as JsonObject, file);
   }
   return out;
 }
@@ -187,7 +201,13 @@ const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Rat
 function parameters(id: OperationId, ex: SeedExamples): OpenAPIV3_1.ParameterObject[] {
   const path = (name: string, description: string, schema: object, example: Json): OpenAPIV3_1.ParameterObject =>
     ({ name, in: 'path', required: true, description, schema, example }) as OpenAPIV3_1.ParameterObject;
-  const query = (name: string, description: string, schema: object, example: Json, extra: object = {}): OpenAPIV3_1.ParameterObject =>
+  const query = (
+    name: string,
+    description: string,
+    schema: object,
+    example: Json,
+    extra: object = {},
+  ): OpenAPIV3_1.ParameterObject =>
     ({ name, in: 'query', required: false, description, schema, example, ...extra }) as OpenAPIV3_1.ParameterObject;
   switch (id) {
     case 'token-sets.list':
@@ -219,11 +239,28 @@ function parameters(id: OperationId, ex: SeedExamples): OpenAPIV3_1.ParameterObj
         ),
       ];
     case 'event-streams.get':
-      return [path('id', 'Event stream identifier; exactly 26 characters.', { type: 'string', minLength: 26, maxLength: 26 }, ex.eventStreamId)];
+      return [
+        path(
+          'id',
+          'Event stream identifier; exactly 26 characters.',
+          { type: 'string', minLength: 26, maxLength: 26 },
+          ex.eventStreamId,
+        ),
+      ];
     case 'event-streams.list':
       return [
-        query('from', 'Identifier from which to start the selection: the `next` of the previous page.', { type: 'string' }, ex.eventStreamsPage.from),
-        query('take', 'Results per page: 1 to 100, default 50.', { type: 'integer', minimum: 1, maximum: 100, default: 50 }, ex.eventStreamsPage.take),
+        query(
+          'from',
+          'Identifier from which to start the selection: the `next` of the previous page.',
+          { type: 'string' },
+          ex.eventStreamsPage.from,
+        ),
+        query(
+          'take',
+          'Results per page: 1 to 100, default 50.',
+          { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+          ex.eventStreamsPage.take,
+        ),
       ];
     case 'custom-signing-keys.put':
       return [];
@@ -231,7 +268,12 @@ function parameters(id: OperationId, ex: SeedExamples): OpenAPIV3_1.ParameterObj
       return [
         path('id', 'Self-service profile identifier.', { type: 'string' }, ex.selfServiceProfileId),
         path('language', 'Language; allowed value: `en`.', { type: 'string', enum: ['en'] }, 'en'),
-        path('page', 'Flow page; allowed value: `get-started`.', { type: 'string', enum: ['get-started'] }, 'get-started'),
+        path(
+          'page',
+          'Flow page; allowed value: `get-started`.',
+          { type: 'string', enum: ['get-started'] },
+          'get-started',
+        ),
       ];
     case 'oauth.token':
       return [];
@@ -245,10 +287,19 @@ const FORM = 'application/x-www-form-urlencoded';
  * spec/operations.ts): schema, description, example (one value for every
  * media type) and, for form bodies, the `encoding` the suite sends.
  */
-function requestBodyOf(id: OperationId, ex: SeedExamples): { file: string; description: string; example: Json; formEncoding?: Record<string, OpenAPIV3_1.EncodingObject> } | undefined {
+function requestBodyOf(
+  id: OperationId,
+  ex: SeedExamples,
+):
+  | { file: string; description: string; example: Json; formEncoding?: Record<string, OpenAPIV3_1.EncodingObject> }
+  | undefined {
   switch (id) {
     case 'experiments.transition':
-      return { file: 'experiment-transition-request', description: 'The requested status; `draft` is not an allowed target.', example: ex.experimentTransition };
+      return {
+        file: 'experiment-transition-request',
+        description: 'The requested status; `draft` is not an allowed target.',
+        example: ex.experimentTransition,
+      };
     case 'custom-signing-keys.put':
       return {
         file: 'jwks',
@@ -266,7 +317,11 @@ function requestBodyOf(id: OperationId, ex: SeedExamples): { file: string; descr
         example: ex.customText,
       };
     case 'oauth.token':
-      return { file: 'token-request', description: 'Client-credentials token request; `audience` is `/api/v2/` (Authentication 2).', example: ex.tokenRequest };
+      return {
+        file: 'token-request',
+        description: 'Client-credentials token request; `audience` is `/api/v2/` (Authentication 2).',
+        example: ex.tokenRequest,
+      };
     default:
       return undefined;
   }
@@ -281,11 +336,17 @@ function responses(id: OperationId): OpenAPIV3_1.ResponsesObject {
     case 'token-sets.list':
       return {
         '200': jsonResponse('The active token sets of the user.', 'token-set-list'),
-        '401': { description: 'Invalid token; the JWT signature is invalid; the client is not global. Body shape: not shown.' },
-        '403': { description: 'Insufficient scope; any of the required scopes is expected (`read:federated_connections_tokens`). Body shape: not shown.' },
+        '401': {
+          description: 'Invalid token; the JWT signature is invalid; the client is not global. Body shape: not shown.',
+        },
+        '403': {
+          description:
+            'Insufficient scope; any of the required scopes is expected (`read:federated_connections_tokens`). Body shape: not shown.',
+        },
         '404': { description: 'The user does not exist. Body shape: not shown.' },
         '429': {
-          description: 'Too many requests. The X-RateLimit-* headers describe the rate limit; numeric values and windows: not shown. Body shape: not shown.',
+          description:
+            'Too many requests. The X-RateLimit-* headers describe the rate limit; numeric values and windows: not shown. Body shape: not shown.',
           headers: Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
         },
       };
@@ -299,8 +360,14 @@ function responses(id: OperationId): OpenAPIV3_1.ResponsesObject {
           description: `${NOT_SHOWN_SUCCESS} Body: a Server-Sent Events stream; the SSE \`event\` field carries the event type (or \`error\`, \`offset-only\`) and each data line holds one JSON payload: SseEventPayload, SseErrorPayload or SseOffsetOnlyPayload. Response headers: not shown.`,
           content: {
             'text/event-stream': {
-              schema: { type: 'string', description: 'The event stream, in the text/event-stream format; the schema of one data line is in x-data-line-schema.' },
-              'x-data-line-schema': { anyOf: [ref('sse-event-payload'), ref('sse-error-payload'), ref('sse-offset-only-payload')] },
+              schema: {
+                type: 'string',
+                description:
+                  'The event stream, in the text/event-stream format; the schema of one data line is in x-data-line-schema.',
+              },
+              'x-data-line-schema': {
+                anyOf: [ref('sse-event-payload'), ref('sse-error-payload'), ref('sse-offset-only-payload')],
+              },
             } as OpenAPIV3_1.MediaTypeObject,
           },
         },
@@ -319,14 +386,22 @@ function responses(id: OperationId): OpenAPIV3_1.ResponsesObject {
     case 'custom-text.put':
       return { '2XX': jsonResponse(`${NOT_SHOWN_SUCCESS} Body: the resulting text keys and values.`, 'custom-text') };
     case 'oauth.token':
-      return { '200': jsonResponse('Access token (RFC 6749 section 5.1); the token is a JWT. Lifetime and claims: not shown.', 'token-response') };
+      return {
+        '200': jsonResponse(
+          'Access token (RFC 6749 section 5.1); the token is a JWT. Lifetime and claims: not shown.',
+          'token-response',
+        ),
+      };
   }
 }
 
 /** Any one scope suffices, under either scheme: one security requirement per (scheme, scope). */
 function security(op: Operation): OpenAPIV3_1.SecurityRequirementObject[] {
   if (op.id === 'oauth.token') return [];
-  return op.scopes.flatMap((s): OpenAPIV3_1.SecurityRequirementObject[] => [{ [BEARER]: [s] }, { [CLIENT_CREDENTIALS]: [s] }]);
+  return op.scopes.flatMap((s): OpenAPIV3_1.SecurityRequirementObject[] => [
+    { [BEARER]: [s] },
+    { [CLIENT_CREDENTIALS]: [s] },
+  ]);
 }
 
 const SUMMARY: Record<OperationId, string> = {
@@ -350,7 +425,10 @@ function operationObject(op: Operation, ex: SeedExamples): OpenAPIV3_1.Operation
     'x-scope-documented': op.scopeDocumented,
   };
   if (!op.scopeDocumented) {
-    const chosen = op.scopes.length > 1 ? `scopes listed under security (any one of ${op.scopes.join(', ')}) were` : `scope listed under security (${op.scopes.join(', ')}) was`;
+    const chosen =
+      op.scopes.length > 1
+        ? `scopes listed under security (any one of ${op.scopes.join(', ')}) were`
+        : `scope listed under security (${op.scopes.join(', ')}) was`;
     out.description = `Required scope: not shown. The ${chosen} chosen by this project from the scope catalogue; a target is not failed on that choice. Error statuses: not shown.`;
   }
   if (op.id === 'token-sets.list') out['x-release-lifecycle'] = 'Generally Available';
@@ -374,7 +452,8 @@ function operationObject(op: Operation, ex: SeedExamples): OpenAPIV3_1.Operation
   out.security = security(op);
   if (op.id === 'oauth.token') {
     out.servers = [{ url: 'https://{tenant}', description: '{auth_url}: the tenant host.', variables: TENANT }];
-    out.description = 'The token endpoint of the client-credentials scheme, on the tenant host ({auth_url}), not under /api/v2. Client authentication method and error responses: not shown.';
+    out.description =
+      'The token endpoint of the client-credentials scheme, on the tenant host ({auth_url}), not under /api/v2. Client authentication method and error responses: not shown.';
   }
   return out;
 }
@@ -383,14 +462,17 @@ const TENANT: Record<string, OpenAPIV3_1.ServerVariableObject> = {
   tenant: { default: 'tenant.conformance.invalid', description: 'The tenant host.' },
 };
 
-const SCOPE_DOCUMENTED = new Set(operations.filter((o) => o.scopeDocumented).flatMap((o) => o.scopes as readonly string[]));
+const SCOPE_DOCUMENTED = new Set(
+  operations.filter((o) => o.scopeDocumented).flatMap((o) => o.scopes as readonly string[]),
+);
 
 /** The OpenAPI 3.1 document of the eight operations and the token endpoint, with the given examples. */
 export function buildOpenApi(examples: SeedExamples): OpenApiDocument {
   // Built as plain records: openapi-types' PathItemObject intersects the 3.0 and
   // 3.1 operation types, so a 3.1 operation cannot be assigned to a method key.
   const items: Record<string, Record<string, OpenAPIV3_1.OperationObject<OperationExtensions>>> = {};
-  for (const op of operations as readonly Operation[]) (items[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, examples);
+  for (const op of operations as readonly Operation[])
+    (items[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, examples);
   const paths = items as OpenAPIV3_1.PathsObject<OperationExtensions>;
   return {
     openapi: '3.1.0',
@@ -400,15 +482,34 @@ export function buildOpenApi(examples: SeedExamples): OpenApiDocument {
       description:
         'Built by spec/build.ts from spec/operations.ts and schemas/*.schema.json; do not edit spec/openapi.json by hand. Component schemas are JSON Schema 2020-12. Statements the interface document marks "not shown" are described as such, never given a value.',
     },
-    servers: [{ url: 'https://{tenant}/api/v2', description: '{base_url}: the tenant host followed by /api/v2.', variables: TENANT }],
+    servers: [
+      {
+        url: 'https://{tenant}/api/v2',
+        description: '{base_url}: the tenant host followed by /api/v2.',
+        variables: TENANT,
+      },
+    ],
     tags: [
-      { name: 'token-sets', description: 'User federated-connection token sets: list the active token sets held for a user.' },
+      {
+        name: 'token-sets',
+        description: 'User federated-connection token sets: list the active token sets held for a user.',
+      },
       { name: 'experiments', description: 'Experiments: move an experiment to a new lifecycle status.' },
       { name: 'client-grants', description: 'Client grants: read one grant that lets a client use an API audience.' },
       { name: 'sse', description: 'Events stream: subscribe to tenant events as a Server-Sent Events stream.' },
-      { name: 'event-streams', description: 'Event streams: read the configured event streams that forward events to a destination.' },
-      { name: 'custom-signing-keys', description: 'Custom signing keys: create or replace the set of custom public signing keys, as a JWKS.' },
-      { name: 'custom-text', description: 'Self-service profile custom text: set text customizations for one profile, language and flow page.' },
+      {
+        name: 'event-streams',
+        description: 'Event streams: read the configured event streams that forward events to a destination.',
+      },
+      {
+        name: 'custom-signing-keys',
+        description: 'Custom signing keys: create or replace the set of custom public signing keys, as a JWKS.',
+      },
+      {
+        name: 'custom-text',
+        description:
+          'Self-service profile custom text: set text customizations for one profile, language and flow page.',
+      },
       { name: 'auth', description: 'The OAuth 2.0 client-credentials token endpoint.' },
     ],
     paths,
@@ -416,7 +517,14 @@ export function buildOpenApi(examples: SeedExamples): OpenApiDocument {
       schemas: bundledSchemas(SCHEMAS, 'hoisted') as Record<string, OpenAPIV3_1.SchemaObject>,
       headers: Object.fromEntries(
         // Required: the document makes the three headers part of a 429 answer (Errors); only their values' format is not shown.
-        RATE_LIMIT_HEADERS.map((h) => [h, { description: `${h}: describes the rate limit; value format: not shown.`, required: true, schema: { type: 'string' } }]),
+        RATE_LIMIT_HEADERS.map((h) => [
+          h,
+          {
+            description: `${h}: describes the rate limit; value format: not shown.`,
+            required: true,
+            schema: { type: 'string' },
+          },
+        ]),
       ),
       securitySchemes: {
         [BEARER]: {
@@ -427,15 +535,20 @@ export function buildOpenApi(examples: SeedExamples): OpenApiDocument {
         },
         [CLIENT_CREDENTIALS]: {
           type: 'oauth2',
-          description: 'OAuth 2.0 client credentials (Authentication 2). The token endpoint is /oauth/token/ on the tenant host; the token request carries the form parameter audience=/api/v2/.',
+          description:
+            'OAuth 2.0 client credentials (Authentication 2). The token endpoint is /oauth/token/ on the tenant host; the token request carries the form parameter audience=/api/v2/.',
           flows: {
             clientCredentials: {
               tokenUrl: '/oauth/token/',
               scopes: Object.fromEntries(
-                [...inScopeScopes].sort().map((s) => [
-                  s,
-                  SCOPE_DOCUMENTED.has(s) ? 'Documented required scope (Authentication 4).' : 'Chosen from the scope catalogue; the document does not show it as required.',
-                ]),
+                [...inScopeScopes]
+                  .sort()
+                  .map((s) => [
+                    s,
+                    SCOPE_DOCUMENTED.has(s)
+                      ? 'Documented required scope (Authentication 4).'
+                      : 'Chosen from the scope catalogue; the document does not show it as required.',
+                  ]),
               ),
             },
           },

@@ -2,7 +2,15 @@
  * Endpoints 3. Get a client grant: GET /client-grants/{id}
  * Success code, error statuses and required scope: not shown (observed).
  */
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
+import {
+  must,
+  mustBeJson,
+  mustMatchSchema,
+  mustRefuse,
+  mustSucceed,
+  observe,
+  mustBeJsonErrorBody,
+} from '../harness/vocabulary/must.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
@@ -19,7 +27,11 @@ test.describe('client grant by id @client-grants', () => {
       const ex = await api.get(path(id));
       mustSucceed(success.clientGrantsGetSuccess, ex);
       mustBeJson(success.httpJsonBodies, ex);
-      must(success.clientGrantsGetSuccess, !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), { expected: 'a JSON object', actual: JSON.stringify(ex.json)?.slice(0, 80) ?? 'nothing', exchange: ex });
+      must(success.clientGrantsGetSuccess, !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), {
+        expected: 'a JSON object',
+        actual: JSON.stringify(ex.json)?.slice(0, 80) ?? 'nothing',
+        exchange: ex,
+      });
       mustMatchSchema('client-grant', ex.json, ex, `body of read ${read}`);
       if (read === 1) observe('client-grants.get.status', 'success status', String(ex.status));
     }
@@ -38,13 +50,19 @@ test.describe('client grant by id @client-grants', () => {
     const ex = await api.get(path(id));
     mustSucceed(sameGrant.clientGrantsGetSameGrant, ex);
     const got = (ex.json as { id?: unknown }).id;
-    must(sameGrant.clientGrantsGetSameGrant, got === undefined || got === id, { expected: `id ${id}`, actual: `id ${String(got)}`, exchange: ex });
+    must(sameGrant.clientGrantsGetSameGrant, got === undefined || got === id, {
+      expected: `id ${id}`,
+      actual: `id ${String(got)}`,
+      exchange: ex,
+    });
   });
 
   const status = declareRules('client-grants.get.status', 'http.json-error-bodies');
   test('should be observed answering an unknown grant id', status, async ({ api }) => {
     const ex = await api.get(path('cgr_conformance_does_not_exist'));
-    observe(status.clientGrantsGetStatus, 'unknown id answered', String(ex.status), { body: ex.json ?? ex.text.slice(0, 200) });
+    observe(status.clientGrantsGetStatus, 'unknown id answered', String(ex.status), {
+      body: ex.json ?? ex.text.slice(0, 200),
+    });
     // Its status is not shown; when it is a refusal, its body is JSON like every other.
     mustBeJsonErrorBody(status, ex);
   });

@@ -7,8 +7,16 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { stringify as qsStringify } from 'qs';
 import type { Api } from '../harness/requests/client.ts';
-import { must, mustMatchSchema, mustRefuse, mustSucceed, observe, mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
-import {requireWrites, test } from '../harness/fixtures/fixtures.ts';
+import {
+  must,
+  mustMatchSchema,
+  mustRefuse,
+  mustSucceed,
+  observe,
+  mustBeJsonErrorBody,
+  MALFORMED_JSON_BODIES,
+} from '../harness/vocabulary/must.ts';
+import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
@@ -45,11 +53,25 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
   test('should not refuse a form-encoded JWKS for its media type', form, async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
       const key = await publicJwk('conformance-form-1');
-      const ex = await api.put(KEYS_PATH, { body: qsStringify({ keys: [key] }, { encodeValuesOnly: true }), contentType: 'application/x-www-form-urlencoded' });
+      const ex = await api.put(KEYS_PATH, {
+        body: qsStringify({ keys: [key] }, { encodeValuesOnly: true }),
+        contentType: 'application/x-www-form-urlencoded',
+      });
       // A 5xx is no answer to the media type either way: it never passes.
-      must(form.customSigningKeysPutForm, ex.status !== 415 && ex.status < 500, { expected: 'not 415 Unsupported Media Type (and no 5xx)', actual: `status ${ex.status}`, exchange: ex });
-      const understood = ex.status >= 200 && ex.status < 300 && JSON.stringify(kidsOf(ex.json)) === JSON.stringify(['conformance-form-1']);
-      observe('custom-signing-keys.put.status', 'form-encoded PUT (bracket notation) answered', `${ex.status}${understood ? ', keys understood' : ''}`);
+      must(form.customSigningKeysPutForm, ex.status !== 415 && ex.status < 500, {
+        expected: 'not 415 Unsupported Media Type (and no 5xx)',
+        actual: `status ${ex.status}`,
+        exchange: ex,
+      });
+      const understood =
+        ex.status >= 200 &&
+        ex.status < 300 &&
+        JSON.stringify(kidsOf(ex.json)) === JSON.stringify(['conformance-form-1']);
+      observe(
+        'custom-signing-keys.put.status',
+        'form-encoded PUT (bracket notation) answered',
+        `${ex.status}${understood ? ', keys understood' : ''}`,
+      );
       if (ex.status >= 200 && ex.status < 300) mustMatchSchema('jwks', ex.json, ex);
     });
   });
@@ -61,11 +83,15 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       mustSucceed(replaces.customSigningKeysPutReplaces, first);
       const second = await putJson(api, [await publicJwk('conformance-b-1')]);
       mustSucceed(replaces.customSigningKeysPutReplaces, second);
-      must(replaces.customSigningKeysPutReplaces, JSON.stringify(kidsOf(second.json)) === JSON.stringify(['conformance-b-1']), {
-        expected: 'keys [conformance-b-1] only',
-        actual: `keys ${JSON.stringify(kidsOf(second.json))}`,
-        exchange: second,
-      });
+      must(
+        replaces.customSigningKeysPutReplaces,
+        JSON.stringify(kidsOf(second.json)) === JSON.stringify(['conformance-b-1']),
+        {
+          expected: 'keys [conformance-b-1] only',
+          actual: `keys ${JSON.stringify(kidsOf(second.json))}`,
+          exchange: second,
+        },
+      );
     });
   });
 
@@ -95,6 +121,10 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
   });
 });
 
-authChecks('custom-signing-keys.put', async (api, _c, auth) => api.put(KEYS_PATH, { auth, json: { keys: [await publicJwk('conformance-auth')] } }), {
-  around: (api, _c, fn) => withCustomSigningKeysRestored(api, fn),
-});
+authChecks(
+  'custom-signing-keys.put',
+  async (api, _c, auth) => api.put(KEYS_PATH, { auth, json: { keys: [await publicJwk('conformance-auth')] } }),
+  {
+    around: (api, _c, fn) => withCustomSigningKeysRestored(api, fn),
+  },
+);

@@ -7,7 +7,16 @@
  * snapshot/restore (skipped, with the reason, where the target cannot be read back).
  */
 import type { Api } from '../harness/requests/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
+import {
+  must,
+  mustBeJson,
+  mustMatchSchema,
+  mustRefuse,
+  mustSucceed,
+  observe,
+  mustBeJsonErrorBody,
+  MALFORMED_JSON_BODIES,
+} from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
@@ -27,7 +36,12 @@ const put = (api: Api, id: string, map: Record<string, string>, language = 'en',
   api.put(customTextPath(id, language, page), { json: map });
 
 test.describe('custom text of a self-service profile @custom-text @writes', () => {
-  const json = declareRules('custom-text.put.json', 'custom-text.put.resulting-map', 'custom-text.types', 'http.json-bodies');
+  const json = declareRules(
+    'custom-text.put.json',
+    'custom-text.put.resulting-map',
+    'custom-text.types',
+    'http.json-bodies',
+  );
   test('should set text sent as JSON and answer the resulting map', json, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
@@ -38,7 +52,11 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
       mustBeJson(json.httpJsonBodies, ex);
       mustMatchSchema('custom-text', ex.json, ex);
       const got = (ex.json as Record<string, unknown>)[config.customTextKey];
-      must(json.customTextPutResultingMap, got === value, { expected: `${config.customTextKey}: ${JSON.stringify(value)}`, actual: `${config.customTextKey}: ${JSON.stringify(got)}`, exchange: ex });
+      must(json.customTextPutResultingMap, got === value, {
+        expected: `${config.customTextKey}: ${JSON.stringify(value)}`,
+        actual: `${config.customTextKey}: ${JSON.stringify(got)}`,
+        exchange: ex,
+      });
       observe('custom-text.put.status', 'JSON PUT answered', String(ex.status));
     });
   });
@@ -48,10 +66,17 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
       const value = 'Form-encoded conformance text';
-      const ex = await api.put(customTextPath(id), { body: new URLSearchParams({ [config.customTextKey]: value }).toString(), contentType: 'application/x-www-form-urlencoded' });
+      const ex = await api.put(customTextPath(id), {
+        body: new URLSearchParams({ [config.customTextKey]: value }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      });
       mustSucceed(form.customTextPutForm, ex);
       const got = (ex.json as Record<string, unknown> | undefined)?.[config.customTextKey];
-      must(form.customTextPutForm, got === value, { expected: `the resulting map holds ${config.customTextKey}: ${JSON.stringify(value)}`, actual: JSON.stringify(got), exchange: ex });
+      must(form.customTextPutForm, got === value, {
+        expected: `the resulting map holds ${config.customTextKey}: ${JSON.stringify(value)}`,
+        actual: JSON.stringify(got),
+        exchange: ex,
+      });
     });
   });
 
@@ -59,8 +84,15 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
   test('should accept a value of 2000 characters and refuse one of 2001', maxLength, async ({ api, config }) => {
     const id = profile(config);
     await withCustomTextRestored(api, id, async () => {
-      mustSucceed(maxLength.customTextPutValueMaxLength, await put(api, id, { [config.customTextKey]: 'a'.repeat(2000) }));
-      mustRefuse(maxLength.customTextPutValueMaxLength, await put(api, id, { [config.customTextKey]: 'a'.repeat(2001) }), 'a value of 2001 characters');
+      mustSucceed(
+        maxLength.customTextPutValueMaxLength,
+        await put(api, id, { [config.customTextKey]: 'a'.repeat(2000) }),
+      );
+      mustRefuse(
+        maxLength.customTextPutValueMaxLength,
+        await put(api, id, { [config.customTextKey]: 'a'.repeat(2001) }),
+        'a value of 2001 characters',
+      );
     });
   });
 
@@ -70,7 +102,11 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     await withCustomTextRestored(api, id, async () => {
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 2001, max: 6000 }), fc.constantFrom('a', 'é', 'Z', ' '), async (n, ch) => {
-          mustRefuse(maxLength2.customTextPutValueMaxLength, await put(api, id, { [config.customTextKey]: ch.repeat(n) }), `a value of ${n} characters`);
+          mustRefuse(
+            maxLength2.customTextPutValueMaxLength,
+            await put(api, id, { [config.customTextKey]: ch.repeat(n) }),
+            `a value of ${n} characters`,
+          );
         }),
         fcParams(config, 10),
       );
@@ -123,7 +159,11 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     test(`should refuse the page ${page}`, pageEnum, async ({ api, config }) => {
       const id = profile(config);
       await withCustomTextRestored(api, id, async () => {
-        mustRefuse(pageEnum.customTextPutPageEnum, await put(api, id, { [config.customTextKey]: 'x' }, 'en', page), 'page allows only get-started');
+        mustRefuse(
+          pageEnum.customTextPutPageEnum,
+          await put(api, id, { [config.customTextKey]: 'x' }, 'en', page),
+          'page allows only get-started',
+        );
       });
     });
   }
@@ -155,6 +195,14 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
   });
 });
 
-authChecks('custom-text.put', (api, c, auth) => api.put(customTextPath(c.selfServiceProfileId ?? 'conformance-profile'), { auth, json: { [c.customTextKey]: 'conformance' } }), {
-  around: (api, c, fn) => (c.selfServiceProfileId ? withCustomTextRestored(api, c.selfServiceProfileId, fn) : fn()),
-});
+authChecks(
+  'custom-text.put',
+  (api, c, auth) =>
+    api.put(customTextPath(c.selfServiceProfileId ?? 'conformance-profile'), {
+      auth,
+      json: { [c.customTextKey]: 'conformance' },
+    }),
+  {
+    around: (api, c, fn) => (c.selfServiceProfileId ? withCustomTextRestored(api, c.selfServiceProfileId, fn) : fn()),
+  },
+);

@@ -4,8 +4,17 @@
  * Success codes, error statuses, scope and the last page's form: not shown (observed).
  */
 import type { Api, Exchange } from '../harness/requests/client.ts';
-import { must, mustBeJson, mustMatchSchema, mustRefuse, mustSucceed, observe, requestLine, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
-import {test } from '../harness/fixtures/fixtures.ts';
+import {
+  must,
+  mustBeJson,
+  mustMatchSchema,
+  mustRefuse,
+  mustSucceed,
+  observe,
+  requestLine,
+  mustBeJsonErrorBody,
+} from '../harness/vocabulary/must.ts';
+import { test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
@@ -21,7 +30,10 @@ interface Page {
   next?: string;
 }
 
-async function page(api: Api, query: Record<string, string | number | undefined>): Promise<{ ex: Exchange; body: Page }> {
+async function page(
+  api: Api,
+  query: Record<string, string | number | undefined>,
+): Promise<{ ex: Exchange; body: Page }> {
   const ex = await api.get(LIST, { query });
   return { ex, body: ex.json as Page };
 }
@@ -62,13 +74,25 @@ async function walk(api: Api, take: number | undefined): Promise<{ ids: string[]
     const size = take ?? 50;
     checkPageSize(ex, body, size, shortBefore);
     for (const s of body.eventStreams) {
-      must('event-streams.list.next.no-duplicates', !ids.includes(s.id!), { expected: 'each stream once in a walk', actual: `stream ${s.id} again on page ${n}`, exchange: ex });
+      must('event-streams.list.next.no-duplicates', !ids.includes(s.id!), {
+        expected: 'each stream once in a walk',
+        actual: `stream ${s.id} again on page ${n}`,
+        exchange: ex,
+      });
       ids.push(s.id!);
     }
     if (isLast(body)) return { ids, pages: n, last: body };
-    must('event-streams.list.next.terminates', n < MAX_PAGES, { expected: `a last page within ${MAX_PAGES} pages`, actual: `page ${n} still has next`, exchange: ex });
+    must('event-streams.list.next.terminates', n < MAX_PAGES, {
+      expected: `a last page within ${MAX_PAGES} pages`,
+      actual: `page ${n} still has next`,
+      exchange: ex,
+    });
     // A cursor already followed leads to a page already read: following next would go round for ever.
-    must('event-streams.list.next.terminates', !followed.has(body.next!), { expected: 'a next never given before in this walk', actual: `page ${n} gives again the next ${JSON.stringify(body.next)}`, exchange: ex });
+    must('event-streams.list.next.terminates', !followed.has(body.next!), {
+      expected: 'a next never given before in this walk',
+      actual: `page ${n} gives again the next ${JSON.stringify(body.next)}`,
+      exchange: ex,
+    });
     followed.add(body.next!);
     shortBefore = body.eventStreams.length < size ? ex : undefined;
     from = body.next;
@@ -90,7 +114,11 @@ test.describe('event streams @event-streams', () => {
     test(`should accept take=${take} and return at most ${take} streams`, range, async ({ api }) => {
       const { ex, body } = await page(api, { take });
       mustSucceed(range.eventStreamsListTakeRange, ex);
-      must(range.eventStreamsListTakePageSize, body.eventStreams.length <= take, { expected: `at most ${take} streams`, actual: `${body.eventStreams.length}`, exchange: ex });
+      must(range.eventStreamsListTakePageSize, body.eventStreams.length <= take, {
+        expected: `at most ${take} streams`,
+        actual: `${body.eventStreams.length}`,
+        exchange: ex,
+      });
     });
   }
 
@@ -108,7 +136,11 @@ test.describe('event streams @event-streams', () => {
     const outside = fc.oneof(fc.integer({ min: -1000, max: 0 }), fc.integer({ min: 101, max: 100_000 }));
     await fc.assert(
       fc.asyncProperty(outside, async (take) => {
-        mustRefuse(range3.eventStreamsListTakeRange, (await page(api, { take })).ex, `take=${take} is outside 1 to 100`);
+        mustRefuse(
+          range3.eventStreamsListTakeRange,
+          (await page(api, { take })).ex,
+          `take=${take} is outside 1 to 100`,
+        );
       }),
       fcParams(config, 15),
     );
@@ -142,10 +174,21 @@ test.describe('event streams @event-streams', () => {
     });
   });
 
-  const terminates = declareRules('event-streams.list.next.terminates', 'event-streams.list.next.no-duplicates', 'event-streams.list.next.no-gap', 'event-streams.list.take.page-size', schemaRules('event-stream-page'));
+  const terminates = declareRules(
+    'event-streams.list.next.terminates',
+    'event-streams.list.next.no-duplicates',
+    'event-streams.list.next.no-gap',
+    'event-streams.list.take.page-size',
+    schemaRules('event-stream-page'),
+  );
   test('should walk every page by next with no duplicate, no gap, and an end', terminates, async ({ api }) => {
     const big = await walk(api, 100);
-    observe('event-streams.list.last-page', 'next on the last page', big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`, { items: big.last.eventStreams.length });
+    observe(
+      'event-streams.list.last-page',
+      'next on the last page',
+      big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`,
+      { items: big.last.eventStreams.length },
+    );
     // A small page size that still makes several pages, and the default one.
     for (const take of [Math.max(1, Math.ceil(big.ids.length / 5)), 50]) {
       const small = await walk(api, take);
@@ -158,7 +201,12 @@ test.describe('event streams @event-streams', () => {
     }
   });
 
-  const success2 = declareRules('event-streams.get.success', 'event-streams.get.same-stream', 'http.json-bodies', schemaRules('event-stream'));
+  const success2 = declareRules(
+    'event-streams.get.success',
+    'event-streams.get.same-stream',
+    'http.json-bodies',
+    schemaRules('event-stream'),
+  );
   test('should get each listed stream by id, as listed', success2, async ({ api }) => {
     const { body } = await page(api, { take: 3 });
     test.skip(!body?.eventStreams?.length, 'The target holds no event stream to read');
@@ -168,7 +216,11 @@ test.describe('event streams @event-streams', () => {
       mustBeJson(success2.httpJsonBodies, ex);
       mustMatchSchema('event-stream', ex.json, ex);
       const got = (ex.json as { id?: unknown }).id;
-      must(success2.eventStreamsGetSameStream, got === undefined || got === listed.id, { expected: `id ${listed.id}`, actual: `id ${String(got)}`, exchange: ex });
+      must(success2.eventStreamsGetSameStream, got === undefined || got === listed.id, {
+        expected: `id ${listed.id}`,
+        actual: `id ${String(got)}`,
+        exchange: ex,
+      });
     }
   });
 
@@ -181,14 +233,18 @@ test.describe('event streams @event-streams', () => {
   }
 
   const lengthened = declareRules('event-streams.get.id.length', 'http.json-error-bodies');
-  test('should refuse a listed stream\'s id with a character added or removed', lengthened, async ({ api }) => {
+  test("should refuse a listed stream's id with a character added or removed", lengthened, async ({ api }) => {
     const { body } = await page(api, { take: 1 });
     test.skip(!body?.eventStreams?.[0]?.id, 'The target holds no event stream whose id could be lengthened');
     const id = body.eventStreams[0]!.id!;
     // A target that cuts a longer id to 26 characters would serve this stream: the limit is exactly 26.
     for (const other of [`${id}a`, `${id}${id.slice(-1)}`, id.slice(0, -1)]) {
       const ex = await api.get(one(other));
-      mustRefuse(lengthened.eventStreamsGetIdLength, ex, `id of ${[...other].length} characters, made from the listed ${id}; exactly 26 required`);
+      mustRefuse(
+        lengthened.eventStreamsGetIdLength,
+        ex,
+        `id of ${[...other].length} characters, made from the listed ${id}; exactly 26 required`,
+      );
       mustBeJsonErrorBody(lengthened, ex);
     }
   });
@@ -214,5 +270,6 @@ test.describe('event streams @event-streams', () => {
 authChecks('event-streams.list', (api, _c, auth) => api.get(LIST, { auth, query: { take: 1 } }));
 // The probe reads a listed stream, so that the run's token can be seen accepted (2xx) and a forged one seen refused.
 authChecks('event-streams.get', (api, _c, auth, id) => api.get(one(id ?? 'z'.repeat(26)), { auth }), {
-  target: async (api) => (((await api.get(LIST, { query: { take: 1 } })).json as Partial<Page> | undefined)?.eventStreams?.[0]?.id),
+  target: async (api) =>
+    ((await api.get(LIST, { query: { take: 1 } })).json as Partial<Page> | undefined)?.eventStreams?.[0]?.id,
 });

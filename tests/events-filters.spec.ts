@@ -9,7 +9,7 @@
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { ev, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
 import { must, mustRefuse } from '../harness/vocabulary/must.ts';
-import {test } from '../harness/fixtures/fixtures.ts';
+import { test } from '../harness/fixtures/fixtures.ts';
 import { causedBy, nonce, requireTrigger } from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -22,12 +22,29 @@ test.describe('events stream @sse', () => {
       const conn = await events.subscribe({ query: { event_type: wanted } });
       const n = nonce();
       await events.causer.causeSequence(n);
-      await conn.waitFor((m) => causedBy(n)(m) && m.event === 'organization.deleted', waitMs(config), 0, `organization.deleted with nonce ${n}`);
+      await conn.waitFor(
+        (m) => causedBy(n)(m) && m.event === 'organization.deleted',
+        waitMs(config),
+        0,
+        `organization.deleted with nonce ${n}`,
+      );
       const others = conn.events.filter((m) => !wanted.includes(m.event));
-      must(onlyRequested.eventsFilterOnlyRequested, others.length === 0, ev(conn, `only ${wanted.join(', ')}`, `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`));
+      must(
+        onlyRequested.eventsFilterOnlyRequested,
+        others.length === 0,
+        ev(
+          conn,
+          `only ${wanted.join(', ')}`,
+          `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`,
+        ),
+      );
       if (wanted.includes('user.created')) {
         const users = conn.events.filter((m) => m.event === 'user.created' && causedBy(n)(m));
-        must(onlyRequested.eventsFilterOnlyRequested, users.length === 1, ev(conn, 'the user.created caused', `${users.length} user.created with the nonce`));
+        must(
+          onlyRequested.eventsFilterOnlyRequested,
+          users.length === 1,
+          ev(conn, 'the user.created caused', `${users.length} user.created with the nonce`),
+        );
       }
       conn.close();
     }
@@ -40,10 +57,20 @@ test.describe('events stream @sse', () => {
     const n = nonce();
     const wanted = await events.causer.causeSequence(n);
     // Whatever is left out never arrives: wait for all that was caused, then say which types are missing.
-    await conn.collect(wanted.length, causedBy(n), waitMs(config), `events caused with nonce ${n}`).catch(() => undefined);
+    await conn
+      .collect(wanted.length, causedBy(n), waitMs(config), `events caused with nonce ${n}`)
+      .catch(() => undefined);
     const types = conn.events.filter(causedBy(n)).map((m) => m.event);
     const missing = wanted.filter((t) => !types.includes(t));
-    must(allWhenAbsent.eventsFilterAllWhenAbsent, missing.length === 0, ev(conn, `every type caused: ${wanted.join(', ')}`, `missing ${missing.join(', ')} (arrived: ${types.join(', ') || 'nothing'})`));
+    must(
+      allWhenAbsent.eventsFilterAllWhenAbsent,
+      missing.length === 0,
+      ev(
+        conn,
+        `every type caused: ${wanted.join(', ')}`,
+        `missing ${missing.join(', ')} (arrived: ${types.join(', ') || 'nothing'})`,
+      ),
+    );
   });
 
   const unknown = declareRules('events.filter.unknown-rejected');
@@ -51,7 +78,11 @@ test.describe('events stream @sse', () => {
     // Not the empty value: whether `event_type=` counts as absent is not shown.
     for (const t of ['user.exploded', 'USER.CREATED']) {
       const conn = await events.subscribe({ query: { event_type: t } });
-      mustRefuse(unknown.eventsFilterUnknownRejected, streamExchange(conn), `event_type ${JSON.stringify(t)} is not an allowed value`);
+      mustRefuse(
+        unknown.eventsFilterUnknownRejected,
+        streamExchange(conn),
+        `event_type ${JSON.stringify(t)} is not an allowed value`,
+      );
     }
   });
 });

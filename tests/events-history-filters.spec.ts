@@ -10,12 +10,17 @@ import { history, READ, requireHistory } from './events-history.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
-test.describe('events stream: the tenant\'s history @sse', () => {
+test.describe("events stream: the tenant's history @sse", () => {
   const onlyRequested = declareRules(READ, 'events.filter.only-requested');
   test('should replay only the requested event types', onlyRequested, async ({ events, config }) => {
     const h = await history(onlyRequested, events, config);
-    const byCount = [...new Set(h.events.map((m) => m.event))].sort((a, b) => h.events.filter((m) => m.event === b).length - h.events.filter((m) => m.event === a).length);
-    test.skip(byCount.length < 2, `The tenant's history holds ${byCount.length} event type(s): two are needed to tell a filter from none`);
+    const byCount = [...new Set(h.events.map((m) => m.event))].sort(
+      (a, b) => h.events.filter((m) => m.event === b).length - h.events.filter((m) => m.event === a).length,
+    );
+    test.skip(
+      byCount.length < 2,
+      `The tenant's history holds ${byCount.length} event type(s): two are needed to tell a filter from none`,
+    );
     // The most and the least frequent type: event_type repeated, one occurrence per type.
     for (const wanted of [[byCount[0]!, byCount.at(-1)!]]) {
       const conn = await events.subscribe({ query: { from_timestamp: h.from_timestamp, event_type: wanted } });
@@ -23,8 +28,26 @@ test.describe('events stream: the tenant\'s history @sse', () => {
       const { got, unfinished } = await readUpTo(conn, config, expected.at(-1)!, h.ids);
       const others = conn.events.filter((m) => !wanted.includes(m.event));
       const context = `history: ${h.events.map((m) => m.event).join(', ')}`;
-      must(onlyRequested.eventsFilterOnlyRequested, !unfinished && expected.every((id) => got.includes(id)), ev(conn, `the history's ${wanted.join(', ')} events: ${expected.join(', ')}`, unfinished ?? got.join(', '), context));
-      must(onlyRequested.eventsFilterOnlyRequested, others.length === 0, ev(conn, `only ${wanted.join(', ')}`, `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`, context));
+      must(
+        onlyRequested.eventsFilterOnlyRequested,
+        !unfinished && expected.every((id) => got.includes(id)),
+        ev(
+          conn,
+          `the history's ${wanted.join(', ')} events: ${expected.join(', ')}`,
+          unfinished ?? got.join(', '),
+          context,
+        ),
+      );
+      must(
+        onlyRequested.eventsFilterOnlyRequested,
+        others.length === 0,
+        ev(
+          conn,
+          `only ${wanted.join(', ')}`,
+          `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`,
+          context,
+        ),
+      );
       conn.close();
     }
   });
@@ -37,7 +60,18 @@ test.describe('events stream: the tenant\'s history @sse', () => {
     all.conn.close();
     requireHistory(all, 1, 'to compare');
     // Only events up to the end of the unfiltered read: later ones came after it.
-    const missing = all.events.filter((m) => !h.ids.includes(identity(m)) && (h.events.length === 0 || timeOf(m) <= timeOf(h.events.at(-1)!)));
-    must(allWhenAbsent.eventsFilterAllWhenAbsent, missing.length === 0, ev(h.conn, `every event the history has by type (${all.ids.length})`, `${missing.length} missing without event_type, of types ${[...new Set(missing.map((m) => m.event))].join(', ')}`, `without event_type: ${h.events.map((m) => m.event).join(', ')}`));
+    const missing = all.events.filter(
+      (m) => !h.ids.includes(identity(m)) && (h.events.length === 0 || timeOf(m) <= timeOf(h.events.at(-1)!)),
+    );
+    must(
+      allWhenAbsent.eventsFilterAllWhenAbsent,
+      missing.length === 0,
+      ev(
+        h.conn,
+        `every event the history has by type (${all.ids.length})`,
+        `${missing.length} missing without event_type, of types ${[...new Set(missing.map((m) => m.event))].join(', ')}`,
+        `without event_type: ${h.events.map((m) => m.event).join(', ')}`,
+      ),
+    );
   });
 });

@@ -10,19 +10,30 @@ import { history, READ, requireHistory } from './events-history.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
-test.describe('events stream: the tenant\'s history @sse', () => {
+test.describe("events stream: the tenant's history @sse", () => {
   const declared = declareRules(READ, messageRules);
-  test('should send well-formed messages, envelopes and contexts in the history', declared, async ({ events, config }) => {
-    const h = await history(declared, events, config);
-    requireHistory(h, 1, 'to check their format');
-    for (const m of h.conn.messages) checkMessage(declared, h.conn, m);
-  });
+  test(
+    'should send well-formed messages, envelopes and contexts in the history',
+    declared,
+    async ({ events, config }) => {
+      const h = await history(declared, events, config);
+      requireHistory(h, 1, 'to check their format');
+      for (const m of h.conn.messages) checkMessage(declared, h.conn, m);
+    },
+  );
 
   const connectionCreatedObject = declareRules(READ, schemaRules('connection-created-object'));
-  test('should carry the documented connection.created object wherever the history has one', connectionCreatedObject, async ({ events, config }) => {
-    const h = await history(connectionCreatedObject, events, config);
-    const created = h.events.filter((m) => m.event === 'connection.created');
-    test.skip(created.length === 0, `No connection.created among the tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h`);
-    for (const m of created) checkConnectionCreated(h.conn, m);
-  });
+  test(
+    'should carry the documented connection.created object wherever the history has one',
+    connectionCreatedObject,
+    async ({ events, config }) => {
+      const h = await history(connectionCreatedObject, events, config);
+      const created = h.events.filter((m) => m.event === 'connection.created');
+      test.skip(
+        created.length === 0,
+        `No connection.created among the tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h`,
+      );
+      for (const m of created) checkConnectionCreated(h.conn, m);
+    },
+  );
 });

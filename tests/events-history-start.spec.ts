@@ -5,7 +5,19 @@
  */
 import type { Config } from '../harness/run/config.ts';
 import { must } from '../harness/vocabulary/must.ts';
-import { ev, envelopeOf, HISTORY_MS, identity, offsetOf, readReplay, readUpTo, timeOf, timestamp, waitMs, type History } from '../harness/vocabulary/events.ts';
+import {
+  ev,
+  envelopeOf,
+  HISTORY_MS,
+  identity,
+  offsetOf,
+  readReplay,
+  readUpTo,
+  timeOf,
+  timestamp,
+  waitMs,
+  type History,
+} from '../harness/vocabulary/events.ts';
 import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { canTrigger, causedBy, nonce } from '../harness/fixtures/triggers.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
@@ -20,10 +32,22 @@ const TOLERANCE_MS = 60_000;
 const START_REPLAY_MIN_HISTORY = 20;
 
 /** Starts at a history event's time: false where none has history events a whole tolerance before and after it. */
-async function startWithinHistory(start: Declared<'events.from-timestamp.start'>, events: EventsHarness, config: Config, h: History): Promise<boolean> {
+async function startWithinHistory(
+  start: Declared<'events.from-timestamp.start'>,
+  events: EventsHarness,
+  config: Config,
+  h: History,
+): Promise<boolean> {
   const times = h.events.map(timeOf);
   // A boundary with history events a whole tolerance before and after it.
-  const candidates = h.events.map((_, j) => j).filter((j) => Number.isFinite(times[j]!) && times[0]! < times[j]! - 2 * TOLERANCE_MS && times.at(-1)! >= times[j]! + TOLERANCE_MS);
+  const candidates = h.events
+    .map((_, j) => j)
+    .filter(
+      (j) =>
+        Number.isFinite(times[j]!) &&
+        times[0]! < times[j]! - 2 * TOLERANCE_MS &&
+        times.at(-1)! >= times[j]! + TOLERANCE_MS,
+    );
   if (candidates.length === 0) return false;
   const j = candidates[Math.floor(candidates.length / 2)]!;
   const at = Math.floor(times[j]! / 1000) * 1000;
@@ -34,80 +58,167 @@ async function startWithinHistory(start: Declared<'events.from-timestamp.start'>
   const early = got.filter((id) => times[h.ids.indexOf(id)]! < at - TOLERANCE_MS);
   const missing = due.filter((id) => !got.includes(id));
   const context = `from_timestamp ${from_timestamp}; history times: ${h.events.map((m, i) => `${h.ids[i]}@${new Date(times[i]!).toISOString()}`).join(', ')}`;
-  must(start.eventsFromTimestampStart, !unfinished && missing.length === 0, ev(conn, `every event a minute or more after ${from_timestamp}`, unfinished ?? `missing ${missing.join(', ')}`, context));
-  must(start.eventsFromTimestampStart, early.length === 0, ev(conn, `no event a minute or more before ${from_timestamp}`, `${early.length} earlier events: ${early.slice(0, 5).join(', ')}`, context));
+  must(
+    start.eventsFromTimestampStart,
+    !unfinished && missing.length === 0,
+    ev(
+      conn,
+      `every event a minute or more after ${from_timestamp}`,
+      unfinished ?? `missing ${missing.join(', ')}`,
+      context,
+    ),
+  );
+  must(
+    start.eventsFromTimestampStart,
+    early.length === 0,
+    ev(
+      conn,
+      `no event a minute or more before ${from_timestamp}`,
+      `${early.length} earlier events: ${early.slice(0, 5).join(', ')}`,
+      context,
+    ),
+  );
   conn.close();
   return true;
 }
 
 /** Starts before an event caused now: false where this run causes no event or it never arrived. */
-async function startBeforeCaused(start: Declared<'events.from-timestamp.start'>, events: EventsHarness, config: Config): Promise<boolean> {
+async function startBeforeCaused(
+  start: Declared<'events.from-timestamp.start'>,
+  events: EventsHarness,
+  config: Config,
+): Promise<boolean> {
   if (!canTrigger(config)) return false;
   // An event caused now, asked for from two tolerances before its own time: it arrives, and nothing clearly older does.
   const live = await events.subscribe();
   const n = nonce();
   await events.causer.createOrganization(n);
-  const caused = await live.waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`).catch(() => undefined);
+  const caused = await live
+    .waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`)
+    .catch(() => undefined);
   live.close();
   if (!caused || !Number.isFinite(timeOf(caused))) return false;
   const at = Math.floor((timeOf(caused) - 2 * TOLERANCE_MS) / 1000) * 1000;
   const from_timestamp = timestamp(at);
   const conn = await events.subscribe({ query: { from_timestamp } });
-  const got = await conn.waitFor((m) => identity(m) === identity(caused), waitMs(config), 0, `the event caused after ${from_timestamp}`).catch(() => undefined);
-  must(start.eventsFromTimestampStart, !!got, ev(conn, `the event caused at ${envelopeOf(caused)?.time} (${identity(caused)}), two minutes after ${from_timestamp}`, `not within ${waitMs(config)} ms (${conn.messages.length} messages read)`));
+  const got = await conn
+    .waitFor((m) => identity(m) === identity(caused), waitMs(config), 0, `the event caused after ${from_timestamp}`)
+    .catch(() => undefined);
+  must(
+    start.eventsFromTimestampStart,
+    !!got,
+    ev(
+      conn,
+      `the event caused at ${envelopeOf(caused)?.time} (${identity(caused)}), two minutes after ${from_timestamp}`,
+      `not within ${waitMs(config)} ms (${conn.messages.length} messages read)`,
+    ),
+  );
   const early = conn.events.slice(0, got!.index).filter((m) => timeOf(m) < at - TOLERANCE_MS);
-  must(start.eventsFromTimestampStart, early.length === 0, ev(conn, `no event a minute or more before ${from_timestamp}`, `${early.length} earlier events: ${early.slice(0, 5).map((m) => `${identity(m)}@${envelopeOf(m)?.time}`).join(', ')}`));
+  must(
+    start.eventsFromTimestampStart,
+    early.length === 0,
+    ev(
+      conn,
+      `no event a minute or more before ${from_timestamp}`,
+      `${early.length} earlier events: ${early
+        .slice(0, 5)
+        .map((m) => `${identity(m)}@${envelopeOf(m)?.time}`)
+        .join(', ')}`,
+    ),
+  );
   conn.close();
   return true;
 }
 
-test.describe('events stream: the tenant\'s history @sse', () => {
+test.describe("events stream: the tenant's history @sse", () => {
   const replay = declareRules(READ, 'events.start.replay');
-  test('should start from the latest events when from is absent, not replay the history', replay, async ({ events, config }) => {
-    const h = await history(replay, events, config);
-    // How many of the latest events a start hands over is not shown: with a short history, a fair replay of
-    // "the latest events" could reach back into its older half. Decided only where the older half is far back.
-    requireHistory(h, START_REPLAY_MIN_HISTORY, 'to tell a replay of the latest events from a replay of the history');
-    const conn = await events.subscribe();
-    must(replay.eventsStartReplay, conn.isEventStream, ev(conn, 'a 2xx event stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
-    const replayed = (await readReplay(conn, config)).map(identity).filter((id) => h.ids.includes(id));
-    const n = h.ids.length;
-    // "the latest events": a tail of the history, if anything; never its older half.
-    const tail = h.ids.slice(n - replayed.length);
-    const older = replayed.filter((id) => h.ids.indexOf(id) < Math.floor(n / 2));
-    const context = `history (${n} events since ${h.from_timestamp}): ${h.ids.join(', ')}\nreplayed without from: ${replayed.join(', ') || '(none)'}`;
-    must(replay.eventsStartReplay, older.length === 0 && JSON.stringify(replayed) === JSON.stringify(tail), ev(conn, `no event of the older half of the history; if any, the newest ones in order (at most ${n - Math.floor(n / 2)})`, older.length ? `${older.length} older events replayed (${older.slice(0, 5).join(', ')})` : `${replayed.join(', ')} (not the tail ${tail.join(', ')})`, context));
-  });
+  test(
+    'should start from the latest events when from is absent, not replay the history',
+    replay,
+    async ({ events, config }) => {
+      const h = await history(replay, events, config);
+      // How many of the latest events a start hands over is not shown: with a short history, a fair replay of
+      // "the latest events" could reach back into its older half. Decided only where the older half is far back.
+      requireHistory(h, START_REPLAY_MIN_HISTORY, 'to tell a replay of the latest events from a replay of the history');
+      const conn = await events.subscribe();
+      must(
+        replay.eventsStartReplay,
+        conn.isEventStream,
+        ev(conn, 'a 2xx event stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`),
+      );
+      const replayed = (await readReplay(conn, config)).map(identity).filter((id) => h.ids.includes(id));
+      const n = h.ids.length;
+      // "the latest events": a tail of the history, if anything; never its older half.
+      const tail = h.ids.slice(n - replayed.length);
+      const older = replayed.filter((id) => h.ids.indexOf(id) < Math.floor(n / 2));
+      const context = `history (${n} events since ${h.from_timestamp}): ${h.ids.join(', ')}\nreplayed without from: ${replayed.join(', ') || '(none)'}`;
+      must(
+        replay.eventsStartReplay,
+        older.length === 0 && JSON.stringify(replayed) === JSON.stringify(tail),
+        ev(
+          conn,
+          `no event of the older half of the history; if any, the newest ones in order (at most ${n - Math.floor(n / 2)})`,
+          older.length
+            ? `${older.length} older events replayed (${older.slice(0, 5).join(', ')})`
+            : `${replayed.join(', ')} (not the tail ${tail.join(', ')})`,
+          context,
+        ),
+      );
+    },
+  );
 
   const fromAndTimestamp = declareRules(READ, 'events.from-and-timestamp');
-  test('should resume after the cursor when from_timestamp is given too', fromAndTimestamp, async ({ events, config }) => {
-    const h = await history(fromAndTimestamp, events, config);
-    requireHistory(h, 3, 'to resume between them');
-    const n = h.ids.length;
-    const k = Math.floor((n - 1) / 2);
-    const last = h.ids.at(-1)!;
-    // The timestamp earlier than the cursor (the start of the history), then later (after its last event).
-    for (const ts of [h.from_timestamp, timestamp(timeOf(h.events.at(-1)!) + 2 * TOLERANCE_MS)]) {
-      const cursor = k === 0 || ts !== h.from_timestamp ? 0 : k;
-      const from = offsetOf(h.events[cursor]!)!;
-      const { conn, refused } = await openOrSkip(events, { from, from_timestamp: ts }, fromAndTimestamp.eventsFromAndTimestamp, 'from and from_timestamp both given');
-      if (refused) {
-        test.skip(true, `from with from_timestamp answered ${conn.status}: whether a target accepts both is not stated`);
-        return;
+  test(
+    'should resume after the cursor when from_timestamp is given too',
+    fromAndTimestamp,
+    async ({ events, config }) => {
+      const h = await history(fromAndTimestamp, events, config);
+      requireHistory(h, 3, 'to resume between them');
+      const n = h.ids.length;
+      const k = Math.floor((n - 1) / 2);
+      const last = h.ids.at(-1)!;
+      // The timestamp earlier than the cursor (the start of the history), then later (after its last event).
+      for (const ts of [h.from_timestamp, timestamp(timeOf(h.events.at(-1)!) + 2 * TOLERANCE_MS)]) {
+        const cursor = k === 0 || ts !== h.from_timestamp ? 0 : k;
+        const from = offsetOf(h.events[cursor]!)!;
+        const { conn, refused } = await openOrSkip(
+          events,
+          { from, from_timestamp: ts },
+          fromAndTimestamp.eventsFromAndTimestamp,
+          'from and from_timestamp both given',
+        );
+        if (refused) {
+          test.skip(
+            true,
+            `from with from_timestamp answered ${conn.status}: whether a target accepts both is not stated`,
+          );
+          return;
+        }
+        const { got, unfinished } = await readUpTo(conn, config, last, h.ids);
+        const expected = h.ids.slice(cursor + 1);
+        must(
+          fromAndTimestamp.eventsFromAndTimestamp,
+          !unfinished && JSON.stringify(got) === JSON.stringify(expected),
+          ev(
+            conn,
+            `the events after the cursor (event ${cursor}), whatever from_timestamp ${ts} says: ${expected.join(', ')}`,
+            unfinished ?? got.join(', '),
+            `history: ${h.ids.join(', ')}`,
+          ),
+        );
+        conn.close();
       }
-      const { got, unfinished } = await readUpTo(conn, config, last, h.ids);
-      const expected = h.ids.slice(cursor + 1);
-      must(fromAndTimestamp.eventsFromAndTimestamp, !unfinished && JSON.stringify(got) === JSON.stringify(expected), ev(conn, `the events after the cursor (event ${cursor}), whatever from_timestamp ${ts} says: ${expected.join(', ')}`, unfinished ?? got.join(', '), `history: ${h.ids.join(', ')}`));
-      conn.close();
-    }
-  });
-
+    },
+  );
 
   const start = declareRules(READ, 'events.from-timestamp.start');
   test('should start at from_timestamp, give or take its rounding', start, async ({ events, config }) => {
     const h = await history(start, events, config);
     const withinHistory = await startWithinHistory(start, events, config, h);
     const beforeCaused = await startBeforeCaused(start, events, config);
-    test.skip(!withinHistory && !beforeCaused, `The tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h are not spread over more than ${(3 * TOLERANCE_MS) / 60_000} minutes around any of them, and this run causes no event`);
+    test.skip(
+      !withinHistory && !beforeCaused,
+      `The tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h are not spread over more than ${(3 * TOLERANCE_MS) / 60_000} minutes around any of them, and this run causes no event`,
+    );
   });
 });

@@ -33,16 +33,26 @@ export function history(d: Declared<'events.content-type'>, events: EventsHarnes
 
 /** Skips (with the reason) when the tenant's history holds fewer than `n` events. */
 export function requireHistory(h: History, n: number, why: string): void {
-  test.skip(h.events.length < n, `The tenant's events of the last ${HISTORY_MS / 3_600_000} h hold ${h.events.length} events; ${n} are needed ${why}`);
+  test.skip(
+    h.events.length < n,
+    `The tenant's events of the last ${HISTORY_MS / 3_600_000} h hold ${h.events.length} events; ${n} are needed ${why}`,
+  );
 }
 
 /** Subscribes with `query`; a 4xx the document leaves open is observed and skips, anything else but a stream fails `rule`. */
 export async function openOrSkip(events: EventsHarness, query: Record<string, string>, rule: RuleRef, why: string) {
   const conn = await events.subscribe({ query });
   if (!conn.isEventStream && conn.status >= 400 && conn.status < 500) {
-    observe('events.heartbeat.frequency', 'cursor refused', String(conn.status), { target: conn.target, body: conn.errorBody.slice(0, 200) });
+    observe('events.heartbeat.frequency', 'cursor refused', String(conn.status), {
+      target: conn.target,
+      body: conn.errorBody.slice(0, 200),
+    });
     return { conn, refused: true };
   }
-  must(rule, conn.isEventStream, ev(conn, `a 2xx event stream (${why})`, `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  must(
+    rule,
+    conn.isEventStream,
+    ev(conn, `a 2xx event stream (${why})`, `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`),
+  );
   return { conn, refused: false };
 }

@@ -12,9 +12,17 @@ import { fetchHonouring429 } from '../harness/requests/rate-limit.ts';
 import { subscribe, type SseMessage } from '../harness/requests/sse.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { checkMessage, ev, heartbeatWaitMs, isEvent, messageRules, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import {
+  checkMessage,
+  ev,
+  heartbeatWaitMs,
+  isEvent,
+  messageRules,
+  streamExchange,
+  waitMs,
+} from '../harness/vocabulary/events.ts';
 import { must, observe } from '../harness/vocabulary/must.ts';
-import {test } from '../harness/fixtures/fixtures.ts';
+import { test } from '../harness/fixtures/fixtures.ts';
 import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -28,7 +36,15 @@ test.describe('events stream @sse', () => {
     const conn = await events.subscribe();
     observe('events.status', 'subscription answered', String(conn.status), { contentType: conn.contentType });
     // The success code of /events is not shown: any 2xx carrying an event stream.
-    must(eventStream.eventsContentType, conn.status >= 200 && conn.status < 300 && conn.isEventStream, ev(conn, 'a 2xx with Content-Type text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+    must(
+      eventStream.eventsContentType,
+      conn.status >= 200 && conn.status < 300 && conn.isEventStream,
+      ev(
+        conn,
+        'a 2xx with Content-Type text/event-stream',
+        `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`,
+      ),
+    );
   });
 
   const standardClient = declareRules('events.content-type');
@@ -37,17 +53,32 @@ test.describe('events stream @sse', () => {
     const head = await events.subscribe();
     head.close();
     // A WHATWG EventSource opens only on 200; the document does not show the success code.
-    test.skip(head.status !== 200 && head.status >= 200 && head.status < 300, `The stream answers ${head.status}: a standard EventSource opens only on 200, and the success code is not shown`);
+    test.skip(
+      head.status !== 200 && head.status >= 200 && head.status < 300,
+      `The stream answers ${head.status}: a standard EventSource opens only on 200, and the success code is not shown`,
+    );
     const es = new EventSource(`${config.baseUrl}/events`, {
-      fetch: (input, init) => fetchHonouring429(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
+      fetch: (input, init) =>
+        fetchHonouring429(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${token}` } }),
     });
     try {
       const opened = await new Promise<string>((resolve) => {
         const timer = setTimeout(() => resolve('no open event within 10 s'), 10_000);
         es.addEventListener('open', () => (clearTimeout(timer), resolve('open')));
-        es.addEventListener('error', (e) => (clearTimeout(timer), resolve(`error: ${(e as { code?: number; message?: string }).code ?? ''} ${(e as { message?: string }).message ?? ''}`)));
+        es.addEventListener(
+          'error',
+          (e) => (
+            clearTimeout(timer),
+            resolve(
+              `error: ${(e as { code?: number; message?: string }).code ?? ''} ${(e as { message?: string }).message ?? ''}`,
+            )
+          ),
+        );
       });
-      must(standardClient.eventsContentType, opened === 'open', { expected: 'a WHATWG EventSource opens the stream (status 200, text/event-stream)', actual: opened });
+      must(standardClient.eventsContentType, opened === 'open', {
+        expected: 'a WHATWG EventSource opens the stream (status 200, text/event-stream)',
+        actual: opened,
+      });
     } finally {
       es.close();
     }
@@ -78,11 +109,17 @@ test.describe('events stream @sse', () => {
     try {
       hb = await conn.waitFor((m) => m.event === 'offset-only', heartbeatWaitMs(config), 0, 'an offset-only heartbeat');
     } catch {
-      observe('events.heartbeat.frequency', 'heartbeats', 'none within the wait', { waitedMs: heartbeatWaitMs(config) });
+      observe('events.heartbeat.frequency', 'heartbeats', 'none within the wait', {
+        waitedMs: heartbeatWaitMs(config),
+      });
       test.skip(true, `No heartbeat within ${heartbeatWaitMs(config)} ms: the frequency is not shown`);
       return;
     }
-    observe('events.heartbeat.frequency', 'heartbeats', 'sent', { firstAfterMs: hb.receivedAt - started, comments: conn.comments.length, retry: conn.retries });
+    observe('events.heartbeat.frequency', 'heartbeats', 'sent', {
+      firstAfterMs: hb.receivedAt - started,
+      comments: conn.comments.length,
+      retry: conn.retries,
+    });
     checkMessage(heartbeats, conn, hb);
   });
 
@@ -91,7 +128,10 @@ test.describe('events stream @sse', () => {
     requirePassive(config);
     const conn = await events.subscribe();
     const got = await conn.collect(PASSIVE_EVENTS, isEvent, config.eventsWaitMs, 'events').catch(() => conn.events);
-    test.skip(got.length === 0, `No event arrived within ${config.eventsWaitMs} ms (CONFORMANCE_EVENTS_WAIT_MS); CONFORMANCE_EVENTS_TRIGGER=management-api causes some`);
+    test.skip(
+      got.length === 0,
+      `No event arrived within ${config.eventsWaitMs} ms (CONFORMANCE_EVENTS_WAIT_MS); CONFORMANCE_EVENTS_TRIGGER=management-api causes some`,
+    );
     for (const m of conn.messages) checkMessage(passive, conn, m);
   });
 });

@@ -10,24 +10,51 @@
 import type { Config } from '../harness/run/config.ts';
 import type { SseMessage } from '../harness/requests/sse.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
-import { cursorOf, ev, heartbeatWaitMs, identity, isEvent, judgeResume, offsetOf, resumeRules, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import {
+  cursorOf,
+  ev,
+  heartbeatWaitMs,
+  identity,
+  isEvent,
+  judgeResume,
+  offsetOf,
+  resumeRules,
+  streamExchange,
+  waitMs,
+} from '../harness/vocabulary/events.ts';
 import { must, mustRefuse } from '../harness/vocabulary/must.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import {test, type EventsHarness} from '../harness/fixtures/fixtures.ts';
+import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
 /** Resumes from the offset of caused[k] and checks what follows against the first read. */
-async function checkResume(d: Declared<'events.payload.offset' | (typeof resumeRules.named)[number]>, events: EventsHarness, config: Config, caused: SseMessage[], ids: string[], n: string, k: number): Promise<void> {
+async function checkResume(
+  d: Declared<'events.payload.offset' | (typeof resumeRules.named)[number]>,
+  events: EventsHarness,
+  config: Config,
+  caused: SseMessage[],
+  ids: string[],
+  n: string,
+  k: number,
+): Promise<void> {
   const from = offsetOf(caused[k]!);
-  must(d.eventsPayloadOffset, typeof from === 'string', { expected: 'a string offset on every event', actual: JSON.stringify(from) });
+  must(d.eventsPayloadOffset, typeof from === 'string', {
+    expected: 'a string offset on every event',
+    actual: JSON.stringify(from),
+  });
   const conn = await events.subscribe({ query: { from: from! } });
   // A sentinel caused now: whatever the stream replays must come before it.
   const sentinel = nonce();
   await events.causer.createOrganization(sentinel);
-  const end = await conn.waitFor(causedBy(sentinel), waitMs(config), 0, `the sentinel event (nonce ${sentinel})`).catch(() => undefined);
-  const got = conn.events.slice(0, end ? end.index : undefined).filter(causedBy(n)).map(identity);
+  const end = await conn
+    .waitFor(causedBy(sentinel), waitMs(config), 0, `the sentinel event (nonce ${sentinel})`)
+    .catch(() => undefined);
+  const got = conn.events
+    .slice(0, end ? end.index : undefined)
+    .filter(causedBy(n))
+    .map(identity);
   judgeResume(d, conn, ids, k, from!, got, end ? undefined : 'the sentinel never arrived');
   conn.close();
 }
@@ -39,53 +66,104 @@ test.describe('events stream @sse', () => {
     const conn = await events.subscribe();
     const n = nonce();
     await events.causer.createOrganization(n);
-    const m = await conn.waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`).catch(() => undefined);
-    must(latest.eventsStartLatest, !!m, ev(conn, `the organization.created caused after connecting (nonce ${n})`, `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`));
-  });
-
-  const resume = declareRules('events.content-type', 'events.payload.offset', resumeRules);
-  test('should resume after the offset of event k with nothing lost, repeated or reordered', resume, async ({ events, config }) => {
-    requireTrigger(config);
-    const { caused, n } = await causeAndRead(resume, events, config);
-    const ids = caused.map(identity);
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: caused.length - 2 }), async (k) => {
-        await checkResume(resume, events, config, caused, ids, n, k);
-      }),
-      // k = 0 first, every run: the longest resumption, the only one where order shows whatever else is drawn.
-      { ...fcParams<[number]>(config, config.embedded ? 4 : 2), examples: [[0]] },
+    const m = await conn
+      .waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`)
+      .catch(() => undefined);
+    must(
+      latest.eventsStartLatest,
+      !!m,
+      ev(
+        conn,
+        `the organization.created caused after connecting (nonce ${n})`,
+        `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`,
+      ),
     );
   });
 
+  const resume = declareRules('events.content-type', 'events.payload.offset', resumeRules);
+  test(
+    'should resume after the offset of event k with nothing lost, repeated or reordered',
+    resume,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      const { caused, n } = await causeAndRead(resume, events, config);
+      const ids = caused.map(identity);
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: caused.length - 2 }), async (k) => {
+          await checkResume(resume, events, config, caused, ids, n, k);
+        }),
+        // k = 0 first, every run: the longest resumption, the only one where order shows whatever else is drawn.
+        { ...fcParams<[number]>(config, config.embedded ? 4 : 2), examples: [[0]] },
+      );
+    },
+  );
+
   const heartbeat = declareRules('events.resume.heartbeat-offset');
-  test('should resume from a heartbeat offset with the events caused after it', heartbeat, async ({ events, config }) => {
-    requireTrigger(config);
-    const conn = await events.subscribe();
-    const hb = await conn.waitFor((m) => m.event === 'offset-only', heartbeatWaitMs(config), 0, 'an offset-only heartbeat').catch(() => undefined);
-    test.skip(!hb || cursorOf(hb) === undefined, 'No heartbeat with a cursor arrived: its frequency is not shown');
-    const n = nonce();
-    await events.causer.createOrganization(n);
-    const org = await conn.waitFor(causedBy(n), waitMs(config), hb!.index, `organization.created with nonce ${n}`);
-    conn.close();
-    const resumed = await events.subscribe({ query: { from: cursorOf(hb!)! } });
-    const again = await resumed.waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n} after the heartbeat`).catch(() => undefined);
-    must(heartbeat.eventsResumeHeartbeatOffset, !!again && identity(again) === identity(org), ev(resumed, `the event caused after the heartbeat (${identity(org)})`, again ? `another event ${identity(again)}` : `nothing within ${waitMs(config)} ms`, `heartbeat cursor ${cursorOf(hb!)}`));
-  });
+  test(
+    'should resume from a heartbeat offset with the events caused after it',
+    heartbeat,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      const conn = await events.subscribe();
+      const hb = await conn
+        .waitFor((m) => m.event === 'offset-only', heartbeatWaitMs(config), 0, 'an offset-only heartbeat')
+        .catch(() => undefined);
+      test.skip(!hb || cursorOf(hb) === undefined, 'No heartbeat with a cursor arrived: its frequency is not shown');
+      const n = nonce();
+      await events.causer.createOrganization(n);
+      const org = await conn.waitFor(causedBy(n), waitMs(config), hb!.index, `organization.created with nonce ${n}`);
+      conn.close();
+      const resumed = await events.subscribe({ query: { from: cursorOf(hb!)! } });
+      const again = await resumed
+        .waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n} after the heartbeat`)
+        .catch(() => undefined);
+      must(
+        heartbeat.eventsResumeHeartbeatOffset,
+        !!again && identity(again) === identity(org),
+        ev(
+          resumed,
+          `the event caused after the heartbeat (${identity(org)})`,
+          again ? `another event ${identity(again)}` : `nothing within ${waitMs(config)} ms`,
+          `heartbeat cursor ${cursorOf(hb!)}`,
+        ),
+      );
+    },
+  );
 
   const passive = declareRules(resumeRules);
-  test('should resume after an offset with nothing lost, repeated or reordered (passive)', passive, async ({ events, config }) => {
-    requirePassive(config);
-    const first = await events.subscribe();
-    const read = await first.collect(3, isEvent, config.eventsWaitMs, 'events').catch(() => first.events);
-    first.close();
-    test.skip(read.length < 3, `Only ${read.length} events arrived within ${config.eventsWaitMs} ms: 3 are needed to resume between them`);
-    const ids = read.map(identity);
-    const resumed = await events.subscribe({ query: { from: offsetOf(read[0]!)! } });
-    // The last event of the first read bounds the wait: everything expected comes before it.
-    const end = await resumed.waitFor((m) => identity(m) === ids[2], config.eventsWaitMs, 0, `event ${ids[2]} again`).catch(() => undefined);
-    const got = resumed.events.slice(0, end ? end.index + 1 : undefined).map(identity).filter((id) => ids.includes(id));
-    judgeResume(passive, resumed, ids, 0, offsetOf(read[0]!)!, got, end ? undefined : `event ${ids[2]} did not arrive within ${config.eventsWaitMs} ms`);
-  });
+  test(
+    'should resume after an offset with nothing lost, repeated or reordered (passive)',
+    passive,
+    async ({ events, config }) => {
+      requirePassive(config);
+      const first = await events.subscribe();
+      const read = await first.collect(3, isEvent, config.eventsWaitMs, 'events').catch(() => first.events);
+      first.close();
+      test.skip(
+        read.length < 3,
+        `Only ${read.length} events arrived within ${config.eventsWaitMs} ms: 3 are needed to resume between them`,
+      );
+      const ids = read.map(identity);
+      const resumed = await events.subscribe({ query: { from: offsetOf(read[0]!)! } });
+      // The last event of the first read bounds the wait: everything expected comes before it.
+      const end = await resumed
+        .waitFor((m) => identity(m) === ids[2], config.eventsWaitMs, 0, `event ${ids[2]} again`)
+        .catch(() => undefined);
+      const got = resumed.events
+        .slice(0, end ? end.index + 1 : undefined)
+        .map(identity)
+        .filter((id) => ids.includes(id));
+      judgeResume(
+        passive,
+        resumed,
+        ids,
+        0,
+        offsetOf(read[0]!)!,
+        got,
+        end ? undefined : `event ${ids[2]} did not arrive within ${config.eventsWaitMs} ms`,
+      );
+    },
+  );
 
   const fromLength = declareRules('events.from.max-length');
   test('should refuse a from cursor of 1025 characters', fromLength, async ({ events }) => {
@@ -97,7 +175,11 @@ test.describe('events stream @sse', () => {
   test('should refuse a from_timestamp of 21 characters', timestampLength, async ({ events }) => {
     for (const v of ['2024-01-01T00:00:00.0Z', '2024-01-01T00:00:00Z ']) {
       const conn = await events.subscribe({ query: { from_timestamp: v } });
-      mustRefuse(timestampLength.eventsFromTimestampMaxLength, streamExchange(conn), `from_timestamp of ${v.length} characters (maximum 20)`);
+      mustRefuse(
+        timestampLength.eventsFromTimestampMaxLength,
+        streamExchange(conn),
+        `from_timestamp of ${v.length} characters (maximum 20)`,
+      );
     }
   });
 });

@@ -9,7 +9,15 @@
  * the reason) only where the fixture ledger says an earlier run left it there.
  */
 import type { Api } from '../harness/requests/client.ts';
-import { must, mustMatchSchema, mustRefuse, observe, recordUsedUpFixture, mustBeJsonErrorBody, MALFORMED_JSON_BODIES } from '../harness/vocabulary/must.ts';
+import {
+  must,
+  mustMatchSchema,
+  mustRefuse,
+  observe,
+  recordUsedUpFixture,
+  mustBeJsonErrorBody,
+  MALFORMED_JSON_BODIES,
+} from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
@@ -32,7 +40,8 @@ const move = (api: Api, id: string, status: unknown) => api.post(path(id), { jso
 
 const VARIABLE = 'CONFORMANCE_EXPERIMENT_IDS';
 /** Ids the other tests hold: the 2nd, the 3rd and the last (authentication). */
-const reserved = (ids: readonly string[]) => new Set([ids[1], ids[2], ids.at(-1)].filter((x): x is string => x !== undefined));
+const reserved = (ids: readonly string[]) =>
+  new Set([ids[1], ids[2], ids.at(-1)].filter((x): x is string => x !== undefined));
 
 /**
  * The order in which the moves check tries the listed experiments: those no
@@ -62,60 +71,100 @@ interface Walk {
 }
 
 test.describe('experiment transitions @experiments @writes', () => {
-  const returnsExperiment = declareRules('experiments.transition.returns-experiment', 'experiments.transition.requested-status', 'experiments.transition.same-experiment', schemaRules('experiment'));
-  test('should return the experiment in the requested status after each accepted move', returnsExperiment, async ({ api, config }) => {
-    requireWrites(config);
-    requireFixture(config.experimentIds[0], `${VARIABLE} (needs at least 1 id)`);
+  const returnsExperiment = declareRules(
+    'experiments.transition.returns-experiment',
+    'experiments.transition.requested-status',
+    'experiments.transition.same-experiment',
+    schemaRules('experiment'),
+  );
+  test(
+    'should return the experiment in the requested status after each accepted move',
+    returnsExperiment,
+    async ({ api, config }) => {
+      requireWrites(config);
+      requireFixture(config.experimentIds[0], `${VARIABLE} (needs at least 1 id)`);
 
-    /** Walks one experiment through every target; checks each accepted move's answer. */
-    const walk = async (id: string): Promise<Walk> => {
-      const w: Walk = { id, accepted: 0, statuses: [], table: [] };
-      let from = 'its current status';
-      for (const status of WALK) {
-        const ex = await move(api, id, status);
-        w.statuses.push(ex.status);
-        w.table.push(`${from} → ${status}: ${ex.status}`);
-        if (ex.status < 200 || ex.status >= 300) continue;
-        left(config, id, ex, status);
-        w.accepted++;
-        observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
-        must(returnsExperiment.experimentsTransitionReturnsExperiment, !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), { expected: 'the updated experiment (a JSON object)', actual: ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`, exchange: ex });
-        mustMatchSchema('experiment', ex.json, ex);
-        const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
-        must(returnsExperiment.experimentsTransitionRequestedStatus, body.status === status, { expected: `status ${status}`, actual: `status ${body.status}`, exchange: ex });
-        must(returnsExperiment.experimentsTransitionSameExperiment, body.id === id, { expected: `experiment ${id}`, actual: `experiment ${body.id}`, exchange: ex });
-        observe('experiments.transition.timestamps', `after → ${status}`, `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`);
-        from = status;
+      /** Walks one experiment through every target; checks each accepted move's answer. */
+      const walk = async (id: string): Promise<Walk> => {
+        const w: Walk = { id, accepted: 0, statuses: [], table: [] };
+        let from = 'its current status';
+        for (const status of WALK) {
+          const ex = await move(api, id, status);
+          w.statuses.push(ex.status);
+          w.table.push(`${from} → ${status}: ${ex.status}`);
+          if (ex.status < 200 || ex.status >= 300) continue;
+          left(config, id, ex, status);
+          w.accepted++;
+          observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
+          must(
+            returnsExperiment.experimentsTransitionReturnsExperiment,
+            !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json),
+            {
+              expected: 'the updated experiment (a JSON object)',
+              actual:
+                ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`,
+              exchange: ex,
+            },
+          );
+          mustMatchSchema('experiment', ex.json, ex);
+          const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
+          must(returnsExperiment.experimentsTransitionRequestedStatus, body.status === status, {
+            expected: `status ${status}`,
+            actual: `status ${body.status}`,
+            exchange: ex,
+          });
+          must(returnsExperiment.experimentsTransitionSameExperiment, body.id === id, {
+            expected: `experiment ${id}`,
+            actual: `experiment ${body.id}`,
+            exchange: ex,
+          });
+          observe(
+            'experiments.transition.timestamps',
+            `after → ${status}`,
+            `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`,
+          );
+          from = status;
+        }
+        return w;
+      };
+
+      // Before giving up, look for a move still possible on any listed experiment.
+      const refusedAll: Array<{ walk: Walk; before: LedgerEntry | undefined }> = [];
+      for (const id of candidates(config)) {
+        const w = await walk(id);
+        if (w.accepted > 0) {
+          observe(
+            'experiments.transition.table',
+            `${WALK.join(' → ')} from the experiment's status`,
+            w.table.map((t) => t.replace(/^.* → /, '→ ')).join('; '),
+          );
+          break;
+        }
+        refusedAll.push({ walk: w, before: lastEntry(config, VARIABLE, id) });
       }
-      return w;
-    };
 
-    // Before giving up, look for a move still possible on any listed experiment.
-    const refusedAll: Array<{ walk: Walk; before: LedgerEntry | undefined }> = [];
-    for (const id of candidates(config)) {
-      const w = await walk(id);
-      if (w.accepted > 0) {
-        observe('experiments.transition.table', `${WALK.join(' → ')} from the experiment's status`, w.table.map((t) => t.replace(/^.* → /, '→ ')).join('; '));
-        break;
+      // Used up: every move refused (4xx, never a 5xx) where this suite itself left the experiment in a status.
+      const usedUp = refusedAll.filter((r) => r.before && r.walk.statuses.every((s) => s >= 400 && s < 500));
+      for (const r of usedUp) {
+        recordUsedUpFixture(
+          `${VARIABLE}: ${r.walk.id} (left ${r.before!.status} by a run of ${r.before!.at}; every move refused: ${r.walk.statuses.join(', ')})`,
+        );
+        if (!r.before!.usedUp)
+          record(config, { variable: VARIABLE, id: r.walk.id, status: r.before!.status, usedUp: true });
       }
-      refusedAll.push({ walk: w, before: lastEntry(config, VARIABLE, id) });
-    }
-
-    // Used up: every move refused (4xx, never a 5xx) where this suite itself left the experiment in a status.
-    const usedUp = refusedAll.filter((r) => r.before && r.walk.statuses.every((s) => s >= 400 && s < 500));
-    for (const r of usedUp) {
-      recordUsedUpFixture(`${VARIABLE}: ${r.walk.id} (left ${r.before!.status} by a run of ${r.before!.at}; every move refused: ${r.walk.statuses.join(', ')})`);
-      if (!r.before!.usedUp) record(config, { variable: VARIABLE, id: r.walk.id, status: r.before!.status, usedUp: true });
-    }
-    if (refusedAll.length < config.experimentIds.length) return;
-    test.skip(usedUp.length === refusedAll.length, `Every experiment of ${VARIABLE} is used up: earlier runs left them in a status from which the target takes no move (ledger ${ledgerFile(config)}). List fresh experiments to check the moves again`);
-    const fresh = refusedAll.filter((r) => !usedUp.includes(r));
-    must(returnsExperiment.experimentsTransitionReturnsExperiment, false, {
-      expected: `a move of ${WALK.join(', ')} accepted with the experiment, on at least one listed experiment`,
-      actual: `no listed experiment took any move; ${fresh.map((r) => r.walk.id).join(', ')} ${fresh.length === 1 ? 'was' : 'were'} not left in a final status by an earlier run of this suite (ledger ${ledgerFile(config)})`,
-      detail: refusedAll.map((r) => `${r.walk.id}: ${r.walk.table.join('; ')}`).join('\n'),
-    });
-  });
+      if (refusedAll.length < config.experimentIds.length) return;
+      test.skip(
+        usedUp.length === refusedAll.length,
+        `Every experiment of ${VARIABLE} is used up: earlier runs left them in a status from which the target takes no move (ledger ${ledgerFile(config)}). List fresh experiments to check the moves again`,
+      );
+      const fresh = refusedAll.filter((r) => !usedUp.includes(r));
+      must(returnsExperiment.experimentsTransitionReturnsExperiment, false, {
+        expected: `a move of ${WALK.join(', ')} accepted with the experiment, on at least one listed experiment`,
+        actual: `no listed experiment took any move; ${fresh.map((r) => r.walk.id).join(', ')} ${fresh.length === 1 ? 'was' : 'were'} not left in a final status by an earlier run of this suite (ledger ${ledgerFile(config)})`,
+        detail: refusedAll.map((r) => `${r.walk.id}: ${r.walk.table.join('; ')}`).join('\n'),
+      });
+    },
+  );
 
   const draftRejected = declareRules('experiments.transition.draft-rejected');
   test('should refuse draft as a target', draftRejected, async ({ api, config }) => {
@@ -145,7 +194,11 @@ test.describe('experiment transitions @experiments @writes', () => {
     const statusEnum = declareRules('experiments.transition.status-enum', 'http.json-error-bodies');
     test(`should refuse the status ${JSON.stringify(status)}`, statusEnum, async ({ api, config }) => {
       const ex = await move(api, experiment(config, 1), status);
-      mustRefuse(statusEnum.experimentsTransitionStatusEnum, ex, 'status is one of active, paused, completed, archived');
+      mustRefuse(
+        statusEnum.experimentsTransitionStatusEnum,
+        ex,
+        'status is one of active, paused, completed, archived',
+      );
       mustBeJsonErrorBody(statusEnum, ex);
     });
   }
@@ -171,7 +224,11 @@ test.describe('experiment transitions @experiments @writes', () => {
     );
     await fc.assert(
       fc.asyncProperty(outsider, async (status) => {
-        mustRefuse(statusEnum2.experimentsTransitionStatusEnum, await move(api, id, status), `status ${JSON.stringify(status)}`);
+        mustRefuse(
+          statusEnum2.experimentsTransitionStatusEnum,
+          await move(api, id, status),
+          `status ${JSON.stringify(status)}`,
+        );
       }),
       fcParams(config, 15),
     );
@@ -179,4 +236,6 @@ test.describe('experiment transitions @experiments @writes', () => {
 });
 
 // The last experiment id is reserved for the authentication checks.
-authChecks('experiments.transition', (api, c, auth) => api.post(path(c.experimentIds.at(-1) ?? 'exp_conformance'), { auth, json: { status: 'paused' } }));
+authChecks('experiments.transition', (api, c, auth) =>
+  api.post(path(c.experimentIds.at(-1) ?? 'exp_conformance'), { auth, json: { status: 'paused' } }),
+);

@@ -9,20 +9,43 @@ import { must, mustMatchSchema, mustRefuse, observe } from '../harness/vocabular
 import type { ClientCredentials, Config } from '../harness/run/config.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { countRequest } from '../harness/verdicts/request-log.ts';
-import { DOCUMENTED, describeForm, FALLBACKS, requestToken, type TokenRequestForm } from '../harness/requests/tokens.ts';
+import {
+  DOCUMENTED,
+  describeForm,
+  FALLBACKS,
+  requestToken,
+  type TokenRequestForm,
+} from '../harness/requests/tokens.ts';
 import { jwtKind } from '../harness/vocabulary/jwt.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
-async function tokenExchange(config: Config, creds: ClientCredentials, form: TokenRequestForm = DOCUMENTED): Promise<Exchange> {
+async function tokenExchange(
+  config: Config,
+  creds: ClientCredentials,
+  form: TokenRequestForm = DOCUMENTED,
+): Promise<Exchange> {
   countRequest('POST', form.path);
   const a = await requestToken(config, creds, {}, config.timeoutMs, form);
-  const params = { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: '<client_secret>', audience: config.audience };
+  const params = {
+    grant_type: 'client_credentials',
+    client_id: creds.clientId,
+    client_secret: '<client_secret>',
+    audience: config.audience,
+  };
   return {
-    method: 'POST', target: form.path, url: `${config.authUrl}${form.path}`, authorization: 'none',
+    method: 'POST',
+    target: form.path,
+    url: `${config.authUrl}${form.path}`,
+    authorization: 'none',
     requestContentType: form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
     requestBody: form.body === 'form' ? new URLSearchParams(params).toString() : JSON.stringify(params),
-    status: a.status, headers: {}, contentType: a.contentType, text: a.text.replace(/"access_token"\s*:\s*"[^"]*"/, '"access_token":"<redacted>"'), json: a.json, waitedMs: 0,
+    status: a.status,
+    headers: {},
+    contentType: a.contentType,
+    text: a.text.replace(/"access_token"\s*:\s*"[^"]*"/, '"access_token":"<redacted>"'),
+    json: a.json,
+    waitedMs: 0,
   };
 }
 
@@ -33,28 +56,42 @@ async function otherForms(config: Config, creds: ClientCredentials): Promise<str
   const lines: string[] = [];
   for (const form of FALLBACKS) {
     const ex = await tokenExchange(config, creds, form).catch((e: Error) => e);
-    lines.push(`${describeForm(form)}: ${ex instanceof Error ? ex.message : `status ${ex.status}${typeof accessToken(ex) === 'string' ? ', a token' : ''}`}`);
+    lines.push(
+      `${describeForm(form)}: ${ex instanceof Error ? ex.message : `status ${ex.status}${typeof accessToken(ex) === 'string' ? ', a token' : ''}`}`,
+    );
   }
   const setup = config.tokenFallback;
-  return [`undocumented forms (not required, for diagnosis): ${lines.join('; ')}`, ...(setup ? [`the run's own tokens: ${setup}`] : [])].join('\n');
+  return [
+    `undocumented forms (not required, for diagnosis): ${lines.join('; ')}`,
+    ...(setup ? [`the run's own tokens: ${setup}`] : []),
+  ].join('\n');
 }
 
 test.describe('token endpoint @auth', () => {
   const endpoint = declareRules('oauth.token.endpoint', schemaRules('token-response'));
-  test('should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/', endpoint, async ({ config }) => {
-    const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
-    const ex = await tokenExchange(config, creds);
-    const issued = ex.status === 200 && typeof accessToken(ex) === 'string';
-    must(endpoint.oauthTokenEndpoint, issued, {
-      expected: `status 200 with an access_token, to ${describeForm(DOCUMENTED)} (application/x-www-form-urlencoded)`,
-      actual: `status ${ex.status}${ex.status === 200 ? ', no access_token' : ''}`,
-      exchange: ex,
-      detail: issued ? undefined : await otherForms(config, creds),
-    });
-    mustMatchSchema('token-response', ex.json, ex);
-    const { expires_in, token_type, scope } = ex.json as { expires_in?: number; token_type: string; scope?: string };
-    observe('oauth.token.error-shape', 'token response', `token_type ${token_type}, expires_in ${expires_in === undefined ? 'absent' : 'present'}, scope ${scope === undefined ? 'absent' : 'present'}`, { expires_in });
-  });
+  test(
+    'should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/',
+    endpoint,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      const ex = await tokenExchange(config, creds);
+      const issued = ex.status === 200 && typeof accessToken(ex) === 'string';
+      must(endpoint.oauthTokenEndpoint, issued, {
+        expected: `status 200 with an access_token, to ${describeForm(DOCUMENTED)} (application/x-www-form-urlencoded)`,
+        actual: `status ${ex.status}${ex.status === 200 ? ', no access_token' : ''}`,
+        exchange: ex,
+        detail: issued ? undefined : await otherForms(config, creds),
+      });
+      mustMatchSchema('token-response', ex.json, ex);
+      const { expires_in, token_type, scope } = ex.json as { expires_in?: number; token_type: string; scope?: string };
+      observe(
+        'oauth.token.error-shape',
+        'token response',
+        `token_type ${token_type}, expires_in ${expires_in === undefined ? 'absent' : 'present'}, scope ${scope === undefined ? 'absent' : 'present'}`,
+        { expires_in },
+      );
+    },
+  );
 
   const jwt = declareRules('oauth.token.jwt');
   test('should issue an access token that is a JWT', jwt, async ({ config }) => {
@@ -66,11 +103,18 @@ test.describe('token endpoint @auth', () => {
       ex = await tokenExchange(config, creds, form);
     }
     const token = accessToken(ex);
-    test.skip(token === undefined && ex.status !== 200, `No request form got a token (documented request answered ${ex.status}): oauth.token.endpoint decides that`);
+    test.skip(
+      token === undefined && ex.status !== 200,
+      `No request form got a token (documented request answered ${ex.status}): oauth.token.endpoint decides that`,
+    );
     const kind = typeof token === 'string' ? jwtKind(token) : undefined;
     must(jwt.oauthTokenJwt, kind !== undefined, {
-      expected: 'a JWT (RFC 7519 1): a JWS compact serialisation whose header (with alg) and payload are JSON objects, or a JWE compact serialisation whose header (with alg and enc) is one',
-      actual: typeof token !== 'string' ? `access_token ${typeof token}` : `${token.split('.').length} segment(s), not decodable as a JWS or JWE`,
+      expected:
+        'a JWT (RFC 7519 1): a JWS compact serialisation whose header (with alg) and payload are JSON objects, or a JWE compact serialisation whose header (with alg and enc) is one',
+      actual:
+        typeof token !== 'string'
+          ? `access_token ${typeof token}`
+          : `${token.split('.').length} segment(s), not decodable as a JWS or JWE`,
       exchange: ex,
     });
   });
@@ -80,7 +124,15 @@ test.describe('token endpoint @auth', () => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
     const ex = await tokenExchange(config, { clientId: creds.clientId, clientSecret: `${creds.clientSecret}-wrong` });
     mustRefuse(badClient.oauthTokenBadClient, ex, 'the client secret is wrong');
-    must(badClient.oauthTokenBadClient, accessToken(ex) === undefined, { expected: 'no access_token', actual: 'an access_token', exchange: ex });
-    observe('oauth.token.error-shape', 'wrong secret answered', `${ex.status} ${JSON.stringify((ex.json as { error?: unknown })?.error ?? null)}`);
+    must(badClient.oauthTokenBadClient, accessToken(ex) === undefined, {
+      expected: 'no access_token',
+      actual: 'an access_token',
+      exchange: ex,
+    });
+    observe(
+      'oauth.token.error-shape',
+      'wrong secret answered',
+      `${ex.status} ${JSON.stringify((ex.json as { error?: unknown })?.error ?? null)}`,
+    );
   });
 });

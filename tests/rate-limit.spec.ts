@@ -11,14 +11,15 @@ import { request as playwrightRequest } from '@playwright/test';
 import { Api, type Exchange } from '../harness/requests/client.ts';
 import { resetDelayMs } from '../harness/requests/rate-limit.ts';
 import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
-import {test } from '../harness/fixtures/fixtures.ts';
+import { test } from '../harness/fixtures/fixtures.ts';
 import { fetchToken } from '../harness/requests/tokens.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 /** A header value in any numeric form: integer or fraction (numeric values are not shown). */
-const num = (v: string | undefined): number | undefined => (v !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined);
+const num = (v: string | undefined): number | undefined =>
+  v !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
 /**
  * Answers in a row, after one that said Remaining 0, that neither refuse with
  * 429 nor show budget again (Remaining above 0) before its Reset, after which
@@ -48,8 +49,13 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   let unrefused: Seen[] = [];
 
   test.beforeAll(async ({ config }) => {
-    test.skip(!config.rateLimitProbe, 'CONFORMANCE_RATE_LIMIT_PROBE is off: the probe would spend the tenant\'s rate limit');
-    const token = config.rateLimitCredentials ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit') : config.runToken!;
+    test.skip(
+      !config.rateLimitProbe,
+      "CONFORMANCE_RATE_LIMIT_PROBE is off: the probe would spend the tenant's rate limit",
+    );
+    const token = config.rateLimitCredentials
+      ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit')
+      : config.runToken!;
     const ctx = await playwrightRequest.newContext();
     const api = new Api(ctx, config, token);
     const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
@@ -65,7 +71,8 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
           break;
         }
         const remaining = num(ex.headers['x-ratelimit-remaining']);
-        if (spent && s.at < spent.until && !(ex.status < 300 && remaining !== undefined && remaining > 0)) unrefused.push(s);
+        if (spent && s.at < spent.until && !(ex.status < 300 && remaining !== undefined && remaining > 0))
+          unrefused.push(s);
         else unrefused = [];
         if (remaining === 0 && (!spent || s.at >= spent.until)) {
           spent = { seen: s, until: s.at + (resetDelayMs(ex.headers['x-ratelimit-reset'], s.at) ?? 1000) };
@@ -86,18 +93,29 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         exchange: unrefused.at(-1)?.ex,
       });
       // A target that says nothing may have a limit above the probe.
-      observe('rate-limit.values', 'limit reached within the probe', 'no', { requests: seen.length, lastRemaining: seen.at(-1)?.ex.headers['x-ratelimit-remaining'] ?? null });
+      observe('rate-limit.values', 'limit reached within the probe', 'no', {
+        requests: seen.length,
+        lastRemaining: seen.at(-1)?.ex.headers['x-ratelimit-remaining'] ?? null,
+      });
       return;
     }
     mustStatus(status.tokenSetsListRateLimitStatus, limited, 429);
-    observe('rate-limit.values', 'limit reached within the probe', 'yes', { requests: seen.length, limit: limited.headers['x-ratelimit-limit'], reset: limited.headers['x-ratelimit-reset'] });
+    observe('rate-limit.values', 'limit reached within the probe', 'yes', {
+      requests: seen.length,
+      limit: limited.headers['x-ratelimit-limit'],
+      reset: limited.headers['x-ratelimit-reset'],
+    });
   });
 
   const headers = declareRules('token-sets.list.rate-limit.headers');
   test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', headers, async () => {
     test.skip(!limited, 'No 429 within the probe budget');
     const missing = HEADERS.filter((h) => limited!.headers[h] === undefined);
-    must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, { expected: HEADERS.join(', '), actual: `missing ${missing.join(', ')}`, exchange: limited });
+    must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, {
+      expected: HEADERS.join(', '),
+      actual: `missing ${missing.join(', ')}`,
+      exchange: limited,
+    });
   });
 
   const headerValues = declareRules('rate-limit.header-values');
@@ -107,16 +125,45 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
     // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
     const bad = present.filter((h) => num(ex.headers[h]) === undefined);
-    must(headerValues.rateLimitHeaderValues, bad.length === 0, { expected: 'numbers', actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '), exchange: ex });
+    must(headerValues.rateLimitHeaderValues, bad.length === 0, {
+      expected: 'numbers',
+      actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '),
+      exchange: ex,
+    });
     const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
-    const negative = ([['X-RateLimit-Limit', limit], ['X-RateLimit-Remaining', remaining]] as const).filter(([, v]) => v !== undefined && v < 0);
-    must(headerValues.rateLimitHeaderValues, negative.length === 0, { expected: 'a limit and a remaining count not below 0', actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '), exchange: ex });
+    const negative = (
+      [
+        ['X-RateLimit-Limit', limit],
+        ['X-RateLimit-Remaining', remaining],
+      ] as const
+    ).filter(([, v]) => v !== undefined && v < 0);
+    must(headerValues.rateLimitHeaderValues, negative.length === 0, {
+      expected: 'a limit and a remaining count not below 0',
+      actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '),
+      exchange: ex,
+    });
     if (limit !== undefined && remaining !== undefined) {
-      must(headerValues.rateLimitHeaderValues, remaining <= limit, { expected: 'Remaining ≤ Limit', actual: `Remaining ${remaining}, Limit ${limit}`, exchange: ex });
+      must(headerValues.rateLimitHeaderValues, remaining <= limit, {
+        expected: 'Remaining ≤ Limit',
+        actual: `Remaining ${remaining}, Limit ${limit}`,
+        exchange: ex,
+      });
     }
-    observe('rate-limit.values', 'X-RateLimit-Remaining on the 429', remaining === 0 ? '0' : remaining === undefined ? 'absent' : 'above 0');
-    observe('rate-limit.values', 'form of X-RateLimit-Reset', resetForm(ex.headers['x-ratelimit-reset']), { reset: ex.headers['x-ratelimit-reset'] ?? null });
+    observe(
+      'rate-limit.values',
+      'X-RateLimit-Remaining on the 429',
+      remaining === 0 ? '0' : remaining === undefined ? 'absent' : 'above 0',
+    );
+    observe('rate-limit.values', 'form of X-RateLimit-Reset', resetForm(ex.headers['x-ratelimit-reset']), {
+      reset: ex.headers['x-ratelimit-reset'] ?? null,
+    });
     const first = seen[0]!.ex.headers;
-    observe('rate-limit.values', 'headers on a non-429 answer', seen[0]!.ex.status === 429 ? 'no answer before the 429' : HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none');
+    observe(
+      'rate-limit.values',
+      'headers on a non-429 answer',
+      seen[0]!.ex.status === 429
+        ? 'no answer before the 429'
+        : HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none',
+    );
   });
 });

@@ -23,31 +23,52 @@ function grantedScope(json: unknown, token: string): { scope: string; from: stri
   const answered = (json as { scope?: unknown }).scope;
   if (typeof answered === 'string') return { scope: answered, from: 'the token response' };
   const claim = decodeJwt(token)?.payload.scope;
-  if (typeof claim === 'string') return { scope: claim, from: 'the token\'s scope claim' };
+  if (typeof claim === 'string') return { scope: claim, from: "the token's scope claim" };
   return { scope: SCOPE, from: 'RFC 6749 5.1 (no scope in the response: the scope requested)' };
 }
 
 test.describe('scopes of the token-set listing @auth @token-sets', () => {
   const anyRequiredScope = declareRules('token-sets.list.any-required-scope', 'oauth.token.endpoint');
-  test('should serve the token-set listing to a token holding only read:federated_connections_tokens', anyRequiredScope, async ({ anonApi, config }) => {
-    const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET (a static token cannot be narrowed)');
-    countRequest('POST', TOKEN_PATH);
-    const a = await requestToken(config, creds, { scope: SCOPE }, config.timeoutMs);
-    // A 5xx is never a refusal to narrow.
-    must(anyRequiredScope.oauthTokenEndpoint, a.status < 500, { expected: `a token, or a 4xx refusal of scope=${SCOPE}`, actual: `status ${a.status} from POST ${TOKEN_PATH}` });
-    const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
-    if (a.status !== 200 || typeof token !== 'string') {
-      observe('oauth.token.scope-narrowing', `scope=${SCOPE} requested`, `refused (${a.status})`);
-      test.skip(true, `The token endpoint does not narrow a token to ${SCOPE} (status ${a.status}); whether it must is not shown`);
-      return;
-    }
-    const granted = grantedScope(a.json, token);
-    const narrowed = granted.scope.split(' ').filter(Boolean);
-    observe('oauth.token.scope-narrowing', `scope=${SCOPE} requested`, narrowed.length === 1 && narrowed[0] === SCOPE ? 'narrowed' : 'not narrowed', { from: granted.from, scopes: narrowed.length });
-    test.skip(narrowed.length !== 1 || narrowed[0] !== SCOPE, `The token endpoint granted ${narrowed.length} scope(s) (${granted.from}), not exactly ${SCOPE}: no narrowed token to try`);
+  test(
+    'should serve the token-set listing to a token holding only read:federated_connections_tokens',
+    anyRequiredScope,
+    async ({ anonApi, config }) => {
+      const creds = requireFixture(
+        config.credentials,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET (a static token cannot be narrowed)',
+      );
+      countRequest('POST', TOKEN_PATH);
+      const a = await requestToken(config, creds, { scope: SCOPE }, config.timeoutMs);
+      // A 5xx is never a refusal to narrow.
+      must(anyRequiredScope.oauthTokenEndpoint, a.status < 500, {
+        expected: `a token, or a 4xx refusal of scope=${SCOPE}`,
+        actual: `status ${a.status} from POST ${TOKEN_PATH}`,
+      });
+      const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
+      if (a.status !== 200 || typeof token !== 'string') {
+        observe('oauth.token.scope-narrowing', `scope=${SCOPE} requested`, `refused (${a.status})`);
+        test.skip(
+          true,
+          `The token endpoint does not narrow a token to ${SCOPE} (status ${a.status}); whether it must is not shown`,
+        );
+        return;
+      }
+      const granted = grantedScope(a.json, token);
+      const narrowed = granted.scope.split(' ').filter(Boolean);
+      observe(
+        'oauth.token.scope-narrowing',
+        `scope=${SCOPE} requested`,
+        narrowed.length === 1 && narrowed[0] === SCOPE ? 'narrowed' : 'not narrowed',
+        { from: granted.from, scopes: narrowed.length },
+      );
+      test.skip(
+        narrowed.length !== 1 || narrowed[0] !== SCOPE,
+        `The token endpoint granted ${narrowed.length} scope(s) (${granted.from}), not exactly ${SCOPE}: no narrowed token to try`,
+      );
 
-    const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
-    // 200 for the configured user; 404 ("The user does not exist") for an unknown one: either way not refused for its scope.
-    mustStatus(anyRequiredScope.tokenSetsListAnyRequiredScope, ex, config.userId ? 200 : 404);
-  });
+      const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
+      // 200 for the configured user; 404 ("The user does not exist") for an unknown one: either way not refused for its scope.
+      mustStatus(anyRequiredScope.tokenSetsListAnyRequiredScope, ex, config.userId ? 200 : 404);
+    },
+  );
 });

@@ -2,7 +2,15 @@
  * Endpoints 1. List token sets of a user:
  * GET /users/{id}/federated-connections-tokensets
  */
-import { mustBeJson, mustMatchSchema, mustRefuse, mustStatus, must, observe, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
+import {
+  mustBeJson,
+  mustMatchSchema,
+  mustRefuse,
+  mustStatus,
+  must,
+  observe,
+  mustBeJsonErrorBody,
+} from '../harness/vocabulary/must.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
 import { tamperSignature } from '../harness/vocabulary/jwt.ts';
@@ -17,21 +25,36 @@ const CLOCK_SKEW_MS = 60_000;
 const unknownUser = (length = 40) => `conformance-nobody-${'x'.repeat(Math.max(0, length - 19))}`.slice(0, length);
 
 test.describe('token sets of a user @token-sets', () => {
-  const success = declareRules('token-sets.list.success', 'http.json-bodies', 'token-set.types', 'timestamps.date-time', 'token-sets.list.active-only');
+  const success = declareRules(
+    'token-sets.list.success',
+    'http.json-bodies',
+    'token-set.types',
+    'timestamps.date-time',
+    'token-sets.list.active-only',
+  );
   test('should answer 200 with a JSON array of the active token sets', success, async ({ api, config }) => {
     const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
     const sentAt = Date.now();
     const ex = await api.get(path(userId));
     mustStatus(success.tokenSetsListSuccess, ex, 200);
     mustBeJson(success.httpJsonBodies, ex);
-    must(success.tokenSetsListSuccess, Array.isArray(ex.json), { expected: 'a JSON array', actual: typeof ex.json, exchange: ex });
+    must(success.tokenSetsListSuccess, Array.isArray(ex.json), {
+      expected: 'a JSON array',
+      actual: typeof ex.json,
+      exchange: ex,
+    });
     mustMatchSchema('token-set-list', ex.json, ex);
     // "(active ones)": no set that expired before the request was sent, allowing for clock skew.
     const before = sentAt - CLOCK_SKEW_MS;
-    const expired = (ex.json as Array<{ id?: string; expires_at?: string | null }>).filter((t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < before);
+    const expired = (ex.json as Array<{ id?: string; expires_at?: string | null }>).filter(
+      (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < before,
+    );
     must(success.tokenSetsListActiveOnly, expired.length === 0, {
       expected: `only active token sets: none whose expires_at is before ${new Date(before).toISOString()} (the request's time less ${CLOCK_SKEW_MS / 1000} s of clock skew)`,
-      actual: `${expired.length} expired: ${expired.slice(0, 3).map((t) => `${t.id} expires_at ${t.expires_at}`).join('; ')}`,
+      actual: `${expired.length} expired: ${expired
+        .slice(0, 3)
+        .map((t) => `${t.id} expires_at ${t.expires_at}`)
+        .join('; ')}`,
       exchange: ex,
     });
   });
@@ -46,7 +69,11 @@ test.describe('token sets of a user @token-sets', () => {
   const maxLength = declareRules('token-sets.list.user-id.max-length');
   test('should accept a user id of 300 characters and refuse one of 301', maxLength, async ({ api }) => {
     const at = await api.get(path(unknownUser(300)));
-    must(maxLength.tokenSetsListUserIdMaxLength, at.status === 404, { expected: 'status 404 (an unknown user, not a refused length)', actual: `status ${at.status}`, exchange: at });
+    must(maxLength.tokenSetsListUserIdMaxLength, at.status === 404, {
+      expected: 'status 404 (an unknown user, not a refused length)',
+      actual: `status ${at.status}`,
+      exchange: at,
+    });
     const over = await api.get(path(unknownUser(301)));
     mustRefuse(maxLength.tokenSetsListUserIdMaxLength, over, 'user id of 301 characters, over the maximum of 300');
   });
@@ -54,30 +81,50 @@ test.describe('token sets of a user @token-sets', () => {
   const maxLength2 = declareRules('token-sets.list.user-id.max-length');
   test('should refuse user ids over 300 characters (property)', maxLength2, async ({ api, config }) => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 301, max: 1200 }).chain((n) => pathSafeString(n)), async (id) => {
-        mustRefuse(maxLength2.tokenSetsListUserIdMaxLength, await api.get(path(id)), `user id of ${id.length} characters`);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 301, max: 1200 }).chain((n) => pathSafeString(n)),
+        async (id) => {
+          mustRefuse(
+            maxLength2.tokenSetsListUserIdMaxLength,
+            await api.get(path(id)),
+            `user id of ${id.length} characters`,
+          );
+        },
+      ),
       fcParams(config, 15),
     );
   });
 
   const unauthorized = declareRules('token-sets.list.unauthorized');
-  test('should answer 401 without a token, with a malformed header, and with a tampered signature', unauthorized, async ({ anonApi, config }) => {
-    const id = config.userId ?? unknownUser();
-    const none = await anonApi.get(path(id), { auth: 'none' });
-    mustStatus(unauthorized.tokenSetsListUnauthorized, none, 401);
-    const tampered = await anonApi.get(path(id), { auth: { header: `Bearer ${tamperSignature(config.runToken!)}` } });
-    mustStatus(unauthorized.tokenSetsListUnauthorized, tampered, 401);
-    const garbage = await anonApi.get(path(id), { auth: { header: 'Bearer not-a-jwt' } });
-    mustStatus(unauthorized.tokenSetsListUnauthorized, garbage, 401);
-  });
+  test(
+    'should answer 401 without a token, with a malformed header, and with a tampered signature',
+    unauthorized,
+    async ({ anonApi, config }) => {
+      const id = config.userId ?? unknownUser();
+      const none = await anonApi.get(path(id), { auth: 'none' });
+      mustStatus(unauthorized.tokenSetsListUnauthorized, none, 401);
+      const tampered = await anonApi.get(path(id), { auth: { header: `Bearer ${tamperSignature(config.runToken!)}` } });
+      mustStatus(unauthorized.tokenSetsListUnauthorized, tampered, 401);
+      const garbage = await anonApi.get(path(id), { auth: { header: 'Bearer not-a-jwt' } });
+      mustStatus(unauthorized.tokenSetsListUnauthorized, garbage, 401);
+    },
+  );
 
   const insufficientScope = declareRules('token-sets.list.insufficient-scope');
-  test('should answer 403 to a token without read:federated_connections_tokens', insufficientScope, async ({ limitedApi, config }) => {
-    const ex = await limitedApi.get(path(config.userId ?? unknownUser()));
-    mustStatus(insufficientScope.tokenSetsListInsufficientScope, ex, 403);
-    observe('token-sets.list.scope-named', 'the 403 body names read:federated_connections_tokens', ex.text.includes('read:federated_connections_tokens') ? 'yes' : 'no', { body: ex.json ?? ex.text.slice(0, 300) });
-  });
+  test(
+    'should answer 403 to a token without read:federated_connections_tokens',
+    insufficientScope,
+    async ({ limitedApi, config }) => {
+      const ex = await limitedApi.get(path(config.userId ?? unknownUser()));
+      mustStatus(insufficientScope.tokenSetsListInsufficientScope, ex, 403);
+      observe(
+        'token-sets.list.scope-named',
+        'the 403 body names read:federated_connections_tokens',
+        ex.text.includes('read:federated_connections_tokens') ? 'yes' : 'no',
+        { body: ex.json ?? ex.text.slice(0, 300) },
+      );
+    },
+  );
 });
 
 authChecks('token-sets.list', (api, c, auth) => api.get(path(c.userId ?? unknownUser()), { auth }));

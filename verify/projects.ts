@@ -17,7 +17,10 @@ export interface VerifyProject {
 const COUNT = 'VERIFY_PROJECTS';
 
 export function projectsToEnv(projects: readonly VerifyProject[]): Record<string, string> {
-  return Object.fromEntries([[COUNT, String(projects.length)], ...projects.map((p, i) => [`${COUNT}_${i}`, JSON.stringify(p)])]);
+  return Object.fromEntries([
+    [COUNT, String(projects.length)],
+    ...projects.map((p, i) => [`${COUNT}_${i}`, JSON.stringify(p)]),
+  ]);
 }
 
 export function projectsFromEnv(env: Record<string, string | undefined> = process.env): VerifyProject[] {

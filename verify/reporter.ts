@@ -41,8 +41,14 @@ export default class VerifyReporter implements Reporter {
     const p = this.projects.get(name);
     if (!p || !p.left.delete(test)) return;
     const outcome = test.outcome();
-    const status = outcome === 'skipped' ? 'skipped' : outcome === 'expected' || outcome === 'flaky' ? 'passed' : result.status;
-    const error = result.errors.map((e) => e.message ?? '').join('\n').split('\n').slice(0, 12).join('\n');
+    const status =
+      outcome === 'skipped' ? 'skipped' : outcome === 'expected' || outcome === 'flaky' ? 'passed' : result.status;
+    const error = result.errors
+      .map((e) => e.message ?? '')
+      .join('\n')
+      .split('\n')
+      .slice(0, 12)
+      .join('\n');
     p.outcomes.push({ title: titleOf(test), status, annotations: [...test.annotations, ...result.annotations], error });
     const start = result.startTime.getTime();
     p.start = Math.min(p.start ?? start, start);
@@ -57,15 +63,27 @@ export default class VerifyReporter implements Reporter {
   async onEnd(result: FullResult): Promise<void> {
     for (const [name, p] of this.projects) {
       if (p.sent) continue;
-      for (const t of p.left) p.outcomes.push({ title: titleOf(t), status: 'skipped', annotations: t.annotations, error: '' });
+      for (const t of p.left)
+        p.outcomes.push({ title: titleOf(t), status: 'skipped', annotations: t.annotations, error: '' });
       p.left.clear();
       this.send(name, p);
     }
-    await new Promise<void>((resolve) => (process.send ? process.send({ type: 'end', status: result.status, errors: this.errors } satisfies VerifyMessage, () => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      process.send
+        ? process.send({ type: 'end', status: result.status, errors: this.errors } satisfies VerifyMessage, () =>
+            resolve(),
+          )
+        : resolve(),
+    );
   }
 
   private send(name: string, p: Pending): void {
     p.sent = true;
-    process.send?.({ type: 'project', name, outcomes: p.outcomes, wallMs: (p.end ?? 0) - (p.start ?? 0) } satisfies VerifyMessage);
+    process.send?.({
+      type: 'project',
+      name,
+      outcomes: p.outcomes,
+      wallMs: (p.end ?? 0) - (p.start ?? 0),
+    } satisfies VerifyMessage);
   }
 }

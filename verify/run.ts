@@ -67,7 +67,12 @@ interface RunResult {
 }
 
 /** The settings of the read-only run a tenant owner starts with. */
-const READ_ONLY_ENV = { CONFORMANCE_WRITES: 'none', CONFORMANCE_RATE_LIMIT_PROBE: 'off', CONFORMANCE_EVENTS_TRIGGER: 'none', CONFORMANCE_EVENTS_WAIT_MS: '3000' };
+const READ_ONLY_ENV = {
+  CONFORMANCE_WRITES: 'none',
+  CONFORMANCE_RATE_LIMIT_PROBE: 'off',
+  CONFORMANCE_EVENTS_TRIGGER: 'none',
+  CONFORMANCE_EVENTS_WAIT_MS: '3000',
+};
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -80,18 +85,28 @@ interface Target {
 /** Starts an emulator with the given fault or variant (never two faults on one) and prepares it as the global setup would. */
 async function startTarget(opts: { fault?: string; variant?: string; readOnly?: boolean }): Promise<Target> {
   // '' rather than undefined: an EMULATOR_FAULT or EMULATOR_VARIANT in the environment must not reach the baseline.
-  const emulator = await startEmulator({ control: true, heartbeatMs: 250, fault: opts.fault ?? '', variant: opts.variant ?? '' });
+  const emulator = await startEmulator({
+    control: true,
+    heartbeatMs: 250,
+    fault: opts.fault ?? '',
+    variant: opts.variant ?? '',
+  });
   try {
     const env = { ...emulator.env(), ...(opts.readOnly ? READ_ONLY_ENV : {}), CONFORMANCE_EMBEDDED: '1' };
     return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env })) } };
   } catch (e) {
     await emulator.close();
-    throw new Error(`${opts.fault ?? opts.variant ?? 'baseline'}: the target could not be prepared: ${(e as Error).message}`);
+    throw new Error(
+      `${opts.fault ?? opts.variant ?? 'baseline'}: the target could not be prepared: ${(e as Error).message}`,
+    );
   }
 }
 
 /** Starts targets a few at a time (an emulator's start is mostly its signing key, made on the thread pool). */
-async function startTargets<T>(items: readonly T[], opts: (t: T) => Parameters<typeof startTarget>[0]): Promise<Target[]> {
+async function startTargets<T>(
+  items: readonly T[],
+  opts: (t: T) => Parameters<typeof startTarget>[0],
+): Promise<Target[]> {
   const out: Target[] = [];
   try {
     await pool(items, 4, async (t, i) => (out[i] = await startTarget(opts(t))));
@@ -140,11 +155,21 @@ async function runProjects(plans: readonly Plan[], workers: number): Promise<Map
   try {
     const env = {
       ...process.env,
-      ...projectsToEnv(plans.map((p) => ({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env }))),
+      ...projectsToEnv(
+        plans.map((p) => ({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env })),
+      ),
       FORCE_COLOR: '0',
     };
     const cli = fileURLToPath(import.meta.resolve('@playwright/test/cli'));
-    const args = [cli, 'test', '--config', join(ROOT, 'verify', 'playwright.config.ts'), `--workers=${workers}`, '--output', output];
+    const args = [
+      cli,
+      'test',
+      '--config',
+      join(ROOT, 'verify', 'playwright.config.ts'),
+      `--workers=${workers}`,
+      '--output',
+      output,
+    ];
     const code = await new Promise<number>((res, rej) => {
       const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let err = '';
@@ -170,7 +195,16 @@ async function runProjects(plans: readonly Plan[], workers: number): Promise<Map
     // A run that errs (no check found, a check file that does not load) and fails no check did not run.
     const missing = plans.filter((p) => !results.has(p.name));
     if (missing.length || (code === 1 && end?.errors.length && [...results.values()].every((r) => r.failed === 0))) {
-      throw new Error(`the suite did not run${missing.length ? ` for ${missing.map((p) => p.name).join(', ').slice(0, 200)}` : ''}: ${(end?.errors ?? ['no report']).join('; ').slice(0, 500)}`);
+      throw new Error(
+        `the suite did not run${
+          missing.length
+            ? ` for ${missing
+                .map((p) => p.name)
+                .join(', ')
+                .slice(0, 200)}`
+            : ''
+        }: ${(end?.errors ?? ['no report']).join('; ').slice(0, 500)}`,
+      );
     }
     return results;
   } finally {
@@ -185,7 +219,12 @@ function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
   const decisions = decide(outcomes);
   const failures = outcomes
     .filter((o) => o.status !== 'passed' && o.status !== 'skipped')
-    .map((o) => ({ title: o.title, rules: [...decisions].filter(([, d]) => d.failedBy.some((f) => f.title === o.title && f.violation)).map(([id]) => id) }));
+    .map((o) => ({
+      title: o.title,
+      rules: [...decisions]
+        .filter(([, d]) => d.failedBy.some((f) => f.title === o.title && f.violation))
+        .map(([id]) => id),
+    }));
   return {
     ...counts,
     failures,
@@ -197,7 +236,6 @@ function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
 
 /** A fault is caught when the run fails its rule on a recorded violation of it. */
 const caughtBy = (r: RunResult, rule: string) => r.failures.filter((x) => x.rules.includes(rule));
-
 
 interface FaultRow {
   fault: string;
@@ -219,14 +257,22 @@ const sweepRow = (f: Fault, r: RunResult): FaultRow => ({
 
 const progress = (label: string, total: number) => (f: Fault, r: RunResult, i: number) => {
   const hit = caughtBy(r, f.rule).length > 0;
-  console.log(`${label}[${String(i).padStart(3)}/${total}] ${hit ? 'caught ' : 'MISSED '} ${f.name.padEnd(40)} ${f.rule}${hit ? '' : `  (${r.passed} passed, ${r.failed} failed: ${r.failures.map((x) => x.rules.join('+')).join('; ') || 'no failure'})`}`);
+  console.log(
+    `${label}[${String(i).padStart(3)}/${total}] ${hit ? 'caught ' : 'MISSED '} ${f.name.padEnd(40)} ${f.rule}${hit ? '' : `  (${r.passed} passed, ${r.failed} failed: ${r.failures.map((x) => x.rules.join('+')).join('; ') || 'no failure'})`}`,
+  );
 };
 
-const failuresText = (r: RunResult) => [...r.failures.map((f) => `  ✗ ${f.title} [${f.rules.join(', ')}]`), ...r.defects.map((d) => `  suite defect: ${d}`)].join('\n');
+const failuresText = (r: RunResult) =>
+  [
+    ...r.failures.map((f) => `  ✗ ${f.title} [${f.rules.join(', ')}]`),
+    ...r.defects.map((d) => `  suite defect: ${d}`),
+  ].join('\n');
 
 /** Rules whose verdicts differ between two runs. */
 function differences(a: RunResult, b: RunResult): string[] {
-  return Object.keys(a.verdicts).filter((id) => a.verdicts[id] !== b.verdicts[id]).map((id) => `${id}: ${a.verdicts[id]} then ${b.verdicts[id]}`);
+  return Object.keys(a.verdicts)
+    .filter((id) => a.verdicts[id] !== b.verdicts[id])
+    .map((id) => `${id}: ${a.verdicts[id]} then ${b.verdicts[id]}`);
 }
 
 /** What this run of verify covers, from its command line. */
@@ -262,8 +308,18 @@ function parseOptions(): Options {
     selected = faults.filter((f) => !seen.has(f.rule) && seen.add(f.rule));
   }
   const runGuards = !values['no-guards'] && !values.quick && !values.fault?.length;
-  const selectedVariants = values.variant?.length ? variants.filter((v) => values.variant!.includes(v.name)) : runGuards ? variants : [];
-  return { jobs: Math.max(1, Number(values.jobs) || 2), selected, selectedVariants, runGuards, readOnly: !values['no-read-only'] };
+  const selectedVariants = values.variant?.length
+    ? variants.filter((v) => values.variant!.includes(v.name))
+    : runGuards
+      ? variants
+      : [];
+  return {
+    jobs: Math.max(1, Number(values.jobs) || 2),
+    selected,
+    selectedVariants,
+    runGuards,
+    readOnly: !values['no-read-only'],
+  };
 }
 
 /** The targets of the one Playwright run: the baseline's, each variant's, each fault's, the read-only profile's. */
@@ -300,24 +356,41 @@ function planProjects(o: Options, t: Targets): Plan[] {
       target: t.base,
       close: false,
       done: (r) => {
-        console.log(`baseline (fault-free emulator): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${(r.wallMs / 1000).toFixed(1)} s)`);
+        console.log(
+          `baseline (fault-free emulator): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped (${(r.wallMs / 1000).toFixed(1)} s)`,
+        );
         if (r.failures.length || r.defects.length) console.log(failuresText(r));
       },
     },
-    ...(o.runGuards ? [{ name: 'second-run', target: t.base, dependencies: ['baseline'], close: true, done: () => {} }] : []),
+    ...(o.runGuards
+      ? [{ name: 'second-run', target: t.base, dependencies: ['baseline'], close: true, done: () => {} }]
+      : []),
     ...o.selectedVariants.map((v, i): Plan => ({
       name: `guard:${v.name}`,
       target: t.guards[i]!,
       close: true,
-      done: (r) => console.log(`guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`),
+      done: (r) =>
+        console.log(
+          `guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`,
+        ),
     })),
-    ...o.selected.map((f, i): Plan => ({ name: `fault:${f.name}`, target: t.faults[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('', o.selected.length)(f, r, ++done) })),
+    ...o.selected.map((f, i): Plan => ({
+      name: `fault:${f.name}`,
+      target: t.faults[i]!,
+      grep: grepForRule(f.rule),
+      close: true,
+      done: (r) => progress('', o.selected.length)(f, r, ++done),
+    })),
     ...(t.readOnly ? [{ name: 'read-only', target: t.readOnly, close: true, done: () => {} }] : []),
   ];
 }
 
 /** Runs the plans, then stops every one of `targets` whatever happened. */
-async function runAndClose(plans: readonly Plan[], targets: readonly Target[], jobs: number): Promise<Map<string, RunResult>> {
+async function runAndClose(
+  plans: readonly Plan[],
+  targets: readonly Target[],
+  jobs: number,
+): Promise<Map<string, RunResult>> {
   try {
     return await runProjects(plans, jobs);
   } finally {
@@ -328,7 +401,9 @@ async function runAndClose(plans: readonly Plan[], targets: readonly Target[], j
 /** The second run passes when it fails nothing and every rule keeps the baseline's verdict. */
 function printSecondRun(baseline: RunResult, second: RunResult): void {
   const diff = differences(baseline, second);
-  console.log(`guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`);
+  console.log(
+    `guard second-run (same emulator) ${second.failed === 0 && !diff.length ? 'pass' : 'FAIL'}: ${second.passed} passed, ${second.failed} failed${diff.length ? `; verdicts changed: ${diff.join('; ')}` : ''}`,
+  );
   if (second.failures.length || second.defects.length) console.log(failuresText(second));
 }
 
@@ -342,37 +417,76 @@ interface ReadOnlyResult {
 
 /** 4. The read-only faults, in a second Playwright run: which of them are swept depends on the read-only baseline. */
 async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnlyResult> {
-  const decided = Object.entries(roBaseline.verdicts).filter(([, v]) => v === 'pass' || v === 'fail').map(([id]) => id);
-  console.log(`\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`);
+  const decided = Object.entries(roBaseline.verdicts)
+    .filter(([, v]) => v === 'pass' || v === 'fail')
+    .map(([id]) => id);
+  console.log(
+    `\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`,
+  );
   if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
   // Faults whose rule the read-only run decides, but for those that show only through a write or a caused event.
   const roFaults = o.selected.filter((f) => decided.includes(f.rule) && f.needs !== 'writes');
   const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
   let roDone = 0;
   const roResults = await runAndClose(
-    roFaults.map((f, i) => ({ name: `read-only:${f.name}`, target: roTargets[i]!, grep: grepForRule(f.rule), close: true, done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone) })),
+    roFaults.map((f, i) => ({
+      name: `read-only:${f.name}`,
+      target: roTargets[i]!,
+      grep: grepForRule(f.rule),
+      close: true,
+      done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone),
+    })),
     roTargets,
     o.jobs,
   );
   const roRows = roFaults.map((f) => sweepRow(f, roResults.get(`read-only:${f.name}`)!));
   const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
-  return { baseline: roBaseline, decided, rows: roRows, score: roFaults.length ? (100 * roCaught) / roFaults.length : 100 };
+  return {
+    baseline: roBaseline,
+    decided,
+    rows: roRows,
+    score: roFaults.length ? (100 * roCaught) / roFaults.length : 100,
+  };
 }
 
 /** What verify.json holds (and verify.md shows). */
-function summaryOf(o: Options, results: Map<string, RunResult>, ro: ReadOnlyResult | undefined, cov: ReturnType<typeof coverage>, wallMs: number) {
+function summaryOf(
+  o: Options,
+  results: Map<string, RunResult>,
+  ro: ReadOnlyResult | undefined,
+  cov: ReturnType<typeof coverage>,
+  wallMs: number,
+) {
   const baseline = results.get('baseline')!;
   const second = results.get('second-run');
   const rows = o.selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!));
   const caught = rows.filter((r) => r.caughtBy.length > 0).length;
-  const pick = (r: RunResult) => ({ passed: r.passed, failed: r.failed, skipped: r.skipped, failures: r.failures, defects: r.defects });
+  const pick = (r: RunResult) => ({
+    passed: r.passed,
+    failed: r.failed,
+    skipped: r.skipped,
+    failures: r.failures,
+    defects: r.defects,
+  });
   return {
     baseline: pick(baseline),
     secondRun: second ? { ...pick(second), changedVerdicts: differences(baseline, second) } : undefined,
-    guards: o.selectedVariants.map((v) => ({ variant: v.name, differs: v.differs, ...pick(results.get(`guard:${v.name}`)!) })),
+    guards: o.selectedVariants.map((v) => ({
+      variant: v.name,
+      differs: v.differs,
+      ...pick(results.get(`guard:${v.name}`)!),
+    })),
     faults: rows,
     mutationScore: o.selected.length ? (100 * caught) / o.selected.length : 100,
-    readOnly: ro ? { baseline: pick(ro.baseline), mustRulesDecided: ro.decided.filter((id) => (cov.rules.find((c) => c.id === id)?.level ?? '') === 'must').length, faults: ro.rows, mutationScore: ro.score } : undefined,
+    readOnly: ro
+      ? {
+          baseline: pick(ro.baseline),
+          mustRulesDecided: ro.decided.filter((id) => (cov.rules.find((c) => c.id === id)?.level ?? '') === 'must')
+            .length,
+          faults: ro.rows,
+          mutationScore: ro.score,
+        }
+      : undefined,
     coverage: cov,
     wallMs,
   };
@@ -383,18 +497,30 @@ type VerifySummary = ReturnType<typeof summaryOf>;
 /** Each guard run (every variant, and the second run), bad when it failed a check, broke a rule it does not declare or changed a verdict. */
 const guardRunsOf = (s: VerifySummary) => [
   ...s.guards.map((g) => ({ name: g.variant, bad: g.failed > 0 || g.defects.length > 0 })),
-  ...(s.secondRun ? [{ name: 'second-run', bad: s.secondRun.failed > 0 || s.secondRun.changedVerdicts.length > 0 || s.secondRun.defects.length > 0 }] : []),
+  ...(s.secondRun
+    ? [
+        {
+          name: 'second-run',
+          bad: s.secondRun.failed > 0 || s.secondRun.changedVerdicts.length > 0 || s.secondRun.defects.length > 0,
+        },
+      ]
+    : []),
 ];
 
 function printSummary(s: VerifySummary): void {
   console.log(`\n${'fault'.padEnd(40)} ${'rule'.padEnd(46)} caught by`);
-  for (const r of s.faults) console.log(`${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`);
+  for (const r of s.faults)
+    console.log(
+      `${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`,
+    );
   console.log(`\n${formatCoverage(s.coverage)}`);
   const caught = s.faults.filter((r) => r.caughtBy.length > 0).length;
   console.log(`\nmutation score: ${caught}/${s.faults.length} faults caught (${s.mutationScore.toFixed(1)}%)`);
   if (s.readOnly) {
     const roCaught = s.readOnly.faults.filter((r) => r.caughtBy.length).length;
-    console.log(`read-only profile: ${s.readOnly.mustRulesDecided} must rules decided; ${roCaught}/${s.readOnly.faults.length} of the faults observable without writes caught (${s.readOnly.mutationScore.toFixed(1)}%)`);
+    console.log(
+      `read-only profile: ${s.readOnly.mustRulesDecided} must rules decided; ${roCaught}/${s.readOnly.faults.length} of the faults observable without writes caught (${s.readOnly.mutationScore.toFixed(1)}%)`,
+    );
   }
   const guardRuns = guardRunsOf(s);
   console.log(`false-positive guards: ${guardRuns.filter((g) => !g.bad).length}/${guardRuns.length} pass`);
@@ -411,7 +537,12 @@ function writeCounts(s: VerifySummary): number {
   const badBaselines = baselines.filter((b) => b.failed > 0 || b.defects.length > 0).length;
   const sweeps = [...s.faults, ...(s.readOnly?.faults ?? [])];
   const sweepCaught = sweeps.filter((r) => r.caughtBy.length > 0).length;
-  const passed = baselines.length - badBaselines + (guardRuns.length - guardFailures.length) + sweepCaught + (unjustified.length ? 0 : 1);
+  const passed =
+    baselines.length -
+    badBaselines +
+    (guardRuns.length - guardFailures.length) +
+    sweepCaught +
+    (unjustified.length ? 0 : 1);
   const failed = badBaselines + guardFailures.length + (sweeps.length - sweepCaught) + (unjustified.length ? 1 : 0);
   writeFileSync(join(OUT, 'counts.json'), JSON.stringify({ passed, failed }));
   return failed;
@@ -421,7 +552,9 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const o = parseOptions();
   mkdirSync(OUT, { recursive: true });
-  console.log(`verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers)\n`);
+  console.log(
+    `verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers)\n`,
+  );
 
   const targets = await startAllTargets(o);
   const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
@@ -444,7 +577,12 @@ type Summary = {
   guards: Array<{ variant: string; differs: string; passed: number; failed: number }>;
   faults: FaultRow[];
   mutationScore: number;
-  readOnly?: { baseline: { passed: number; failed: number }; mustRulesDecided: number; faults: FaultRow[]; mutationScore: number };
+  readOnly?: {
+    baseline: { passed: number; failed: number };
+    mustRulesDecided: number;
+    faults: FaultRow[];
+    mutationScore: number;
+  };
   coverage: ReturnType<typeof coverage>;
   wallMs: number;
 };
@@ -452,7 +590,10 @@ type Summary = {
 const faultTable = (rows: FaultRow[]) => [
   '| fault | rule | how | caught by |',
   '|---|---|---|---|',
-  ...rows.map((r) => `| ${r.fault} | ${r.rule} | ${r.how} | ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('<br>') : '**missed**'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.fault} | ${r.rule} | ${r.how} | ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('<br>') : '**missed**'} |`,
+  ),
 ];
 
 function markdown(s: Summary): string {
@@ -461,9 +602,13 @@ function markdown(s: Summary): string {
     '# Verify: the suite against its own emulator',
     '',
     `Baseline (fault-free): ${s.baseline.passed} passed, ${s.baseline.failed} failed${s.baseline.defects.length ? `, ${s.baseline.defects.length} suite defects` : ''}.`,
-    s.secondRun ? `Second run against the same emulator: ${s.secondRun.passed} passed, ${s.secondRun.failed} failed; ${s.secondRun.changedVerdicts.length ? `verdicts changed: ${s.secondRun.changedVerdicts.join('; ')}` : 'every rule kept its verdict'}.` : '',
+    s.secondRun
+      ? `Second run against the same emulator: ${s.secondRun.passed} passed, ${s.secondRun.failed} failed; ${s.secondRun.changedVerdicts.length ? `verdicts changed: ${s.secondRun.changedVerdicts.join('; ')}` : 'every rule kept its verdict'}.`
+      : '',
     `Mutation score: **${s.mutationScore.toFixed(1)}%** (${caught(s.faults)}/${s.faults.length} faults caught).`,
-    s.readOnly ? `Read-only profile (no writes, no probe, passive events): baseline ${s.readOnly.baseline.passed} passed, ${s.readOnly.baseline.failed} failed; ${s.readOnly.mustRulesDecided} must rules decided; score **${s.readOnly.mutationScore.toFixed(1)}%** (${caught(s.readOnly.faults)}/${s.readOnly.faults.length} faults observable without writes caught).` : '',
+    s.readOnly
+      ? `Read-only profile (no writes, no probe, passive events): baseline ${s.readOnly.baseline.passed} passed, ${s.readOnly.baseline.failed} failed; ${s.readOnly.mustRulesDecided} must rules decided; score **${s.readOnly.mutationScore.toFixed(1)}%** (${caught(s.readOnly.faults)}/${s.readOnly.faults.length} faults observable without writes caught).`
+      : '',
     `Wall time: ${(s.wallMs / 1000).toFixed(1)} s.`,
     '',
     '## False-positive guards',
@@ -481,7 +626,10 @@ function markdown(s: Summary): string {
     '',
     '| rule | level | checks | faults |',
     '|---|---|---|---|',
-    ...s.coverage.rules.map((c) => `| ${c.id} | ${c.level} | ${c.checks} | ${c.faults.join(', ') || (c.level === 'must' ? `**none**${c.gap ? `: ${c.gap}` : ''}` : '—')} |`),
+    ...s.coverage.rules.map(
+      (c) =>
+        `| ${c.id} | ${c.level} | ${c.checks} | ${c.faults.join(', ') || (c.level === 'must' ? `**none**${c.gap ? `: ${c.gap}` : ''}` : '—')} |`,
+    ),
     '',
   ];
   return lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n');

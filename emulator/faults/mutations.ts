@@ -107,17 +107,27 @@ const error = (code: ErrorCode, message?: string, headers?: Record<string, strin
   return { status: e.statusCode, body: e.toBody(), headers: e.headers };
 };
 const ok = (body: unknown): Answer => ({ status: 200, body, headers: {} });
-const errorCode = (a: Answer): string | undefined => (isPlainObject(a.body) && typeof a.body['errorCode'] === 'string' ? a.body['errorCode'] : undefined);
-const is = (...codes: ErrorCode[]) => (a: Answer) => codes.includes(errorCode(a) as ErrorCode);
+const errorCode = (a: Answer): string | undefined =>
+  isPlainObject(a.body) && typeof a.body['errorCode'] === 'string' ? a.body['errorCode'] : undefined;
+const is =
+  (...codes: ErrorCode[]) =>
+  (a: Answer) =>
+    codes.includes(errorCode(a) as ErrorCode);
 /** An API error answered with another status (the body's statusCode and error follow). */
-const withStatus = (a: Answer, status: number): Answer => ({ ...a, status, body: { ...(a.body as ErrorBody), statusCode: status, error: STATUS_CODES[status] ?? 'Error' } });
+const withStatus = (a: Answer, status: number): Answer => ({
+  ...a,
+  status,
+  body: { ...(a.body as ErrorBody), statusCode: status, error: STATUS_CODES[status] ?? 'Error' },
+});
 const body = (a: Answer, f: (b: Json) => unknown): Answer => ({ ...a, body: f(a.body as Json) });
 /** Each item of a list answer. */
 const items = (a: Answer, f: (item: Json) => Json): Answer => ({ ...a, body: (a.body as Json[]).map(f) });
 /** Each stream of an event stream answer or page. */
 const streams = (a: Answer, f: (s: Json) => Json): Answer => {
   const b = a.body as Json;
-  return Array.isArray(b['eventStreams']) ? { ...a, body: { ...b, eventStreams: (b['eventStreams'] as Json[]).map(f) } } : { ...a, body: f(b) };
+  return Array.isArray(b['eventStreams'])
+    ? { ...a, body: { ...b, eventStreams: (b['eventStreams'] as Json[]).map(f) } }
+    : { ...a, body: f(b) };
 };
 /** The first stream of the second page (a page cache keyed by the first cursor), if this page is it. */
 const secondPageFirst = (a: Answer, q: Asked): number | undefined => {
@@ -154,12 +164,19 @@ const offsetMoved = (f: SseFrame, by: number): SseFrame => {
 };
 const isConnectionCreated = (f: SseFrame) => f.event === 'connection.created';
 const FORM = 'application/x-www-form-urlencoded';
-const keysOf = (request: FastifyRequest): unknown[] => (isPlainObject(request.body) && Array.isArray(request.body['keys']) ? request.body['keys'] : []);
-const textsOf = (request: FastifyRequest): Array<[string, unknown]> => (isPlainObject(request.body) ? Object.entries(request.body) : []);
+const keysOf = (request: FastifyRequest): unknown[] =>
+  isPlainObject(request.body) && Array.isArray(request.body['keys']) ? request.body['keys'] : [];
+const textsOf = (request: FastifyRequest): Array<[string, unknown]> =>
+  isPlainObject(request.body) ? Object.entries(request.body) : [];
 /** The suite's default custom text key (CONFORMANCE_CUSTOM_TEXT_KEY). */
 const DEFAULT_TEXT_KEY = 'introduction';
 /** Catalogue codes that say a request was malformed. */
-const VALIDATION_CODES: readonly ErrorCode[] = ['invalid_uri', 'invalid_query_string', 'invalid_body', 'invalid_cursor'];
+const VALIDATION_CODES: readonly ErrorCode[] = [
+  'invalid_uri',
+  'invalid_query_string',
+  'invalid_body',
+  'invalid_cursor',
+];
 
 // ---------------------------------------------------------------- answers
 
@@ -168,17 +185,37 @@ const answerMutations: readonly AnswerMutation[] = [
   {
     by: 'json-as-text-plain',
     on: 'every',
-    when: (a, q) => isApiPath(q.request.url) && typeof a.body === 'object' && a.body !== null && a.headers['content-type'] === undefined,
+    when: (a, q) =>
+      isApiPath(q.request.url) &&
+      typeof a.body === 'object' &&
+      a.body !== null &&
+      a.headers['content-type'] === undefined,
     reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' } }),
   },
   {
     by: 'client-grant-errors-html',
     on: ['client-grants.get'],
     answers: 'errors',
-    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' }, body: `<html><body><h1>${a.status} ${STATUS_CODES[a.status] ?? 'Error'}</h1></body></html>` }),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: `<html><body><h1>${a.status} ${STATUS_CODES[a.status] ?? 'Error'}</h1></body></html>`,
+    }),
   },
-  { by: 'malformed-json-500', on: ['experiments.transition'], answers: 'errors', when: is('invalid_json'), reshape: (a) => withStatus(a, 500) },
-  { by: 'validation-422', on: 'every', answers: 'errors', when: is(...VALIDATION_CODES), reshape: (a) => withStatus(a, 422) },
+  {
+    by: 'malformed-json-500',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    when: is('invalid_json'),
+    reshape: (a) => withStatus(a, 500),
+  },
+  {
+    by: 'validation-422',
+    on: 'every',
+    answers: 'errors',
+    when: is(...VALIDATION_CODES),
+    reshape: (a) => withStatus(a, 422),
+  },
   {
     by: 'error-body-shape',
     on: 'every',
@@ -186,7 +223,16 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a) => errorCode(a) !== undefined,
     reshape: (a) => {
       const e = a.body as ErrorBody;
-      return { ...a, headers: { ...a.headers, 'content-type': 'application/problem+json' }, body: { type: `urn:conformance:error:${e.errorCode}`, title: STATUS_CODES[a.status] ?? 'Error', status: a.status, detail: e.message } };
+      return {
+        ...a,
+        headers: { ...a.headers, 'content-type': 'application/problem+json' },
+        body: {
+          type: `urn:conformance:error:${e.errorCode}`,
+          title: STATUS_CODES[a.status] ?? 'Error',
+          status: a.status,
+          detail: e.message,
+        },
+      };
     },
   },
   {
@@ -194,19 +240,41 @@ const answerMutations: readonly AnswerMutation[] = [
     on: 'every',
     answers: 'all',
     // Custom text maps are left alone: every member there is a text value.
-    when: (a, q) => typeof a.body === 'object' && !q.request.url.startsWith(CONTROL_PREFIX) && q.request.routeOptions.url?.includes('/custom-text/') !== true,
+    when: (a, q) =>
+      typeof a.body === 'object' &&
+      !q.request.url.startsWith(CONTROL_PREFIX) &&
+      q.request.routeOptions.url?.includes('/custom-text/') !== true,
     reshape: (a) => ({ ...a, body: withExtraMembers(a.body) }),
   },
 
   // authentication, rate limits
-  { by: 'token-sets-no-token-400', on: ['token-sets.list'], answers: 'errors', when: is('missing_authorization'), reshape: () => error('bad_request', 'Missing Authorization header') },
-  { by: 'token-sets-bad-token-403', on: ['token-sets.list'], answers: 'errors', when: is('invalid_token'), reshape: () => error('forbidden', 'Invalid token') },
-  { by: 'token-sets-scope-401', on: ['token-sets.list'], answers: 'errors', when: is('insufficient_scope'), reshape: () => error('invalid_token', 'Insufficient scope') },
+  {
+    by: 'token-sets-no-token-400',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('missing_authorization'),
+    reshape: () => error('bad_request', 'Missing Authorization header'),
+  },
+  {
+    by: 'token-sets-bad-token-403',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('invalid_token'),
+    reshape: () => error('forbidden', 'Invalid token'),
+  },
+  {
+    by: 'token-sets-scope-401',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('insufficient_scope'),
+    reshape: () => error('invalid_token', 'Insufficient scope'),
+  },
   {
     by: 'auth-statuses',
     on: 'every',
     answers: 'errors',
-    when: (a, q) => q.operation !== 'token-sets.list' && is('missing_authorization', 'invalid_token', 'insufficient_scope')(a),
+    when: (a, q) =>
+      q.operation !== 'token-sets.list' && is('missing_authorization', 'invalid_token', 'insufficient_scope')(a),
     reshape: (a) => (is('insufficient_scope')(a) ? error('not_found') : error('forbidden', 'Missing or invalid token')),
   },
   {
@@ -216,25 +284,78 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a) => ![401, 403, 429].includes(a.status),
     reshape: () => error('internal_error', 'The client grant lookup failed'),
   },
-  { by: 'rate-limit-503', on: 'every', answers: 'errors', when: is('too_many_requests'), reshape: (a) => error('service_unavailable', undefined, { 'retry-after': String(a.headers['retry-after']) }) },
+  {
+    by: 'rate-limit-503',
+    on: 'every',
+    answers: 'errors',
+    when: is('too_many_requests'),
+    reshape: (a) => error('service_unavailable', undefined, { 'retry-after': String(a.headers['retry-after']) }),
+  },
 
   // token endpoint
-  { by: 'token-response-no-token-type', on: ['oauth.token'], reshape: (a) => body(a, ({ token_type: _, ...rest }) => rest) },
-  { by: 'token-scope-not-verb-resource', on: ['oauth.token'], reshape: (a) => body(a, (b) => ({ ...b, scope: String(b['scope']).split(' ').map((x) => x.split(':').reverse().join('/')).join(' ') })) },
-  { by: 'token-expires-in-fractional', on: ['oauth.token'], reshape: (a) => body(a, (b) => ({ ...b, expires_in: Number(b['expires_in']) - 0.5 })) },
-  { by: 'token-response-minimal', on: ['oauth.token'], reshape: (a) => body(a, ({ expires_in: _e, scope: _s, ...rest }) => rest) },
+  {
+    by: 'token-response-no-token-type',
+    on: ['oauth.token'],
+    reshape: (a) => body(a, ({ token_type: _, ...rest }) => rest),
+  },
+  {
+    by: 'token-scope-not-verb-resource',
+    on: ['oauth.token'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        scope: String(b['scope'])
+          .split(' ')
+          .map((x) => x.split(':').reverse().join('/'))
+          .join(' '),
+      })),
+  },
+  {
+    by: 'token-expires-in-fractional',
+    on: ['oauth.token'],
+    reshape: (a) => body(a, (b) => ({ ...b, expires_in: Number(b['expires_in']) - 0.5 })),
+  },
+  {
+    by: 'token-response-minimal',
+    on: ['oauth.token'],
+    reshape: (a) => body(a, ({ expires_in: _e, scope: _s, ...rest }) => rest),
+  },
 
   // token sets
   { by: 'token-sets-wrapped', on: ['token-sets.list'], reshape: (a) => body(a, (list) => ({ token_sets: list })) },
   { by: 'token-sets-status-201', on: ['token-sets.list'], reshape: (a) => ({ ...a, status: 201 }) },
-  { by: 'token-set-scope-array', on: ['token-sets.list'], reshape: (a) => items(a, (t) => ({ ...t, scope: String(t['scope']).split(' ') })) },
-  { by: 'token-set-issued-at-date-only', on: ['token-sets.list'], reshape: (a) => items(a, (t) => ({ ...t, issued_at: String(t['issued_at']).slice(0, 10) })) },
-  { by: 'user-id-301-accepted', on: ['token-sets.list'], answers: 'errors', when: is('invalid_uri'), reshape: () => ok([]) },
-  { by: 'unknown-user-empty-list', on: ['token-sets.list'], answers: 'errors', when: is('inexistent_user'), reshape: () => ok([]) },
+  {
+    by: 'token-set-scope-array',
+    on: ['token-sets.list'],
+    reshape: (a) => items(a, (t) => ({ ...t, scope: String(t['scope']).split(' ') })),
+  },
+  {
+    by: 'token-set-issued-at-date-only',
+    on: ['token-sets.list'],
+    reshape: (a) => items(a, (t) => ({ ...t, issued_at: String(t['issued_at']).slice(0, 10) })),
+  },
+  {
+    by: 'user-id-301-accepted',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('invalid_uri'),
+    reshape: () => ok([]),
+  },
+  {
+    by: 'unknown-user-empty-list',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('inexistent_user'),
+    reshape: () => ok([]),
+  },
   { by: 'optional-members-absent', on: ['token-sets.list'], reshape: (a) => items(a, (t) => ({ id: t['id'] })) },
 
   // experiments
-  { by: 'transition-answers-no-body', on: ['experiments.transition'], reshape: (a) => ({ ...a, status: 204, body: undefined }) },
+  {
+    by: 'transition-answers-no-body',
+    on: ['experiments.transition'],
+    reshape: (a) => ({ ...a, status: 204, body: undefined }),
+  },
   {
     by: 'transition-returns-other-experiment',
     on: ['experiments.transition'],
@@ -244,7 +365,11 @@ const answerMutations: readonly AnswerMutation[] = [
     by: 'transition-unknown-status-ignored',
     on: ['experiments.transition'],
     answers: 'errors',
-    when: (a, q) => is('invalid_body')(a) && askedStatus(q) !== undefined && askedStatus(q) !== null && !(experimentStatuses as readonly unknown[]).includes(askedStatus(q)),
+    when: (a, q) =>
+      is('invalid_body')(a) &&
+      askedStatus(q) !== undefined &&
+      askedStatus(q) !== null &&
+      !(experimentStatuses as readonly unknown[]).includes(askedStatus(q)),
     reshape: (_a, q) => experimentAsIs(q),
   },
   {
@@ -254,26 +379,51 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a, q) => is('invalid_body')(a) && (askedStatus(q) === undefined || askedStatus(q) === null),
     reshape: (_a, q) => experimentAsIs(q),
   },
-  { by: 'experiment-status-uppercase', on: ['experiments.transition'], reshape: (a) => body(a, (e) => ({ ...e, status: String(e['status']).toUpperCase() })) },
+  {
+    by: 'experiment-status-uppercase',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, status: String(e['status']).toUpperCase() })),
+  },
   {
     by: 'experiment-allocation-strategy-unknown',
     on: ['experiments.transition'],
-    reshape: (a) => body(a, (e) => (e['allocation_strategy'] === 'percentage' ? { ...e, allocation_strategy: 'percent' } : e)),
+    reshape: (a) =>
+      body(a, (e) => (e['allocation_strategy'] === 'percentage' ? { ...e, allocation_strategy: 'percent' } : e)),
   },
   {
     by: 'experiment-allocation-weight-string',
     on: ['experiments.transition'],
-    reshape: (a) => body(a, (e) => ({ ...e, allocations: (e['allocations'] as Json[]).map((x) => ({ ...x, weight: String(x['weight']) })) })),
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as Json[]).map((x) => ({ ...x, weight: String(x['weight']) })),
+      })),
   },
-  { by: 'experiment-is-valid-string', on: ['experiments.transition'], reshape: (a) => body(a, (e) => ({ ...e, is_valid: String(e['is_valid']) })) },
-  { by: 'experiment-missing-feature-flag', on: ['experiments.transition'], reshape: (a) => body(a, ({ feature_flag_id: _, ...rest }) => rest) },
-  { by: 'experiment-created-at-not-rfc3339', on: ['experiments.transition'], reshape: (a) => body(a, (e) => ({ ...e, created_at: new Date(String(e['created_at'])).toUTCString() })) },
+  {
+    by: 'experiment-is-valid-string',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, is_valid: String(e['is_valid']) })),
+  },
+  {
+    by: 'experiment-missing-feature-flag',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, ({ feature_flag_id: _, ...rest }) => rest),
+  },
+  {
+    by: 'experiment-created-at-not-rfc3339',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, created_at: new Date(String(e['created_at'])).toUTCString() })),
+  },
   {
     by: 'optional-members-absent',
     on: ['experiments.transition'],
     reshape: (a) => body(a, ({ description: _d, started_at: _s, ended_at: _e, ...rest }) => rest),
   },
-  { by: 'success-codes', on: ['experiments.transition', 'custom-signing-keys.put', 'custom-text.put'], reshape: (a) => ({ ...a, status: 201 }) },
+  {
+    by: 'success-codes',
+    on: ['experiments.transition', 'custom-signing-keys.put', 'custom-text.put'],
+    reshape: (a) => ({ ...a, status: 201 }),
+  },
 
   // client grants
   {
@@ -284,20 +434,47 @@ const answerMutations: readonly AnswerMutation[] = [
       return ok(all[(all.findIndex((g) => g.id === (a.body as Json)['id']) + 1) % all.length]);
     },
   },
-  { by: 'client-grant-is-system-string', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, is_system: String(g['is_system'] ?? false) })) },
-  { by: 'client-grant-audience-empty', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, audience: '' })) },
-  { by: 'client-grant-scope-empty-item', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, scope: [...(g['scope'] as string[]), ''] })) },
-  { by: 'client-grant-organization-usage-unknown', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, organization_usage: 'forbid' })) },
+  {
+    by: 'client-grant-is-system-string',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => ({ ...g, is_system: String(g['is_system'] ?? false) })),
+  },
+  {
+    by: 'client-grant-audience-empty',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => ({ ...g, audience: '' })),
+  },
+  {
+    by: 'client-grant-scope-empty-item',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => ({ ...g, scope: [...(g['scope'] as string[]), ''] })),
+  },
+  {
+    by: 'client-grant-organization-usage-unknown',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => ({ ...g, organization_usage: 'forbid' })),
+  },
   {
     by: 'client-grant-default-for-unknown',
     on: ['client-grants.get'],
     reshape: (a) => body(a, ({ client_id: _, ...g }) => ({ ...g, default_for: 'first_party_clients' })),
   },
-  { by: 'client-grant-subject-type-unknown', on: ['client-grants.get'], reshape: (a) => body(a, (g) => ({ ...g, subject_type: 'machine' })) },
+  {
+    by: 'client-grant-subject-type-unknown',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => ({ ...g, subject_type: 'machine' })),
+  },
   {
     by: 'client-grant-authorization-details-type-256',
     on: ['client-grants.get'],
-    reshape: (a) => body(a, (g) => ({ ...g, authorization_details_types: [...((g['authorization_details_types'] as string[] | undefined) ?? []), 'x'.repeat(256)] })),
+    reshape: (a) =>
+      body(a, (g) => ({
+        ...g,
+        authorization_details_types: [
+          ...((g['authorization_details_types'] as string[] | undefined) ?? []),
+          'x'.repeat(256),
+        ],
+      })),
   },
   {
     by: 'client-grant-client-id-and-default-for',
@@ -322,9 +499,20 @@ const answerMutations: readonly AnswerMutation[] = [
   {
     by: 'event-stream-get-other-stream',
     on: ['event-streams.get'],
-    reshape: (a, q) => ok(q.state.eventStreams[((q.state.eventStreamIndexOf(String((a.body as Json)['id'])) ?? 0) + 1) % q.state.eventStreams.length]),
+    reshape: (a, q) =>
+      ok(
+        q.state.eventStreams[
+          ((q.state.eventStreamIndexOf(String((a.body as Json)['id'])) ?? 0) + 1) % q.state.eventStreams.length
+        ],
+      ),
   },
-  { by: 'stream-id-length-unchecked', on: ['event-streams.get'], answers: 'errors', when: is('invalid_uri'), reshape: () => error('service_unavailable', 'The event stream store failed') },
+  {
+    by: 'stream-id-length-unchecked',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    when: is('invalid_uri'),
+    reshape: () => error('service_unavailable', 'The event stream store failed'),
+  },
   {
     by: 'stream-id-truncated',
     on: ['event-streams.get'],
@@ -347,7 +535,11 @@ const answerMutations: readonly AnswerMutation[] = [
     by: 'event-streams-page2-wrong-shape',
     on: ['event-streams.list'],
     when: (a, q) => secondPageFirst(a, q) !== undefined,
-    reshape: (a, q) => onSecondPageFirst(a, q, (i) => ({ ...(q.state.eventStreams[i] as unknown as Json), subscriptions: 'user.created' })),
+    reshape: (a, q) =>
+      onSecondPageFirst(a, q, (i) => ({
+        ...(q.state.eventStreams[i] as unknown as Json),
+        subscriptions: 'user.created',
+      })),
   },
   {
     by: 'event-stream-webhook-endpoint-object',
@@ -355,26 +547,60 @@ const answerMutations: readonly AnswerMutation[] = [
     reshape: (a) =>
       streams(a, (s) => {
         const destination = s['destination'] as { configuration: Json };
-        return { ...s, destination: { ...destination, configuration: { ...destination.configuration, webhook_endpoint: { url: destination.configuration['webhook_endpoint'] } } } };
+        return {
+          ...s,
+          destination: {
+            ...destination,
+            configuration: {
+              ...destination.configuration,
+              webhook_endpoint: { url: destination.configuration['webhook_endpoint'] },
+            },
+          },
+        };
       }),
   },
   {
     by: 'event-stream-id-25',
     on: ['event-streams.get', 'event-streams.list'],
-    reshape: (a, q) => streams(a, (s) => (q.state.eventStreamIndexOf(String(s['id'])) === 10 ? { ...s, id: String(s['id']).slice(0, EVENT_STREAM_ID_LENGTH - 1) } : s)),
+    reshape: (a, q) =>
+      streams(a, (s) =>
+        q.state.eventStreamIndexOf(String(s['id'])) === 10
+          ? { ...s, id: String(s['id']).slice(0, EVENT_STREAM_ID_LENGTH - 1) }
+          : s,
+      ),
   },
-  { by: 'event-stream-name-129', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => (String(s['name']).length === 128 ? { ...s, name: `${String(s['name'])}n` } : s)) },
-  { by: 'event-stream-subscriptions-empty', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => ({ ...s, subscriptions: [] })) },
-  { by: 'event-stream-status-enabledd', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => (s['status'] === 'enabled' ? { ...s, status: 'enabledd' } : s)) },
+  {
+    by: 'event-stream-name-129',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) => streams(a, (s) => (String(s['name']).length === 128 ? { ...s, name: `${String(s['name'])}n` } : s)),
+  },
+  {
+    by: 'event-stream-subscriptions-empty',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) => streams(a, (s) => ({ ...s, subscriptions: [] })),
+  },
+  {
+    by: 'event-stream-status-enabledd',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) => streams(a, (s) => (s['status'] === 'enabled' ? { ...s, status: 'enabledd' } : s)),
+  },
   {
     by: 'event-stream-updated-at-no-offset',
     on: ['event-streams.get', 'event-streams.list'],
     reshape: (a) => streams(a, (s) => ({ ...s, updated_at: String(s['updated_at']).replace(/(\.\d+)?Z$/, '') })),
   },
-  { by: 'optional-members-absent', on: ['event-streams.get', 'event-streams.list'], reshape: (a) => streams(a, (s) => ({ id: s['id'] })) },
+  {
+    by: 'optional-members-absent',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) => streams(a, (s) => ({ id: s['id'] })),
+  },
 
   // GET /events: the head of the stream (its body is the text the stream opens with)
-  { by: 'events-content-type-text-plain', on: ['events.subscribe'], reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' } }) },
+  {
+    by: 'events-content-type-text-plain',
+    on: ['events.subscribe'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' } }),
+  },
   { by: 'events-other-2xx', on: ['events.subscribe'], reshape: (a) => ({ ...a, status: 203 }) },
   { by: 'sse-comments-retry', on: ['events.subscribe'], reshape: (a) => ({ ...a, body: 'retry: 3000\n\n' }) },
 
@@ -382,17 +608,36 @@ const answerMutations: readonly AnswerMutation[] = [
   {
     by: 'jwk-key-ops-string',
     on: ['custom-signing-keys.put'],
-    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[]).map((k) => (Array.isArray(k['key_ops']) ? { ...k, key_ops: k['key_ops'].join(' ') } : k)) })),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Array.isArray(k['key_ops']) ? { ...k, key_ops: k['key_ops'].join(' ') } : k,
+        ),
+      })),
   },
   {
     by: 'jwk-x5c-string',
     on: ['custom-signing-keys.put'],
-    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[]).map((k) => ({ ...k, x5c: Buffer.from(`conformance-chain-${String(k['kid'] ?? '')}`).toString('base64') })) })),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) => ({
+          ...k,
+          x5c: Buffer.from(`conformance-chain-${String(k['kid'] ?? '')}`).toString('base64'),
+        })),
+      })),
   },
   {
     by: 'keys-answer-as-map',
     on: ['custom-signing-keys.put'],
-    reshape: (a) => body(a, (b) => ({ ...b, keys: Object.fromEntries((b['keys'] as Json[]).map((k, i) => [typeof k['kid'] === 'string' ? k['kid'] : String(i), k])) })),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: Object.fromEntries(
+          (b['keys'] as Json[]).map((k, i) => [typeof k['kid'] === 'string' ? k['kid'] : String(i), k]),
+        ),
+      })),
   },
   {
     by: 'custom-text-values-as-objects',
@@ -404,7 +649,11 @@ const answerMutations: readonly AnswerMutation[] = [
 // ------------------------------------------------------------ SSE messages
 
 const frameMutations: readonly FrameMutation[] = [
-  { by: 'envelope-type-reverse-dns', frames: ['message'], reshape: (f) => envelope(f, (e) => (e['type'] = `com.conformance.${f.event}`)) },
+  {
+    by: 'envelope-type-reverse-dns',
+    frames: ['message'],
+    reshape: (f) => envelope(f, (e) => (e['type'] = `com.conformance.${f.event}`)),
+  },
   {
     by: 'context-latitude-string',
     frames: ['message'],
@@ -414,34 +663,67 @@ const frameMutations: readonly FrameMutation[] = [
         if (geo) geo['latitude'] = String(geo['latitude']);
       }),
   },
-  { by: 'event-time-epoch-seconds', frames: ['message'], reshape: (f) => envelope(f, (e) => (e['time'] = String(Math.floor(Date.parse(String(e['time'])) / 1000)))) },
+  {
+    by: 'event-time-epoch-seconds',
+    frames: ['message'],
+    reshape: (f) => envelope(f, (e) => (e['time'] = String(Math.floor(Date.parse(String(e['time'])) / 1000)))),
+  },
   {
     by: 'connection-created-enabled-clients-string',
     frames: ['message'],
     when: (f, at) => isConnectionCreated(f) && !at.history,
-    reshape: (f) => envelope(f, (e) => (e.data.object['enabled_clients'] = (e.data.object['enabled_clients'] as string[]).join(','))),
+    reshape: (f) =>
+      envelope(f, (e) => (e.data.object['enabled_clients'] = (e.data.object['enabled_clients'] as string[]).join(','))),
   },
   {
     by: 'history-oidc-metadata-boolean-string',
     frames: ['message'],
     when: (f, at) => isConnectionCreated(f) && at.history,
-    reshape: (f) => envelope(f, (e) => (((e.data.object['options'] as Json)['oidc_metadata'] as Json)['claims_parameter_supported'] = 'false')),
+    reshape: (f) =>
+      envelope(
+        f,
+        (e) => (((e.data.object['options'] as Json)['oidc_metadata'] as Json)['claims_parameter_supported'] = 'false'),
+      ),
   },
   {
     by: 'second-connection-created-scope-array',
     frames: ['message'],
-    when: (f, at) => isConnectionCreated(f) && at.history && at.log.after(0).filter((e) => e.type === 'connection.created')[1]?.seq === at.logged?.seq,
+    when: (f, at) =>
+      isConnectionCreated(f) &&
+      at.history &&
+      at.log.after(0).filter((e) => e.type === 'connection.created')[1]?.seq === at.logged?.seq,
     reshape: (f) => envelope(f, (e) => ((e.data.object['options'] as Json)['scope'] = ['openid', 'profile'])),
   },
-  { by: 'envelope-double-encoded', frames: ['message'], reshape: (f) => ({ ...f, data: { ...(f.data as Json), event: JSON.stringify((f.data as Json)['event']) } }) },
-  { by: 'event-offset-only-in-id', frames: ['message'], reshape: (f) => ({ ...f, data: (({ offset: _, ...rest }) => rest)(f.data as Json) }) },
-  { by: 'payload-type-mismatch', frames: ['message'], reshape: (f) => ({ ...f, data: { ...(f.data as Json), type: 'message' } }) },
-  { by: 'resumed-offsets-one-behind', frames: ['message'], when: (_f, at) => at.afterCursor, reshape: (f) => offsetMoved(f, -1) },
+  {
+    by: 'envelope-double-encoded',
+    frames: ['message'],
+    reshape: (f) => ({ ...f, data: { ...(f.data as Json), event: JSON.stringify((f.data as Json)['event']) } }),
+  },
+  {
+    by: 'event-offset-only-in-id',
+    frames: ['message'],
+    reshape: (f) => ({ ...f, data: (({ offset: _, ...rest }) => rest)(f.data as Json) }),
+  },
+  {
+    by: 'payload-type-mismatch',
+    frames: ['message'],
+    reshape: (f) => ({ ...f, data: { ...(f.data as Json), type: 'message' } }),
+  },
+  {
+    by: 'resumed-offsets-one-behind',
+    frames: ['message'],
+    when: (_f, at) => at.afterCursor,
+    reshape: (f) => offsetMoved(f, -1),
+  },
   { by: 'heartbeat-offset-ahead', frames: ['heartbeat'], reshape: (f) => offsetMoved(f, 1) },
   { by: 'heartbeat-offset-behind', frames: ['heartbeat'], reshape: (f) => offsetMoved(f, -1) },
   { by: 'heartbeat-without-offset', frames: ['heartbeat'], reshape: (f) => ({ ...f, id: undefined, data: {} }) },
   { by: 'heartbeat-event-named-heartbeat', frames: ['heartbeat'], reshape: (f) => ({ ...f, event: 'heartbeat' }) },
-  { by: 'sse-payload-type-no-id', frames: ['message', 'heartbeat'], reshape: (f) => ({ ...f, id: undefined, data: { type: f.event, ...(f.data as Json) } }) },
+  {
+    by: 'sse-payload-type-no-id',
+    frames: ['message', 'heartbeat'],
+    reshape: (f) => ({ ...f, id: undefined, data: { type: f.event, ...(f.data as Json) } }),
+  },
   { by: 'extra-members', frames: ['message', 'heartbeat'], reshape: (f) => ({ ...f, data: withExtraMembers(f.data) }) },
   { by: 'sse-comments-retry', frames: ['heartbeat'], reshape: (f) => ({ ...f, before: ': keep-alive\n\n' }) },
   // Last: several data lines, none of them JSON on its own.
@@ -473,9 +755,18 @@ const refusals: readonly Refusal[] = [
     by: 'keys-ec-refused',
     on: 'custom-signing-keys.put',
     when: (r) => keysOf(r).some((k) => isPlainObject(k) && k['kty'] === 'EC'),
-    error: (r) => apiError('invalid_body', `keys[${keysOf(r).findIndex((k) => isPlainObject(k) && k['kty'] === 'EC')}].kty must be RSA`),
+    error: (r) =>
+      apiError(
+        'invalid_body',
+        `keys[${keysOf(r).findIndex((k) => isPlainObject(k) && k['kty'] === 'EC')}].kty must be RSA`,
+      ),
   },
-  { by: 'form-jwks-unparsed', on: 'custom-signing-keys.put', when: (r) => mediaTypeOf(r) === FORM, error: () => apiError('invalid_body', 'A JWKS cannot be read from a form body') },
+  {
+    by: 'form-jwks-unparsed',
+    on: 'custom-signing-keys.put',
+    when: (r) => mediaTypeOf(r) === FORM,
+    error: () => apiError('invalid_body', 'A JWKS cannot be read from a form body'),
+  },
   {
     by: 'custom-text-key-refused',
     on: 'custom-text.put',
@@ -492,7 +783,11 @@ const refusals: readonly Refusal[] = [
     by: 'custom-text-keys-closed',
     on: 'custom-text.put',
     when: (r) => textsOf(r).some(([k]) => k !== DEFAULT_TEXT_KEY && !CLOSED_TEXT_KEYS.includes(k)),
-    error: () => apiError('invalid_body', `Unknown text key: allowed keys are ${[DEFAULT_TEXT_KEY, ...CLOSED_TEXT_KEYS].join(', ')}`),
+    error: () =>
+      apiError(
+        'invalid_body',
+        `Unknown text key: allowed keys are ${[DEFAULT_TEXT_KEY, ...CLOSED_TEXT_KEYS].join(', ')}`,
+      ),
   },
 ];
 
@@ -518,7 +813,11 @@ export class Mutations {
 
   /** Whether a route of this operation has a success to reshape or a request to refuse (the runner leaves the others alone). */
   reshapes(operation: OperationId | undefined): boolean {
-    return this.answers.some((m) => m.answers !== 'errors' && (m.on === 'every' || (operation !== undefined && m.on.includes(operation)))) || this.refusals.some((m) => m.on === operation);
+    return (
+      this.answers.some(
+        (m) => m.answers !== 'errors' && (m.on === 'every' || (operation !== undefined && m.on.includes(operation))),
+      ) || this.refusals.some((m) => m.on === operation)
+    );
   }
 
   /** The error a fault refuses this request with, before the route reads it. */
@@ -530,7 +829,7 @@ export class Mutations {
   answer(a: Answer, request: FastifyRequest, operation: OperationId | undefined): Answer {
     for (const m of this.answers) {
       if (m.on !== 'every' && (operation === undefined || !m.on.includes(operation))) continue;
-      if (m.answers !== 'all' && (a.status >= 400) !== (m.answers === 'errors')) continue;
+      if (m.answers !== 'all' && a.status >= 400 !== (m.answers === 'errors')) continue;
       let seen = this.seen.get(m);
       if (seen === undefined) this.seen.set(m, (seen = new Set()));
       const q: Asked = { request, operation, state: this.state, seen };
@@ -545,8 +844,13 @@ export class Mutations {
   }
 
   frame(kind: 'message' | 'heartbeat', f: SseFrame, at: Omit<FrameAt, 'log' | 'history'>): SseFrame {
-    const where: FrameAt = { ...at, log: this.log, history: at.logged !== undefined && at.logged.seq <= this.log.historyPosition };
-    for (const m of this.frames) if (m.frames.includes(kind) && (m.when === undefined || m.when(f, where))) f = m.reshape(f, where);
+    const where: FrameAt = {
+      ...at,
+      log: this.log,
+      history: at.logged !== undefined && at.logged.seq <= this.log.historyPosition,
+    };
+    for (const m of this.frames)
+      if (m.frames.includes(kind) && (m.when === undefined || m.when(f, where))) f = m.reshape(f, where);
     return f;
   }
 }

@@ -49,7 +49,10 @@ export interface PageWalk {
 }
 
 /** Whether a fault or variant is on, given those switched on: the one question the fault layer asks. */
-export function switchedOn(faults: ReadonlySet<FaultName>, variant: VariantName | undefined): (name: FaultName | VariantName) => boolean {
+export function switchedOn(
+  faults: ReadonlySet<FaultName>,
+  variant: VariantName | undefined,
+): (name: FaultName | VariantName) => boolean {
   return (name) => faults.has(name as FaultName) || variant === name;
 }
 
@@ -64,7 +67,14 @@ export class Deviations {
 
   constructor(faults: ReadonlySet<FaultName>, variant: VariantName | undefined) {
     this.on = switchedOn(faults, variant);
-    const rateHeaders = ['rate-limit-on-429-only', 'rate-limit-remaining-negative', 'rate-limit-429-remaining-nonzero', 'rate-limit-reset-delta', 'rate-limit-reset-fractional', 'rate-limit-429-no-reset'] as const;
+    const rateHeaders = [
+      'rate-limit-on-429-only',
+      'rate-limit-remaining-negative',
+      'rate-limit-429-remaining-nonzero',
+      'rate-limit-reset-delta',
+      'rate-limit-reset-fractional',
+      'rate-limit-429-no-reset',
+    ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
 
@@ -95,17 +105,33 @@ export class Deviations {
   // ---------------------------------------------------- authentication
 
   /** Whether a request with no bearer JWT (no header, or another kind) is let in as the full client. */
-  letsInWithoutBearer(operation: OperationId | undefined, header: string | undefined, token: string | undefined): boolean {
+  letsInWithoutBearer(
+    operation: OperationId | undefined,
+    header: string | undefined,
+    token: string | undefined,
+  ): boolean {
     if (header === undefined) return this.on('missing-token-accepted') && operation === 'client-grants.get';
-    return this.on('malformed-header-accepted') && operation === 'event-streams.list' && (token === undefined || !JWT_SHAPE.test(token));
+    return (
+      this.on('malformed-header-accepted') &&
+      operation === 'event-streams.list' &&
+      (token === undefined || !JWT_SHAPE.test(token))
+    );
   }
 
   /** The principal of a token that failed verification, when a broken verifier would admit it anyway. */
-  async admittedUnverified(operation: OperationId | undefined, token: string, auth: TokenAuthority, origin: string): Promise<Principal | undefined> {
-    if (this.on('tampered-signature-accepted') && operation === 'events.subscribe') return claimedPrincipal(auth, token);
+  async admittedUnverified(
+    operation: OperationId | undefined,
+    token: string,
+    auth: TokenAuthority,
+    origin: string,
+  ): Promise<Principal | undefined> {
+    if (this.on('tampered-signature-accepted') && operation === 'events.subscribe')
+      return claimedPrincipal(auth, token);
     if (this.on('alg-none-accepted') && operation === 'event-streams.get') return unsignedPrincipal(auth, token);
-    if (this.on('jwk-header-trusted') && operation === 'token-sets.list') return embeddedKeyPrincipal(auth, token, origin);
-    if (this.on('signature-cache-ignores-payload') && this.standIns.seenSignature(token)) return claimedPrincipal(auth, token);
+    if (this.on('jwk-header-trusted') && operation === 'token-sets.list')
+      return embeddedKeyPrincipal(auth, token, origin);
+    if (this.on('signature-cache-ignores-payload') && this.standIns.seenSignature(token))
+      return claimedPrincipal(auth, token);
     return undefined;
   }
 
@@ -115,18 +141,27 @@ export class Deviations {
   }
 
   /** The scopes a route requires, and whether all of them or any one. */
-  requiredScopes(operation: OperationId | undefined, scopes: readonly string[] | undefined): { scopes: readonly string[]; all: boolean } | undefined {
-    if (this.on('wrong-scope-required') && operation === 'client-grants.get') return { scopes: ['read:client_grant'], all: false };
+  requiredScopes(
+    operation: OperationId | undefined,
+    scopes: readonly string[] | undefined,
+  ): { scopes: readonly string[]; all: boolean } | undefined {
+    if (this.on('wrong-scope-required') && operation === 'client-grants.get')
+      return { scopes: ['read:client_grant'], all: false };
     if (this.on('limited-token-accepted') && operation === 'custom-signing-keys.put') return undefined;
-    if (this.on('token-sets-scopes-all-of') && operation === 'token-sets.list') return { scopes: [...(scopes ?? []), READ_USERS], all: true };
+    if (this.on('token-sets-scopes-all-of') && operation === 'token-sets.list')
+      return { scopes: [...(scopes ?? []), READ_USERS], all: true };
     return scopes === undefined ? undefined : { scopes, all: false };
   }
 
   /** The request media types a route accepts. */
   mediaTypes(operation: OperationId | undefined, types: readonly string[] | undefined): readonly string[] | undefined {
     const refused =
-      (operation === 'custom-signing-keys.put' && ((this.on('keys-json-415') && 'application/json') || (this.on('keys-form-415') && 'application/x-www-form-urlencoded'))) ||
-      (operation === 'custom-text.put' && ((this.on('custom-text-json-415') && 'application/json') || (this.on('custom-text-form-415') && 'application/x-www-form-urlencoded')));
+      (operation === 'custom-signing-keys.put' &&
+        ((this.on('keys-json-415') && 'application/json') ||
+          (this.on('keys-form-415') && 'application/x-www-form-urlencoded'))) ||
+      (operation === 'custom-text.put' &&
+        ((this.on('custom-text-json-415') && 'application/json') ||
+          (this.on('custom-text-form-415') && 'application/x-www-form-urlencoded')));
     return refused ? types?.filter((t) => t !== refused) : types;
   }
 
@@ -167,7 +202,11 @@ export class Deviations {
   }
 
   /** The rate-limit headers an answer carries (none: undefined). */
-  rateLimitHeaders(headers: RateLimitHeaders, d: RateLimitDecision, names: { remaining: string; reset: string }): RateLimitHeaders | undefined {
+  rateLimitHeaders(
+    headers: RateLimitHeaders,
+    d: RateLimitDecision,
+    names: { remaining: string; reset: string },
+  ): RateLimitHeaders | undefined {
     if (!this.reshapesRateHeaders) return headers;
     if (this.on('rate-limit-on-429-only') && d.allowed) return undefined;
     const out = { ...headers };
@@ -194,7 +233,11 @@ export class Deviations {
   }
 
   /** The statuses an experiment may move to from `from`, given the emulator's table. */
-  allowedTargets(from: ExperimentStatus, table: readonly ExperimentStatus[], every: readonly ExperimentStatus[]): readonly ExperimentStatus[] {
+  allowedTargets(
+    from: ExperimentStatus,
+    table: readonly ExperimentStatus[],
+    every: readonly ExperimentStatus[],
+  ): readonly ExperimentStatus[] {
     if (this.on('transition-refuses-every-move')) return [];
     if (this.on('transition-to-draft-accepted')) return [...table, 'draft'];
     if (this.on('transition-table')) return every.filter((s) => s !== 'draft' && s !== from);
@@ -215,8 +258,10 @@ export class Deviations {
   storedAfterPut<T>(operation: OperationId, stored: T[] | null, sent: T[]): T[];
   storedAfterPut<T extends object>(operation: OperationId, stored: T, sent: T): T;
   storedAfterPut(operation: OperationId, stored: unknown, sent: unknown): unknown {
-    if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put') return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
-    if (this.on('custom-text-merges') && operation === 'custom-text.put') return { ...(stored as object), ...(sent as object) };
+    if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
+      return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
+    if (this.on('custom-text-merges') && operation === 'custom-text.put')
+      return { ...(stored as object), ...(sent as object) };
     return sent;
   }
 
@@ -228,8 +273,12 @@ export class Deviations {
   customTextRead(body: unknown, valueMax: number): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
-    if (this.on('custom-text-non-string-accepted') && isMap) kept = mapValues(body, (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
-    const checked = this.on('custom-text-2001-accepted') && isMap ? mapValues(kept as object, (v) => (typeof v === 'string' ? v.slice(0, valueMax) : v)) : kept;
+    if (this.on('custom-text-non-string-accepted') && isMap)
+      kept = mapValues(body, (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
+    const checked =
+      this.on('custom-text-2001-accepted') && isMap
+        ? mapValues(kept as object, (v) => (typeof v === 'string' ? v.slice(0, valueMax) : v))
+        : kept;
     return { checked, kept };
   }
 
@@ -252,9 +301,13 @@ export class Deviations {
   }
 
   /** Which events a stream delivers, live and replayed, for the event_type filter asked (null: none). */
-  eventFilter(types: ReadonlySet<string> | null): { live: (type: string) => boolean; replayed: (type: string) => boolean } {
+  eventFilter(types: ReadonlySet<string> | null): {
+    live: (type: string) => boolean;
+    replayed: (type: string) => boolean;
+  } {
     const filter = this.on('event-type-filter-ignored') ? null : types;
-    const unasked = (type: string) => this.on('organization-events-only-on-request') && type.startsWith('organization.');
+    const unasked = (type: string) =>
+      this.on('organization-events-only-on-request') && type.startsWith('organization.');
     const live = (type: string) => (filter === null ? !unasked(type) : filter.has(type));
     return { live, replayed: this.on('filter-live-only') ? (type) => !unasked(type) : live };
   }
@@ -284,7 +337,9 @@ export class Deviations {
 
   /** Whether the offset of event `seq` has expired, `nowMs` being the time now. */
   cursorExpired(seq: number, log: EventLog, nowMs: number): boolean {
-    return this.on('cursor-expires') && seq > 0 && (log.after(seq - 1)[0]?.timeMs ?? nowMs) < nowMs - CURSOR_LIFETIME_MS;
+    return (
+      this.on('cursor-expires') && seq > 0 && (log.after(seq - 1)[0]?.timeMs ?? nowMs) < nowMs - CURSOR_LIFETIME_MS
+    );
   }
 
   /** The sequence a stream resumed from the offset of event `seq` replays after. */

@@ -16,7 +16,13 @@ export function claimedPrincipal(auth: TokenAuthority, token: string): Principal
     const sub = payload.sub ?? '';
     const client = sub.endsWith('@clients') ? auth.client(sub.slice(0, -'@clients'.length)) : undefined;
     if (client === undefined || typeof payload.scope !== 'string') return undefined;
-    return { clientId: client.clientId, clientName: client.name, scopes: new Set(payload.scope.split(' ').filter(Boolean)), tokenId: String(payload.jti), rateLimit: client.rateLimit };
+    return {
+      clientId: client.clientId,
+      clientName: client.name,
+      scopes: new Set(payload.scope.split(' ').filter(Boolean)),
+      tokenId: String(payload.jti),
+      rateLimit: client.rateLimit,
+    };
   } catch {
     return undefined;
   }
@@ -33,7 +39,11 @@ export function unsignedPrincipal(auth: TokenAuthority, token: string): Principa
 }
 
 /** The claims of a JWT verified with the key its own header embeds (`jwk`): any key at all. */
-export async function embeddedKeyPrincipal(auth: TokenAuthority, token: string, origin: string): Promise<Principal | undefined> {
+export async function embeddedKeyPrincipal(
+  auth: TokenAuthority,
+  token: string,
+  origin: string,
+): Promise<Principal | undefined> {
   try {
     const { jwk, alg } = decodeProtectedHeader(token);
     if (jwk === undefined || alg === undefined) return undefined;
@@ -61,7 +71,9 @@ export class TokenStandIns {
 
   /** `jwt` encrypted for the emulator itself (nested JWT, JWE compact, dir + A256GCM); a changed JWE resolves to nothing. */
   async encrypted(jwt: string): Promise<string> {
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(jwt)).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' }).encrypt(this.encryptionKey);
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(jwt))
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' })
+      .encrypt(this.encryptionKey);
     this.jwtOf.set(jwe, jwt);
     return jwe;
   }

@@ -16,39 +16,48 @@ export interface Variant {
 export const variants = [
   {
     name: 'error-body-shape',
-    differs: 'Errors of /api/v2 are application/problem+json { type, title, status, detail } ("The shape of error response bodies: not shown").',
+    differs:
+      'Errors of /api/v2 are application/problem+json { type, title, status, detail } ("The shape of error response bodies: not shown").',
   },
   {
     name: 'transition-table',
-    differs: 'Experiments move from any status to any other target (not to the current one) ("Allowed source states for each target: not shown").',
+    differs:
+      'Experiments move from any status to any other target (not to the current one) ("Allowed source states for each target: not shown").',
   },
   {
     name: 'last-page-empty-next',
-    differs: 'The last page of event streams carries next: "" ("the form of the last page (whether next is absent): not shown").',
+    differs:
+      'The last page of event streams carries next: "" ("the form of the last page (whether next is absent): not shown").',
   },
   {
     name: 'last-page-trailing-empty',
-    differs: 'Every page with streams carries next; the walk ends on an empty page without next (the form of the last page: not shown).',
+    differs:
+      'Every page with streams carries next; the walk ends on an empty page without next (the form of the last page: not shown).',
   },
   {
     name: 'extra-members',
-    differs: 'Every answered object (token sets, experiments, grants, streams, pages, keys, errors, token response, SSE payloads, envelopes, contexts) carries an unknown member (token sets: "Additional properties are allowed"; elsewhere silent). Custom text maps are left alone: every member there is a text value.',
+    differs:
+      'Every answered object (token sets, experiments, grants, streams, pages, keys, errors, token response, SSE payloads, envelopes, contexts) carries an unknown member (token sets: "Additional properties are allowed"; elsewhere silent). Custom text maps are left alone: every member there is a text value.',
   },
   {
     name: 'success-codes',
-    differs: 'The PUTs answer 201 and the experiment move 201, with the documented bodies ("success status code: not shown"; the token-set listing keeps its documented 200).',
+    differs:
+      'The PUTs answer 201 and the experiment move 201, with the documented bodies ("success status code: not shown"; the token-set listing keeps its documented 200).',
   },
   {
     name: 'sse-comments-retry',
-    differs: 'The stream opens with retry: 3000 and sends a ": keep-alive" comment before each heartbeat (SSE framing the document does not restrict).',
+    differs:
+      'The stream opens with retry: 3000 and sends a ": keep-alive" comment before each heartbeat (SSE framing the document does not restrict).',
   },
   {
     name: 'sse-payload-type-no-id',
-    differs: 'Payloads carry type (the SSE event field, "Injected from the SSE event field") and messages have no SSE id field (the offset is in the payload).',
+    differs:
+      'Payloads carry type (the SSE event field, "Injected from the SSE event field") and messages have no SSE id field (the offset is in the payload).',
   },
   {
     name: 'start-replays-recent',
-    differs: 'Without from, the stream first replays the 5 most recent events, then goes live ("starts from the latest events": whether recent ones are replayed is observed).',
+    differs:
+      'Without from, the stream first replays the 5 most recent events, then goes live ("starts from the latest events": whether recent ones are replayed is observed).',
   },
   {
     name: 'rate-limit-on-429-only',
@@ -56,19 +65,23 @@ export const variants = [
   },
   {
     name: 'rate-limit-reset-delta',
-    differs: 'X-RateLimit-Reset is the number of seconds until the window resets, not an epoch time ("Numeric rate-limit values and windows: not shown").',
+    differs:
+      'X-RateLimit-Reset is the number of seconds until the window resets, not an epoch time ("Numeric rate-limit values and windows: not shown").',
   },
   {
     name: 'validation-422',
-    differs: 'Validation failures (bad body, query, path parameter) answer 422 instead of 400 ("Status codes for validation failures: not shown").',
+    differs:
+      'Validation failures (bad body, query, path parameter) answer 422 instead of 400 ("Status codes for validation failures: not shown").',
   },
   {
     name: 'auth-statuses',
-    differs: 'Outside the token-set listing, a missing or invalid token answers 403 and a token without the scope 404 (error statuses of the other endpoints: not shown).',
+    differs:
+      'Outside the token-set listing, a missing or invalid token answers 403 and a token without the scope 404 (error statuses of the other endpoints: not shown).',
   },
   {
     name: 'html-sanitised',
-    differs: 'Custom text values with markup outside the allow-list are stored sanitised (tags stripped) and answered 2xx instead of refused (the rule admits either).',
+    differs:
+      'Custom text values with markup outside the allow-list are stored sanitised (tags stripped) and answered 2xx instead of refused (the rule admits either).',
   },
   {
     name: 'form-jwks-unparsed',
@@ -76,7 +89,8 @@ export const variants = [
   },
   {
     name: 'optional-members-absent',
-    differs: 'Members the document does not mark required are left out: token sets, client grants and event streams answer only their id (kept so they can be told apart and addressed), experiments no description, started_at or ended_at ("Unless marked required, a field may be absent").',
+    differs:
+      'Members the document does not mark required are left out: token sets, client grants and event streams answer only their id (kept so they can be told apart and addressed), experiments no description, started_at or ended_at ("Unless marked required, a field may be absent").',
   },
   {
     name: 'events-other-2xx',
@@ -84,54 +98,66 @@ export const variants = [
   },
   {
     name: 'custom-text-keys-closed',
-    differs: 'Custom text accepts only the keys introduction (the suite\'s configured key), heading and description, and refuses others with 400 (the set of allowed text keys is not shown).',
+    differs:
+      "Custom text accepts only the keys introduction (the suite's configured key), heading and description, and refuses others with 400 (the set of allowed text keys is not shown).",
   },
   {
     name: 'custom-text-merges',
-    differs: 'A custom text PUT merges the keys sent into the stored map and answers the merged map (the document says "set" and "the resulting text keys and values", not "replace").',
+    differs:
+      'A custom text PUT merges the keys sent into the stored map and answers the merged map (the document says "set" and "the resulting text keys and values", not "replace").',
   },
   {
     name: 'token-response-minimal',
-    differs: 'The token response carries only access_token and token_type (expires_in and scope are optional in RFC 6749 5.1; lifetime not shown).',
+    differs:
+      'The token response carries only access_token and token_type (expires_in and scope are optional in RFC 6749 5.1; lifetime not shown).',
   },
   // ------------------------------------ JSON operations, restore, fixtures, rate limits
   {
     name: 'no-snapshot-routes',
-    differs: 'Neither GET nor DELETE /keys/custom-signing nor GET custom text is served (405): the document shows only the PUTs, so the suite cannot snapshot and sends no write there.',
+    differs:
+      'Neither GET nor DELETE /keys/custom-signing nor GET custom text is served (405): the document shows only the PUTs, so the suite cannot snapshot and sends no write there.',
   },
   {
     name: 'rate-limit-reset-fractional',
-    differs: 'X-RateLimit-Reset is epoch seconds with milliseconds (1735689600.250) ("Numeric rate-limit values and windows: not shown").',
+    differs:
+      'X-RateLimit-Reset is epoch seconds with milliseconds (1735689600.250) ("Numeric rate-limit values and windows: not shown").',
   },
   {
     name: 'rate-limit-429-remaining-nonzero',
-    differs: 'A 429 says X-RateLimit-Remaining 1 (as when another limit than the one described is hit); the document states only that the three headers describe the rate limit.',
+    differs:
+      'A 429 says X-RateLimit-Remaining 1 (as when another limit than the one described is hit); the document states only that the three headers describe the rate limit.',
   },
   {
     name: 'rate-limit-edge-of-probe',
-    differs: 'The rate-limited client may send 200 requests a window, the probe\'s default budget: its last answer is a correct 200 with X-RateLimit-Remaining 0, and no 429 comes within the probe (numeric values: not shown).',
+    differs:
+      "The rate-limited client may send 200 requests a window, the probe's default budget: its last answer is a correct 200 with X-RateLimit-Remaining 0, and no 429 comes within the probe (numeric values: not shown).",
   },
   {
     name: 'transition-table-terminal',
-    differs: 'Experiments in completed or archived accept no move (409) ("Allowed source states for each target: not shown").',
+    differs:
+      'Experiments in completed or archived accept no move (409) ("Allowed source states for each target: not shown").',
   },
   // ------------------------------------------- authentication, token endpoint
   {
     name: 'token-jwe',
-    differs: 'The token endpoint issues its JWTs in the JWE compact form (five segments, a nested signed JWT encrypted with dir/A256GCM): "the token is a JWT", and RFC 7519 1 represents a JWT as a JWS or a JWE. Its claims cannot be read, so no token can be forged from it.',
+    differs:
+      'The token endpoint issues its JWTs in the JWE compact form (five segments, a nested signed JWT encrypted with dir/A256GCM): "the token is a JWT", and RFC 7519 1 represents a JWT as a JWS or a JWE. Its claims cannot be read, so no token can be forged from it.',
   },
   {
     name: 'token-expires-in-fractional',
-    differs: 'The token response gives expires_in as 86399.5, a JSON number with a fraction (RFC 6749 5.1: "the lifetime in seconds"; token lifetime not shown).',
+    differs:
+      'The token response gives expires_in as 86399.5, a JSON number with a fraction (RFC 6749 5.1: "the lifetime in seconds"; token lifetime not shown).',
   },
   {
     name: 'token-scope-ignored',
-    differs: 'The token endpoint ignores the scope parameter and grants the client\'s scopes (RFC 6749 3.3 lets the server ignore the scope requested; narrowing is not shown): the any-of-the-scopes check skips with the reason.',
+    differs:
+      "The token endpoint ignores the scope parameter and grants the client's scopes (RFC 6749 3.3 lets the server ignore the scope requested; narrowing is not shown): the any-of-the-scopes check skips with the reason.",
   },
   // ------------------------------------------------------------ events stream
   {
     name: 'from-timestamp-minute',
-    differs: 'from_timestamp is rounded down to the minute (it is the less accurate start: "later requests use the cursor from `from`, which is more accurate").',
+    differs:
+      'from_timestamp is rounded down to the minute (it is the less accurate start: "later requests use the cursor from `from`, which is more accurate").',
   },
   {
     name: 'no-heartbeats',
@@ -139,11 +165,13 @@ export const variants = [
   },
   {
     name: 'heartbeats-sparse',
-    differs: 'The first offset-only heartbeat comes 30 s after connecting, then every 30 s ("Heartbeat frequency: not shown").',
+    differs:
+      'The first offset-only heartbeat comes 30 s after connecting, then every 30 s ("Heartbeat frequency: not shown").',
   },
   {
     name: 'cursor-expires',
-    differs: 'The offset of an event older than an hour is refused with 400 invalid_cursor ("how long a cursor stays valid: not shown").',
+    differs:
+      'The offset of an event older than an hour is refused with 400 invalid_cursor ("how long a cursor stays valid: not shown").',
   },
 ] as const satisfies readonly Variant[];
 

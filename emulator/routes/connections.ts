@@ -34,7 +34,8 @@ export function connectionRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request, reply) => {
         const body = checkFields(request.body, fields);
         const name = body['name'] as string;
-        if (ctx.state.connectionByName(name) !== undefined) throw apiError('already_exists', 'A connection with this name already exists.');
+        if (ctx.state.connectionByName(name) !== undefined)
+          throw apiError('already_exists', 'A connection with this name already exists.');
         let id: string;
         do id = ctx.state.newId('con_', 'alnum', 16);
         while (ctx.state.connections.has(id));
@@ -46,10 +47,19 @@ export function connectionRoutes(ctx: EmulatorContext): RouteDef[] {
         const connection = fullConnection(id, name, body['strategy'] as string, extra);
         // The options given merge over the defaults; the result must still be a connection.created object.
         const check = validate('connection-created-object', connection);
-        if (!check.valid) throw apiError('invalid_body', `Payload validation error: ${formatErrors(check.errors).replace(/\n/g, '; ')}`);
+        if (!check.valid)
+          throw apiError(
+            'invalid_body',
+            `Payload validation error: ${formatErrors(check.errors).replace(/\n/g, '; ')}`,
+          );
         ctx.state.connections.set(id, connection);
         const conn = { id, name, strategy: connection.strategy };
-        ctx.events.append('connection.created', structuredClone(connection) as unknown as Record<string, unknown>, requestContext(request, conn), 'connections');
+        ctx.events.append(
+          'connection.created',
+          structuredClone(connection) as unknown as Record<string, unknown>,
+          requestContext(request, conn),
+          'connections',
+        );
         void reply.code(201);
         return connection;
       },
@@ -64,7 +74,12 @@ export function connectionRoutes(ctx: EmulatorContext): RouteDef[] {
         if (connection === undefined) throw apiError('inexistent_connection');
         ctx.state.connections.delete(id);
         const conn = { id, name: connection.name, strategy: connection.strategy };
-        ctx.events.append('connection.deleted', structuredClone(connection) as unknown as Record<string, unknown>, requestContext(request, conn), 'connections');
+        ctx.events.append(
+          'connection.deleted',
+          structuredClone(connection) as unknown as Record<string, unknown>,
+          requestContext(request, conn),
+          'connections',
+        );
         return reply.code(204).send();
       },
     },

@@ -28,7 +28,8 @@ function checkKeys(body: unknown): Jwk[] {
   const keys = (body as { keys: unknown[] }).keys;
   keys.forEach((key, i) => {
     if (!isPlainObject(key)) throw apiError('invalid_body', `keys[${i}] must be an object`);
-    if (typeof key['kty'] !== 'string' || key['kty'].length === 0) throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
+    if (typeof key['kty'] !== 'string' || key['kty'].length === 0)
+      throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
     if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
     for (const m of PRIVATE_MEMBERS) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
@@ -52,7 +53,11 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         const empty = isPlainObject(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
         const keys = empty && ctx.deviations.keySetMayBeEmpty ? [] : checkKeys(body);
         // The PUT replaces the entire set.
-        ctx.state.customSigningKeys = ctx.deviations.storedAfterPut('custom-signing-keys.put', ctx.state.customSigningKeys, keys);
+        ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(
+          'custom-signing-keys.put',
+          ctx.state.customSigningKeys,
+          keys,
+        );
         return { keys: ctx.state.customSigningKeys };
       },
     },

@@ -26,8 +26,10 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   const id = param(request, 'id');
   const language = param(request, 'language');
   const page = param(request, 'page');
-  if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language')) throw apiError('invalid_uri', `language must be one of: ${LANGUAGES.join(', ')}`);
-  if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page')) throw apiError('invalid_uri', `page must be one of: ${PAGES.join(', ')}`);
+  if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language'))
+    throw apiError('invalid_uri', `language must be one of: ${LANGUAGES.join(', ')}`);
+  if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page'))
+    throw apiError('invalid_uri', `page must be one of: ${PAGES.join(', ')}`);
   return { id, key: customTextKey(id, language, page), known: ctx.state.profiles.has(id) };
 }
 
@@ -36,7 +38,8 @@ function checkText(ctx: EmulatorContext, raw: unknown): Record<string, string> {
   validateBody('custom-text', checked);
   const out: Array<[string, string]> = [];
   for (const [k, v] of Object.entries(kept as Record<string, string>)) {
-    if (k.length === 0 || k.length > KEY_MAX) throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
+    if (k.length === 0 || k.length > KEY_MAX)
+      throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
     const why = htmlViolation(v);
     const value = why === undefined ? v : ctx.deviations.keptDespiteMarkup(v);
     if (value === undefined) throw apiError('invalid_body', `Value of ${k}: ${why}`);

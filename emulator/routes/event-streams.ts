@@ -38,7 +38,8 @@ function parseTake(ctx: EmulatorContext, raw: string | undefined): number {
   if (raw === undefined) return take.default;
   const n = Number(raw);
   // Canonical decimal only: no sign, no leading zero, no exponent.
-  if (!/^(?:0|[1-9][0-9]{0,2})$/.test(raw) || n < take.min || n > take.max) throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
+  if (!/^(?:0|[1-9][0-9]{0,2})$/.test(raw) || n < take.min || n > take.max)
+    throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
   return n;
 }
 
@@ -51,7 +52,8 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
       scopes: operation('event-streams.get').scopes,
       handler: (request) => {
         const id = param(request, 'id');
-        if (codePoints(id) !== EVENT_STREAM_ID_LENGTH) throw apiError('invalid_uri', `Path parameter id must be exactly ${EVENT_STREAM_ID_LENGTH} characters`);
+        if (codePoints(id) !== EVENT_STREAM_ID_LENGTH)
+          throw apiError('invalid_uri', `Path parameter id must be exactly ${EVENT_STREAM_ID_LENGTH} characters`);
         const i = ctx.state.eventStreamIndexOf(id);
         if (i === undefined) throw apiError('inexistent_event_stream');
         return ctx.state.eventStreams[i];
@@ -78,7 +80,13 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
         const more = start + size < all.length;
         const last = eventStreams[eventStreams.length - 1];
         const cursorAt = (i: number) => encodeStreamCursor(all[i]!.id);
-        const next = ctx.deviations.nextCursor(more && last !== undefined ? encodeStreamCursor(last.id) : undefined, { start, size, total: all.length, from, cursorAt });
+        const next = ctx.deviations.nextCursor(more && last !== undefined ? encodeStreamCursor(last.id) : undefined, {
+          start,
+          size,
+          total: all.length,
+          from,
+          cursorAt,
+        });
         return next === undefined ? { eventStreams } : { eventStreams, next };
       },
     },

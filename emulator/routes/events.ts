@@ -53,7 +53,13 @@ function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean
   const cache = wire[afterCursor ? 1 : 0];
   let m = cache.get(e);
   if (m === undefined) {
-    m = wireOf(ctx.mutations.frame('message', { event: e.type, id: e.offset, data: { offset: e.offset, event: e.envelope } }, { logged: e, afterCursor }));
+    m = wireOf(
+      ctx.mutations.frame(
+        'message',
+        { event: e.type, id: e.offset, data: { offset: e.offset, event: e.envelope } },
+        { logged: e, afterCursor },
+      ),
+    );
     cache.set(e, m);
   }
   return m;
@@ -62,7 +68,9 @@ function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean
 /** A cursor-only heartbeat at the current position. */
 function heartbeatMessage(ctx: EmulatorContext): string {
   const offset = encodeOffset(ctx.events.position);
-  return wireOf(ctx.mutations.frame('heartbeat', { event: OFFSET_ONLY, id: offset, data: { offset } }, { afterCursor: false }));
+  return wireOf(
+    ctx.mutations.frame('heartbeat', { event: OFFSET_ONLY, id: offset, data: { offset } }, { afterCursor: false }),
+  );
 }
 
 interface StartPoint {
@@ -79,7 +87,8 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   const fromTimestamp = singleQuery(request, 'from_timestamp');
   const types = repeatedQuery(request, 'event_type');
   for (const t of types) {
-    if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType) throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
+    if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType)
+      throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
   const filter = types.length > 0 ? new Set(types) : null;
   if (from !== undefined && codePoints(from) > FROM_MAX && ctx.deviations.dropsOverlongFrom) from = undefined;
@@ -87,7 +96,8 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   let backlog: LoggedEvent[] = [];
   if (fromTimestamp !== undefined) {
     const max = ctx.deviations.fromTimestampMax(FROM_TIMESTAMP_MAX);
-    if (codePoints(fromTimestamp) > max) throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
+    if (codePoints(fromTimestamp) > max)
+      throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
     const ms = parseRfc3339(fromTimestamp);
     if (ms === undefined) throw apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time');
     const start = ctx.deviations.timestampStart(ms);
@@ -97,10 +107,13 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   }
   const resumed = from !== undefined;
   if (from !== undefined) {
-    if (codePoints(from) > FROM_MAX) throw apiError('invalid_query_string', `from must be at most ${FROM_MAX} characters`);
+    if (codePoints(from) > FROM_MAX)
+      throw apiError('invalid_query_string', `from must be at most ${FROM_MAX} characters`);
     const seq = decodeOffset(from);
-    if (seq === undefined || seq > ctx.events.position) throw apiError('invalid_cursor', 'from is not an offset this stream gave out');
-    if (seq < ctx.events.oldestResumable) throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
+    if (seq === undefined || seq > ctx.events.position)
+      throw apiError('invalid_cursor', 'from is not an offset this stream gave out');
+    if (seq < ctx.events.oldestResumable)
+      throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
     if (ctx.deviations.cursorExpired(seq, ctx.events, Date.now())) throw apiError('invalid_cursor', 'from has expired');
     // Strictly after the event the cursor names.
     backlog = ctx.deviations.replayOrder(ctx.events.after(ctx.deviations.resumeAfter(seq, ctx.events.historyPosition)));
@@ -113,7 +126,16 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
 
 function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, start: StartPoint): void {
   const head = ctx.mutations.answer(
-    { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' }, body: '' },
+    {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      },
+      body: '',
+    },
     request,
     'events.subscribe',
   );

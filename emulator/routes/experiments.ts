@@ -55,7 +55,8 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         experiment.status = target;
         experiment.updated_at = now;
         if (target === 'active') experiment.started_at ??= now;
-        if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused'))) experiment.ended_at ??= now;
+        if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused')))
+          experiment.ended_at ??= now;
         return ctx.deviations.answerOfWrite('experiments.transition', experiment, previous);
       },
     },

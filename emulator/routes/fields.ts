@@ -30,10 +30,15 @@ function typeOk(v: unknown, t: FieldType): boolean {
 }
 
 /** The body as a checked record; throws 400 `invalid_body` naming the first problem. */
-export function checkFields(body: unknown, spec: Readonly<Record<string, FieldSpec>>, atLeastOne = false): Record<string, unknown> {
+export function checkFields(
+  body: unknown,
+  spec: Readonly<Record<string, FieldSpec>>,
+  atLeastOne = false,
+): Record<string, unknown> {
   if (!isPlainObject(body)) throw apiError('invalid_body', 'Payload validation error: the body must be a JSON object');
   for (const key of Object.keys(body)) {
-    if (!Object.hasOwn(spec, key)) throw apiError('invalid_body', `Payload validation error: additional property ${key} is not allowed`);
+    if (!Object.hasOwn(spec, key))
+      throw apiError('invalid_body', `Payload validation error: additional property ${key} is not allowed`);
   }
   for (const [key, f] of Object.entries(spec)) {
     const v = body[key];
@@ -41,13 +46,18 @@ export function checkFields(body: unknown, spec: Readonly<Record<string, FieldSp
       if (f.required) throw apiError('invalid_body', `Payload validation error: missing required property ${key}`);
       continue;
     }
-    if (!typeOk(v, f.type)) throw apiError('invalid_body', `Payload validation error: ${key} must be of type ${f.type}`);
+    if (!typeOk(v, f.type))
+      throw apiError('invalid_body', `Payload validation error: ${key} must be of type ${f.type}`);
     if (typeof v === 'string') {
-      if (f.min !== undefined && v.length < f.min) throw apiError('invalid_body', `Payload validation error: ${key} must be at least ${f.min} characters`);
-      if (f.max !== undefined && v.length > f.max) throw apiError('invalid_body', `Payload validation error: ${key} must be at most ${f.max} characters`);
-      if (f.pattern !== undefined && !f.pattern.test(v)) throw apiError('invalid_body', `Payload validation error: ${key} has an invalid format`);
+      if (f.min !== undefined && v.length < f.min)
+        throw apiError('invalid_body', `Payload validation error: ${key} must be at least ${f.min} characters`);
+      if (f.max !== undefined && v.length > f.max)
+        throw apiError('invalid_body', `Payload validation error: ${key} must be at most ${f.max} characters`);
+      if (f.pattern !== undefined && !f.pattern.test(v))
+        throw apiError('invalid_body', `Payload validation error: ${key} has an invalid format`);
     }
   }
-  if (atLeastOne && Object.keys(body).length === 0) throw apiError('invalid_body', 'Payload validation error: at least one property is required');
+  if (atLeastOne && Object.keys(body).length === 0)
+    throw apiError('invalid_body', 'Payload validation error: at least one property is required');
   return body;
 }

@@ -26,14 +26,20 @@ export function organizationRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request, reply) => {
         const body = checkFields(request.body, fields);
         const name = body['name'] as string;
-        for (const o of ctx.state.organizations.values()) if (o.name === name) throw apiError('already_exists', 'An organization with this name already exists.');
+        for (const o of ctx.state.organizations.values())
+          if (o.name === name) throw apiError('already_exists', 'An organization with this name already exists.');
         let id: string;
         do id = ctx.state.newId('org_', 'alnum', 16);
         while (ctx.state.organizations.has(id));
         const org: Organization = { id, name, display_name: (body['display_name'] as string | undefined) ?? name };
         if (body['metadata'] !== undefined) org.metadata = structuredClone(body['metadata']) as Record<string, string>;
         ctx.state.organizations.set(id, org);
-        ctx.events.append('organization.created', structuredClone(org) as unknown as Record<string, unknown>, requestContext(request), 'organizations');
+        ctx.events.append(
+          'organization.created',
+          structuredClone(org) as unknown as Record<string, unknown>,
+          requestContext(request),
+          'organizations',
+        );
         void reply.code(201);
         return org;
       },
@@ -47,7 +53,12 @@ export function organizationRoutes(ctx: EmulatorContext): RouteDef[] {
         const org = ctx.state.organizations.get(id);
         if (org === undefined) throw apiError('inexistent_organization');
         ctx.state.organizations.delete(id);
-        ctx.events.append('organization.deleted', structuredClone(org) as unknown as Record<string, unknown>, requestContext(request), 'organizations');
+        ctx.events.append(
+          'organization.deleted',
+          structuredClone(org) as unknown as Record<string, unknown>,
+          requestContext(request),
+          'organizations',
+        );
         return reply.code(204).send();
       },
     },

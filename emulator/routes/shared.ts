@@ -56,7 +56,8 @@ export function codePoints(s: string): number {
 export function singleQuery(request: FastifyRequest, name: string): string | undefined {
   const v = (request.query as Record<string, unknown> | undefined)?.[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw apiError('invalid_query_string', `Query parameter ${name} must be given at most once`);
+  if (typeof v !== 'string')
+    throw apiError('invalid_query_string', `Query parameter ${name} must be given at most once`);
   return v;
 }
 
@@ -75,7 +76,8 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function validateBody(name: SchemaName, body: unknown): void {
   if (body === undefined) throw apiError('invalid_body', 'Payload validation error: a request body is required');
   const r = validate(name, body);
-  if (!r.valid) throw apiError('invalid_body', `Payload validation error: ${formatErrors(r.errors).replace(/\n/g, '; ')}`);
+  if (!r.valid)
+    throw apiError('invalid_body', `Payload validation error: ${formatErrors(r.errors).replace(/\n/g, '; ')}`);
 }
 
 export const nowIso = (): string => new Date().toISOString();

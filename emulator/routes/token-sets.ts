@@ -22,7 +22,8 @@ export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
       scopes: operation('token-sets.list').scopes,
       handler: (request) => {
         const id = param(request, 'id');
-        if (codePoints(id) > USER_ID_MAX) throw apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`);
+        if (codePoints(id) > USER_ID_MAX)
+          throw apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`);
         if (!ctx.state.users.has(id)) throw apiError('inexistent_user');
         // The emulator's clock (options.now): the seed's dates count from it too.
         const now = ctx.options.now();

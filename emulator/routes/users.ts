@@ -38,18 +38,23 @@ const profileFields: Record<string, FieldSpec> = {
 
 const NOT_KEPT: ReadonlySet<string> = new Set(['password', 'verify_email']);
 
-const createFields: Record<string, FieldSpec> = { ...profileFields, connection: { type: 'string', required: true, min: 1, max: 128 } };
+const createFields: Record<string, FieldSpec> = {
+  ...profileFields,
+  connection: { type: 'string', required: true, min: 1, max: 128 },
+};
 
 /** What a user looks like in answers and events (the password is never kept). */
 function pick(body: Record<string, unknown>): Partial<User> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(profileFields)) if (!NOT_KEPT.has(k) && body[k] !== undefined) out[k] = structuredClone(body[k]);
+  for (const k of Object.keys(profileFields))
+    if (!NOT_KEPT.has(k) && body[k] !== undefined) out[k] = structuredClone(body[k]);
   return out as Partial<User>;
 }
 
 function userId(request: Parameters<RouteDef['handler']>[0]): string {
   const id = param(request, 'id');
-  if (codePoints(id) > USER_ID_MAX) throw apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`);
+  if (codePoints(id) > USER_ID_MAX)
+    throw apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`);
   return id;
 }
 
@@ -66,11 +71,13 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request, reply) => {
         const body = checkFields(request.body, createFields);
         const connection = ctx.state.connectionByName(body['connection'] as string);
-        if (connection === undefined || connection.strategy !== 'auth0') throw apiError('invalid_body', 'Payload validation error: connection must name a database connection');
+        if (connection === undefined || connection.strategy !== 'auth0')
+          throw apiError('invalid_body', 'Payload validation error: connection must name a database connection');
         const profile = pick(body);
         if (profile.email !== undefined) {
           for (const u of ctx.state.users.values()) {
-            if (u.email === profile.email && u.identities[0]?.connection === connection.name) throw apiError('already_exists', 'The user already exists.');
+            if (u.email === profile.email && u.identities[0]?.connection === connection.name)
+              throw apiError('already_exists', 'The user already exists.');
           }
         }
         let id: string;
@@ -86,7 +93,12 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
         };
         ctx.state.users.set(id, user);
         ctx.state.tokenSets.set(id, []);
-        ctx.events.append('user.created', structuredClone(user) as unknown as Record<string, unknown>, requestContext(request, connectionOf(connection.name)), 'users');
+        ctx.events.append(
+          'user.created',
+          structuredClone(user) as unknown as Record<string, unknown>,
+          requestContext(request, connectionOf(connection.name)),
+          'users',
+        );
         void reply.code(201);
         return user;
       },
@@ -102,7 +114,12 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
         if (user === undefined) throw apiError('inexistent_user');
         Object.assign(user, pick(body), { updated_at: nowIso() });
         const conn = user.identities[0]?.connection;
-        ctx.events.append('user.updated', structuredClone(user) as unknown as Record<string, unknown>, requestContext(request, conn ? connectionOf(conn) : undefined), 'users');
+        ctx.events.append(
+          'user.updated',
+          structuredClone(user) as unknown as Record<string, unknown>,
+          requestContext(request, conn ? connectionOf(conn) : undefined),
+          'users',
+        );
         return user;
       },
     },
@@ -117,7 +134,12 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
         ctx.state.users.delete(id);
         ctx.state.tokenSets.delete(id);
         const conn = user.identities[0]?.connection;
-        ctx.events.append('user.deleted', structuredClone(user) as unknown as Record<string, unknown>, requestContext(request, conn ? connectionOf(conn) : undefined), 'users');
+        ctx.events.append(
+          'user.deleted',
+          structuredClone(user) as unknown as Record<string, unknown>,
+          requestContext(request, conn ? connectionOf(conn) : undefined),
+          'users',
+        );
         return reply.code(204).send();
       },
     },

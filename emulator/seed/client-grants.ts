@@ -7,7 +7,10 @@ import type * as Schema from '../../schemas/types.js';
 import type { ClientGrant, Stored } from '../state.js';
 import { ALNUM, type Rng } from './shared.js';
 
-export function seedClientGrants(rng: Rng, fullClientId: string): { clientGrants: Map<string, ClientGrant>; fixtureGrant: ClientGrant } {
+export function seedClientGrants(
+  rng: Rng,
+  fullClientId: string,
+): { clientGrants: Map<string, ClientGrant>; fixtureGrant: ClientGrant } {
   const clientGrants = new Map<string, ClientGrant>();
   const grant = (g: Stored<Schema.ClientGrant, 'audience' | 'scope'>): ClientGrant => {
     const full = { id: `cgr_${rng.chars(ALNUM, 16)}`, ...g };
@@ -34,7 +37,14 @@ export function seedClientGrants(rng: Rng, fullClientId: string): { clientGrants
     authorization_details_types: ['payment_initiation', 'account_information'],
     allow_all_scopes: false,
   });
-  grant({ client_id: `client_${rng.chars(ALNUM, 20)}`, audience: 'https://api.conformance.test/system', scope: [], is_system: true, subject_type: 'client', allow_all_scopes: true });
+  grant({
+    client_id: `client_${rng.chars(ALNUM, 20)}`,
+    audience: 'https://api.conformance.test/system',
+    scope: [],
+    is_system: true,
+    subject_type: 'client',
+    allow_all_scopes: true,
+  });
   grant({
     client_id: `client_${rng.chars(ALNUM, 20)}`,
     audience: 'https://api.conformance.test/orders',

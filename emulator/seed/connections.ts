@@ -7,7 +7,12 @@ import type { Connection } from '../state.js';
 import { ALNUM, USER_CONNECTION, type Rng } from './shared.js';
 
 /** A connection object as `connection.created` carries it: every documented member filled. */
-export function fullConnection(id: string, name: string, strategy: string, extra: Partial<Connection> = {}): Connection {
+export function fullConnection(
+  id: string,
+  name: string,
+  strategy: string,
+  extra: Partial<Connection> = {},
+): Connection {
   const issuer = `https://idp.conformance.test/${encodeURIComponent(name)}/`;
   const oidc_metadata = {
     authorization_endpoint: `${issuer}authorize`,
@@ -89,7 +94,9 @@ export function fullConnection(id: string, name: string, strategy: string, extra
 
 /** The seeded connections: the database connection (enabled for the full client), then the social one. */
 export function seedConnections(rng: Rng, fullClientId: string): { db: Connection; social: Connection } {
-  const db = fullConnection(`con_${rng.chars(ALNUM, 16)}`, USER_CONNECTION, 'auth0', { enabled_clients: [fullClientId] });
+  const db = fullConnection(`con_${rng.chars(ALNUM, 16)}`, USER_CONNECTION, 'auth0', {
+    enabled_clients: [fullClientId],
+  });
   const social = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'google-oauth2', 'google-oauth2', {
     options: { federated_connections_access_tokens: { active: true } },
   });

@@ -6,7 +6,14 @@ import type { Deviations } from '../faults/seams.js';
 import type { SelfServiceProfile } from '../state.js';
 import { ALNUM, customTextKey, type Rng } from './shared.js';
 
-export function seedProfiles(rng: Rng, deviations: Deviations | undefined): { profiles: Map<string, SelfServiceProfile>; customText: Map<string, Record<string, string>>; fixtureProfile: SelfServiceProfile } {
+export function seedProfiles(
+  rng: Rng,
+  deviations: Deviations | undefined,
+): {
+  profiles: Map<string, SelfServiceProfile>;
+  customText: Map<string, Record<string, string>>;
+  fixtureProfile: SelfServiceProfile;
+} {
   const profiles = new Map<string, SelfServiceProfile>();
   const p1: SelfServiceProfile = { id: `ssp_${rng.chars(ALNUM, 22)}`, name: 'Conformance onboarding' };
   const p2: SelfServiceProfile = { id: `ssp_${rng.chars(ALNUM, 22)}`, name: 'Second profile' };

@@ -6,7 +6,15 @@ import type { EventStream } from '../state.js';
 import { ALNUM, at, type Rng } from './shared.js';
 
 /** The seed's event types for event stream subscriptions (a subset of the documented types). */
-const SUBSCRIBABLE = ['user.created', 'user.updated', 'user.deleted', 'organization.created', 'organization.deleted', 'connection.created', 'connection.deleted'];
+const SUBSCRIBABLE = [
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'organization.created',
+  'organization.deleted',
+  'connection.created',
+  'connection.deleted',
+];
 
 export const EVENT_STREAM_COUNT = 137;
 
@@ -23,7 +31,10 @@ export function seedEventStreams(rng: Rng): EventStream[] {
   const eventStreams: EventStream[] = [];
   for (let i = 0; i < EVENT_STREAM_COUNT; i++) {
     // At least one subscription (the schema's minItems 1): user.created if the slice were empty.
-    const [firstSub = { event_type: 'user.created' }, ...moreSubs] = SUBSCRIBABLE.slice(i % SUBSCRIBABLE.length, (i % SUBSCRIBABLE.length) + 1 + (i % 3)).map((event_type) => ({ event_type }));
+    const [firstSub = { event_type: 'user.created' }, ...moreSubs] = SUBSCRIBABLE.slice(
+      i % SUBSCRIBABLE.length,
+      (i % SUBSCRIBABLE.length) + 1 + (i % 3),
+    ).map((event_type) => ({ event_type }));
     eventStreams.push({
       id: `est_${rng.chars(ALNUM, 22)}`,
       name: streamName(i),

@@ -8,7 +8,10 @@ import { ALNUM, at, BASE58, type Rng } from './shared.js';
 
 export const DRAFT_EXPERIMENT_FIXTURES = 16;
 
-export function seedExperiments(rng: Rng, deviations: Deviations | undefined): { experiments: Map<string, Experiment>; experimentIds: string[] } {
+export function seedExperiments(
+  rng: Rng,
+  deviations: Deviations | undefined,
+): { experiments: Map<string, Experiment>; experimentIds: string[] } {
   const experiments = new Map<string, Experiment>();
   const mkExperiment = (n: number, status: ExperimentStatus): Experiment => {
     const id = `exp_${rng.chars(BASE58, 16)}`;
@@ -23,8 +26,22 @@ export function seedExperiments(rng: Rng, deviations: Deviations | undefined): {
       status,
       is_valid: true,
       allocations: [
-        { variation_id: `var_${rng.chars(ALNUM, 8)}`, segment_id: `seg_${rng.chars(ALNUM, 8)}`, weight: 50, priority: 1, is_control: true, is_fallback: true },
-        { variation_id: `var_${rng.chars(ALNUM, 8)}`, segment_id: `seg_${rng.chars(ALNUM, 8)}`, weight: 50, priority: 2, is_control: false, is_fallback: false },
+        {
+          variation_id: `var_${rng.chars(ALNUM, 8)}`,
+          segment_id: `seg_${rng.chars(ALNUM, 8)}`,
+          weight: 50,
+          priority: 1,
+          is_control: true,
+          is_fallback: true,
+        },
+        {
+          variation_id: `var_${rng.chars(ALNUM, 8)}`,
+          segment_id: `seg_${rng.chars(ALNUM, 8)}`,
+          weight: 50,
+          priority: 2,
+          is_control: false,
+          is_fallback: false,
+        },
       ],
       created_at: at(1000 + n),
       updated_at: at(1000 + n),

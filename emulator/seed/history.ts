@@ -24,16 +24,36 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   const first = nowMs - HISTORY_EVENTS * HISTORY_SLOT;
   let i = 0;
   const client = { id: state.ids.fullClientId, name: 'Tenant administration' };
-  const request = (method: string) => ({ hostname: 'manage.conformance.test', ip: `203.0.113.${10 + rng.int(200)}`, method, user_agent: 'node-fetch/1.0' });
-  const push = (type: string, object: object, method: string, resource: string, connection?: EventContextInput['connection']) => {
+  const request = (method: string) => ({
+    hostname: 'manage.conformance.test',
+    ip: `203.0.113.${10 + rng.int(200)}`,
+    method,
+    user_agent: 'node-fetch/1.0',
+  });
+  const push = (
+    type: string,
+    object: object,
+    method: string,
+    resource: string,
+    connection?: EventContextInput['connection'],
+  ) => {
     const timeMs = first + i * HISTORY_SLOT + rng.int(HISTORY_SLOT / 2);
     i++;
-    log.append(type, structuredClone(object) as Record<string, unknown>, { client, request: request(method), ...(connection ? { connection } : {}) }, resource, timeMs);
+    log.append(
+      type,
+      structuredClone(object) as Record<string, unknown>,
+      { client, request: request(method), ...(connection ? { connection } : {}) },
+      resource,
+      timeMs,
+    );
   };
   const connRef = (c: Connection) => ({ id: c.id, name: c.name, strategy: c.strategy });
   const connectionCreated = (c: Connection) => push('connection.created', c, 'POST', 'connections', connRef(c));
   const [db, social] = [...state.connections.values()] as [Connection, Connection];
-  const partner = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'partner-idp', 'oidc', { display_name: 'Partner IdP', show_as_button: true });
+  const partner = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'partner-idp', 'oidc', {
+    display_name: 'Partner IdP',
+    show_as_button: true,
+  });
   const mkUser = (n: number) => {
     const user_id = `auth0|${rng.chars(HEX, 24)}`;
     return { user_id, email: `history${n}@conformance.test`, name: `History User ${n}`, connection: db.name };
@@ -44,7 +64,13 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
 
   connectionCreated(db);
   connectionCreated(social);
-  const [u1, u2, u3, u4, u5] = [1, 2, 3, 4, 5].map(mkUser) as [ReturnType<typeof mkUser>, ReturnType<typeof mkUser>, ReturnType<typeof mkUser>, ReturnType<typeof mkUser>, ReturnType<typeof mkUser>];
+  const [u1, u2, u3, u4, u5] = [1, 2, 3, 4, 5].map(mkUser) as [
+    ReturnType<typeof mkUser>,
+    ReturnType<typeof mkUser>,
+    ReturnType<typeof mkUser>,
+    ReturnType<typeof mkUser>,
+    ReturnType<typeof mkUser>,
+  ];
   push('user.created', u1, 'POST', 'users', connRef(db));
   push('user.created', u2, 'POST', 'users', connRef(db));
   const acme = mkOrg('acme-corp');
@@ -55,13 +81,29 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   push('group.member.added', { group_id: support.id, user_id: u2.user_id }, 'POST', 'groups');
   push('user.updated', { ...u1, name: 'History User 1 (renamed)' }, 'PATCH', 'users', connRef(db));
   connectionCreated(partner);
-  push('connection.updated', { ...partner, display_name: 'Partner IdP (EU)' }, 'PATCH', 'connections', connRef(partner));
-  push('organization.connection.added', { organization_id: acme.id, connection_id: partner.id, assign_membership_on_login: false }, 'POST', 'organizations');
+  push(
+    'connection.updated',
+    { ...partner, display_name: 'Partner IdP (EU)' },
+    'PATCH',
+    'connections',
+    connRef(partner),
+  );
+  push(
+    'organization.connection.added',
+    { organization_id: acme.id, connection_id: partner.id, assign_membership_on_login: false },
+    'POST',
+    'organizations',
+  );
   push('organization.updated', { ...acme, display_name: 'Acme Corporation' }, 'PATCH', 'organizations');
   push('user.created', u3, 'POST', 'users', connRef(db));
   push('user.updated', { ...u3, email_verified: true }, 'PATCH', 'users', connRef(db));
   push('group.role.assigned', { group_id: support.id, role_id: role.id }, 'POST', 'groups');
-  push('organization.member.role.assigned', { organization_id: acme.id, user_id: u1.user_id, role_id: role.id }, 'POST', 'organizations');
+  push(
+    'organization.member.role.assigned',
+    { organization_id: acme.id, user_id: u1.user_id, role_id: role.id },
+    'POST',
+    'organizations',
+  );
   const beta = mkOrg('beta-trial');
   push('organization.created', beta, 'POST', 'organizations');
   push('organization.member.added', { organization_id: beta.id, user_id: u3.user_id }, 'POST', 'organizations');
@@ -72,14 +114,29 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   push('user.deleted', u3, 'DELETE', 'users', connRef(db));
   push('user.created', u4, 'POST', 'users', connRef(db));
   push('organization.member.added', { organization_id: acme.id, user_id: u4.user_id }, 'POST', 'organizations');
-  push('organization.connection.updated', { organization_id: acme.id, connection_id: partner.id, assign_membership_on_login: true }, 'PATCH', 'organizations');
+  push(
+    'organization.connection.updated',
+    { organization_id: acme.id, connection_id: partner.id, assign_membership_on_login: true },
+    'PATCH',
+    'organizations',
+  );
   push('group.role.deleted', { group_id: support.id, role_id: role.id }, 'DELETE', 'groups');
-  push('organization.connection.removed', { organization_id: acme.id, connection_id: partner.id }, 'DELETE', 'organizations');
+  push(
+    'organization.connection.removed',
+    { organization_id: acme.id, connection_id: partner.id },
+    'DELETE',
+    'organizations',
+  );
   push('connection.deleted', partner, 'DELETE', 'connections', connRef(partner));
   push('user.updated', { ...u2, name: 'History User 2 (renamed)' }, 'PATCH', 'users', connRef(db));
   push('user.created', u5, 'POST', 'users', connRef(db));
   push('group.deleted', support, 'DELETE', 'groups');
-  push('organization.member.role.deleted', { organization_id: acme.id, user_id: u1.user_id, role_id: role.id }, 'DELETE', 'organizations');
+  push(
+    'organization.member.role.deleted',
+    { organization_id: acme.id, user_id: u1.user_id, role_id: role.id },
+    'DELETE',
+    'organizations',
+  );
   push('user.updated', { ...u4, name: 'History User 4 (renamed)' }, 'PATCH', 'users', connRef(db));
   push('user.deleted', u5, 'DELETE', 'users', connRef(db));
   if (i !== HISTORY_EVENTS) throw new Error(`the seeded history holds ${i} events, not ${HISTORY_EVENTS}`);

@@ -47,8 +47,21 @@ export function seedUsers(rng: Rng, socialConnection: string, startMs: number): 
   for (const u of [many, one, none]) users.set(u.user_id, u);
   // One set of `many` expired a day before start: the listing returns the "active ones" only, so a target must leave it out.
   // Its id takes nothing from the seeded generator, so every other id of the seed stays as it was.
-  const expired: TokenSet = { id: 'tset_expiredSeedSet0', connection: socialConnection, scope: 'openid email', expires_at: iso(startMs - DAY), issued_at: sinceStart(-40 * 24 * 60), last_used_at: sinceStart(-2 * 24 * 60) };
-  tokenSets.set(many.user_id, [mkTokenSet(0, false), mkTokenSet(1, true), mkTokenSet(2, false), { ...mkTokenSet(3, false), last_used_at: null }, expired]);
+  const expired: TokenSet = {
+    id: 'tset_expiredSeedSet0',
+    connection: socialConnection,
+    scope: 'openid email',
+    expires_at: iso(startMs - DAY),
+    issued_at: sinceStart(-40 * 24 * 60),
+    last_used_at: sinceStart(-2 * 24 * 60),
+  };
+  tokenSets.set(many.user_id, [
+    mkTokenSet(0, false),
+    mkTokenSet(1, true),
+    mkTokenSet(2, false),
+    { ...mkTokenSet(3, false), last_used_at: null },
+    expired,
+  ]);
   tokenSets.set(one.user_id, [mkTokenSet(4, false)]);
   tokenSets.set(none.user_id, []);
   return { users, tokenSets, many, one, none, unknownUserId: `auth0|${'0'.repeat(24)}` };

@@ -30,7 +30,8 @@ export function authorizationHeader(auth: Authorization, token: string | undefin
 }
 
 /** What evidence keeps of an Authorization: never the token. */
-export const authorizationKind = (auth: Authorization): Exchange['authorization'] => (auth === 'token' ? 'token' : auth === 'none' ? 'none' : 'custom');
+export const authorizationKind = (auth: Authorization): Exchange['authorization'] =>
+  auth === 'token' ? 'token' : auth === 'none' ? 'none' : 'custom';
 
 export type Query = Record<string, string | number | readonly string[] | undefined>;
 
@@ -153,7 +154,12 @@ export class Api {
       (res) => ({ status: res.status(), reset: res.headers()['x-ratelimit-reset'], discard: () => res.dispose() }),
       opts.see429,
     );
-    return toExchange(method, url, this.config.baseUrl, res, { requestContentType, requestBody: data, authorization: authorizationKind(auth), waitedMs });
+    return toExchange(method, url, this.config.baseUrl, res, {
+      requestContentType,
+      requestBody: data,
+      authorization: authorizationKind(auth),
+      waitedMs,
+    });
   }
 }
 

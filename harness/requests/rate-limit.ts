@@ -32,7 +32,8 @@ const waitFor = (reset: string | undefined) => Math.min(resetDelayMs(reset) ?? 1
 
 /** Pace by the target's own account: with nothing left in the window, the next request waits for its reset. */
 export function noteRemaining(headers: Record<string, string>): void {
-  if (headers['x-ratelimit-remaining']?.trim() === '0') nextSlot = Math.max(nextSlot, Date.now() + waitFor(headers['x-ratelimit-reset']));
+  if (headers['x-ratelimit-remaining']?.trim() === '0')
+    nextSlot = Math.max(nextSlot, Date.now() + waitFor(headers['x-ratelimit-reset']));
 }
 
 /** One answer as the wait on 429 sees it. */
@@ -49,7 +50,11 @@ export interface RateLimited {
  * times waiting for the window's reset; with `see429`, once. Answers the last
  * answer and how long was waited.
  */
-export async function honouring429<A>(send: () => Promise<A>, view: (a: A) => RateLimited, see429 = false): Promise<{ answer: A; waitedMs: number }> {
+export async function honouring429<A>(
+  send: () => Promise<A>,
+  view: (a: A) => RateLimited,
+  see429 = false,
+): Promise<{ answer: A; waitedMs: number }> {
   let waitedMs = 0;
   for (let attempt = 0; ; attempt++) {
     const answer = await send();
@@ -66,7 +71,11 @@ export async function honouring429<A>(send: () => Promise<A>, view: (a: A) => Ra
 export async function fetchHonouring429(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const { answer } = await honouring429(
     () => fetch(input, init),
-    (res) => ({ status: res.status, reset: res.headers.get('x-ratelimit-reset') ?? undefined, discard: async () => void (await res.body?.cancel()) }),
+    (res) => ({
+      status: res.status,
+      reset: res.headers.get('x-ratelimit-reset') ?? undefined,
+      discard: async () => void (await res.body?.cancel()),
+    }),
   );
   return answer;
 }

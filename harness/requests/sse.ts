@@ -52,7 +52,13 @@ export class SseTimeout extends Error {
   override name = 'SseTimeout';
 }
 
-type Waiter = { pred: (m: SseMessage) => boolean; from: number; resolve: (m: SseMessage) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+type Waiter = {
+  pred: (m: SseMessage) => boolean;
+  from: number;
+  resolve: (m: SseMessage) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+};
 
 /** One subscription to the events stream. */
 export class SseConnection {
@@ -91,33 +97,52 @@ export class SseConnection {
   }
 
   /** The first message at or after index `from` that satisfies `pred`; waits up to `timeoutMs`. */
-  waitFor(pred: (m: SseMessage) => boolean, timeoutMs: number, from = 0, what = 'a matching message'): Promise<SseMessage> {
+  waitFor(
+    pred: (m: SseMessage) => boolean,
+    timeoutMs: number,
+    from = 0,
+    what = 'a matching message',
+  ): Promise<SseMessage> {
     const found = this.messages.slice(from).find(pred);
     if (found) return Promise.resolve(found);
-    if (this.ended) return Promise.reject(new SseTimeout(`the stream ended before ${what} arrived (${this.messages.length} messages read)`));
+    if (this.ended)
+      return Promise.reject(
+        new SseTimeout(`the stream ended before ${what} arrived (${this.messages.length} messages read)`),
+      );
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.timer !== timer);
-        reject(new SseTimeout(`${what} did not arrive within ${timeoutMs} ms (${this.messages.length} messages read on ${this.target})`));
+        reject(
+          new SseTimeout(
+            `${what} did not arrive within ${timeoutMs} ms (${this.messages.length} messages read on ${this.target})`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.push({ pred, from, resolve, reject, timer });
     });
   }
 
   /** Waits until `n` messages satisfying `pred` have arrived; answers them in order. */
-  async collect(n: number, pred: (m: SseMessage) => boolean, timeoutMs: number, what = 'messages'): Promise<SseMessage[]> {
+  async collect(
+    n: number,
+    pred: (m: SseMessage) => boolean,
+    timeoutMs: number,
+    what = 'messages',
+  ): Promise<SseMessage[]> {
     const deadline = Date.now() + timeoutMs;
     let from = 0;
     const got: SseMessage[] = [];
     while (got.length < n) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new SseTimeout(`${got.length} of ${n} ${what} arrived within ${timeoutMs} ms on ${this.target}`);
+      if (left <= 0)
+        throw new SseTimeout(`${got.length} of ${n} ${what} arrived within ${timeoutMs} ms on ${this.target}`);
       try {
         const m = await this.waitFor(pred, left, from, what);
         got.push(m);
         from = m.index + 1;
       } catch (e) {
-        if (e instanceof SseTimeout) throw new SseTimeout(`${got.length} of ${n} ${what} arrived within ${timeoutMs} ms on ${this.target}`);
+        if (e instanceof SseTimeout)
+          throw new SseTimeout(`${got.length} of ${n} ${what} arrived within ${timeoutMs} ms on ${this.target}`);
         throw e;
       }
     }
@@ -135,7 +160,11 @@ export class SseConnection {
       const timer = setTimeout(() => {
         const i = this.onEnd.indexOf(done);
         if (i >= 0) this.onEnd.splice(i, 1);
-        reject(new SseTimeout(`the stream did not end within ${timeoutMs} ms (${this.messages.length} messages read on ${this.target})`));
+        reject(
+          new SseTimeout(
+            `the stream did not end within ${timeoutMs} ms (${this.messages.length} messages read on ${this.target})`,
+          ),
+        );
       }, timeoutMs);
       this.onEnd.push(done);
     });
@@ -160,7 +189,15 @@ export class SseConnection {
         return undefined;
       }
     });
-    const m: SseMessage = { index: this.messages.length, event: event ?? '', id, data, lines, payload: lines[0], receivedAt: Date.now() };
+    const m: SseMessage = {
+      index: this.messages.length,
+      event: event ?? '',
+      id,
+      data,
+      lines,
+      payload: lines[0],
+      receivedAt: Date.now(),
+    };
     this.messages.push(m);
     for (const w of [...this.waiters]) {
       if (m.index >= w.from && w.pred(m)) {
@@ -178,7 +215,11 @@ export class SseConnection {
     this.endError = err;
     for (const w of this.waiters) {
       clearTimeout(w.timer);
-      w.reject(new SseTimeout(`the stream ended (${err?.message ?? 'closed'}) after ${this.messages.length} messages on ${this.target}`));
+      w.reject(
+        new SseTimeout(
+          `the stream ended (${err?.message ?? 'closed'}) after ${this.messages.length} messages on ${this.target}`,
+        ),
+      );
     }
     this.waiters = [];
     this.onEnd.forEach((f) => f());
@@ -190,7 +231,11 @@ export class SseConnection {
  * inspect `status` and `contentType`; a refused subscription has its body in
  * `errorBody` and is already closed.
  */
-export async function subscribe(baseUrl: string, token: string | undefined, opts: SubscribeOptions = {}): Promise<SseConnection> {
+export async function subscribe(
+  baseUrl: string,
+  token: string | undefined,
+  opts: SubscribeOptions = {},
+): Promise<SseConnection> {
   // Honour the rate limit as the HTTP client does: wait for the window to reset, then subscribe again.
   const { answer } = await honouring429(
     async () => {
@@ -203,7 +248,11 @@ export async function subscribe(baseUrl: string, token: string | undefined, opts
   return answer;
 }
 
-async function subscribeOnce(baseUrl: string, token: string | undefined, opts: SubscribeOptions): Promise<SseConnection> {
+async function subscribeOnce(
+  baseUrl: string,
+  token: string | undefined,
+  opts: SubscribeOptions,
+): Promise<SseConnection> {
   const url = buildUrl(baseUrl, EVENTS_PATH, opts.query);
   const conn = new SseConnection(url, url.slice(baseUrl.length));
   const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
@@ -217,7 +266,8 @@ async function subscribeOnce(baseUrl: string, token: string | undefined, opts: S
     res = await fetch(url, { headers, signal: conn.signal });
   } catch (e) {
     conn.finish(e as Error);
-    if (conn.signal.aborted) throw new SseTimeout(`no response head from ${conn.target} within ${opts.connectTimeoutMs ?? 10_000} ms`);
+    if (conn.signal.aborted)
+      throw new SseTimeout(`no response head from ${conn.target} within ${opts.connectTimeoutMs ?? 10_000} ms`);
     throw new Error(describeNetworkError(url, e));
   } finally {
     clearTimeout(connectTimer);
@@ -239,7 +289,8 @@ async function subscribeOnce(baseUrl: string, token: string | undefined, opts: S
   void (async () => {
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        parser.feed(decoder.decode(chunk, { stream: true }));
       conn.finish();
     } catch (e) {
       conn.finish(conn.signal.aborted ? undefined : (e as Error));

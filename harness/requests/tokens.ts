@@ -37,7 +37,8 @@ export const FALLBACKS: readonly TokenRequestForm[] = [
   { path: '/oauth/token', body: 'json' },
 ];
 
-export const describeForm = (f: TokenRequestForm) => `${f.body === 'form' ? 'a form body' : 'a JSON body'} to ${f.path}`;
+export const describeForm = (f: TokenRequestForm) =>
+  `${f.body === 'form' ? 'a form body' : 'a JSON body'} to ${f.path}`;
 
 /** Sends one token request; answers whatever the endpoint says (no throw on 4xx). */
 export async function requestToken(
@@ -59,7 +60,10 @@ export async function requestToken(
   try {
     res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json', accept: 'application/json' },
+      headers: {
+        'content-type': form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+        accept: 'application/json',
+      },
       body: form.body === 'form' ? new URLSearchParams(params) : JSON.stringify(params),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -88,7 +92,12 @@ const tokenOf = (a: TokenAnswer): string | undefined => {
  * on and the token endpoint check name the broken rule. The fallback is
  * said on the console and handed to `onFallback` (the setup hands it to the workers).
  */
-export async function fetchToken(config: Config, creds: ClientCredentials, which: string, onFallback?: (note: string) => void): Promise<string> {
+export async function fetchToken(
+  config: Config,
+  creds: ClientCredentials,
+  which: string,
+  onFallback?: (note: string) => void,
+): Promise<string> {
   const a = await requestToken(config, creds, {}, config.timeoutMs);
   const token = tokenOf(a);
   if (token) return token;
@@ -98,7 +107,9 @@ export async function fetchToken(config: Config, creds: ClientCredentials, which
     if (!t) continue;
     const note = `the documented request (a form body to ${TOKEN_PATH}) answered ${a.status}; ${describeForm(form)} was answered ${b.status}`;
     onFallback?.(`${which}: ${note}`);
-    console.warn(`oauth.token.endpoint: the ${which} token was had only by an undocumented request: ${note}. The run goes on with it; the token endpoint check fails.`);
+    console.warn(
+      `oauth.token.endpoint: the ${which} token was had only by an undocumented request: ${note}. The run goes on with it; the token endpoint check fails.`,
+    );
     return t;
   }
   const err = (a.json as { error?: unknown; error_description?: unknown } | undefined) ?? {};
@@ -113,10 +124,16 @@ export function describeNetworkError(url: string, e: unknown): string {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (e as { name?: string }).name ?? 'error';
   const host = new URL(url).host;
-  if (code === 'TimeoutError' || code === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
+  if (
+    code === 'TimeoutError' ||
+    code === 'AbortError' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT'
+  ) {
     return `The target ${host} did not answer in time (${url}). Is the address right, and is the server up?`;
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `The host ${host} cannot be resolved (${code}). Check CONFORMANCE_BASE_URL / CONFORMANCE_AUTH_URL.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `The host ${host} cannot be resolved (${code}). Check CONFORMANCE_BASE_URL / CONFORMANCE_AUTH_URL.`;
   if (code === 'ECONNREFUSED') return `Nothing listens at ${host} (connection refused). Is the server up?`;
   if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|tls|ssl/i.test(cause?.message ?? '')) {
     return `TLS handshake with ${host} failed (${code}: ${cause?.message ?? ''}).`;

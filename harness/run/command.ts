@@ -61,7 +61,6 @@ function fail(message: string): never {
   process.exit(EXIT.error);
 }
 
-
 function operationTag(name: string): string {
   const bare = name.replace(/^@/, '');
   const op = operations.find((o) => o.id === bare || o.tag === `@${bare}`);
@@ -116,7 +115,8 @@ function parseRun(args: string[]): RunOptions {
       case '--profile':
       case '--record-profile':
         [v, i] = takeValue(args, i, flag, inline);
-        if (flag === '--profile' && !existsSync(v)) fail(`--profile ${v}: no such file (record one with --record-profile)`);
+        if (flag === '--profile' && !existsSync(v))
+          fail(`--profile ${v}: no such file (record one with --record-profile)`);
         env[flag === '--profile' ? PROFILE : RECORD_PROFILE] = resolve(v);
         break;
       case '-g':
@@ -156,15 +156,17 @@ interface Summary {
 /** Reads the run's conformance.json (written by harness/verdicts/reporter.ts) into a verdict. */
 export function summarize(reports: string, startedAt: number, playwrightCode: number): Summary {
   const file = resolve(reports, 'conformance.json');
-  let report: {
-    target?: string;
-    embedded?: boolean;
-    startedAt?: string;
-    durationMs?: number;
-    headline?: Record<'pass' | 'fail' | 'observed' | 'skipped' | 'not run', number>;
-    errors?: string[];
-    rules?: Array<{ id: string; verdict: string }>;
-  } | undefined;
+  let report:
+    | {
+        target?: string;
+        embedded?: boolean;
+        startedAt?: string;
+        durationMs?: number;
+        headline?: Record<'pass' | 'fail' | 'observed' | 'skipped' | 'not run', number>;
+        errors?: string[];
+        rules?: Array<{ id: string; verdict: string }>;
+      }
+    | undefined;
   try {
     report = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
@@ -174,21 +176,43 @@ export function summarize(reports: string, startedAt: number, playwrightCode: nu
   if (report && !(Date.parse(report.startedAt ?? '') >= startedAt - 1000)) report = undefined;
   const where = { reports };
   if (!report?.headline) {
-    return { result: 'error', exitCode: EXIT.error, error: `the run wrote no report (playwright exited ${playwrightCode}): see its output above`, ...where };
+    return {
+      result: 'error',
+      exitCode: EXIT.error,
+      error: `the run wrote no report (playwright exited ${playwrightCode}): see its output above`,
+      ...where,
+    };
   }
   const h = report.headline;
-  const counts = { target: report.target, embedded: report.embedded, pass: h.pass, fail: h.fail, observed: h.observed, skipped: h.skipped, notRun: h['not run'], durationMs: report.durationMs === undefined ? undefined : Math.round(report.durationMs) };
+  const counts = {
+    target: report.target,
+    embedded: report.embedded,
+    pass: h.pass,
+    fail: h.fail,
+    observed: h.observed,
+    skipped: h.skipped,
+    notRun: h['not run'],
+    durationMs: report.durationMs === undefined ? undefined : Math.round(report.durationMs),
+  };
   const failedRules = (report.rules ?? []).filter((r) => r.verdict === 'fail').map((r) => r.id);
   const errors = report.errors ?? [];
   if (errors.length && h.pass + h.fail + h.observed === 0) {
-    return { result: 'error', exitCode: EXIT.error, error: errors[0]!.split('\n')[0], ...counts, failedRules, ...where };
+    return {
+      result: 'error',
+      exitCode: EXIT.error,
+      error: errors[0]!.split('\n')[0],
+      ...counts,
+      failedRules,
+      ...where,
+    };
   }
   const failedChecks = unexpectedTests(reports);
   if (h.fail > 0) return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, failedChecks, ...where };
   if (playwrightCode !== 0) {
     // A check failed without a rule verdict to show for it (say, a profile difference under a rule its
     // test does not declare): still a failed run. No check ran at all: the selection matched nothing.
-    if (h.pass + h.observed > 0 || failedChecks) return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, failedChecks, ...where };
+    if (h.pass + h.observed > 0 || failedChecks)
+      return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, failedChecks, ...where };
     const error = errors[0]?.split('\n')[0] ?? 'no check ran (does the selection match any check?)';
     return { result: 'error', exitCode: EXIT.error, error, ...counts, failedRules, ...where };
   }
@@ -198,7 +222,9 @@ export function summarize(reports: string, startedAt: number, playwrightCode: nu
 /** Failed checks (tests), from playwright's own results.json; undefined when it is not there. */
 function unexpectedTests(reports: string): number | undefined {
   try {
-    const stats = (JSON.parse(readFileSync(resolve(reports, 'results.json'), 'utf8')) as { stats?: { unexpected?: number } }).stats;
+    const stats = (
+      JSON.parse(readFileSync(resolve(reports, 'results.json'), 'utf8')) as { stats?: { unexpected?: number } }
+    ).stats;
     return stats?.unexpected;
   } catch {
     return undefined;
@@ -222,15 +248,26 @@ async function runSuite(args: string[]): Promise<number> {
   if (loader) env.NODE_OPTIONS = [env.NODE_OPTIONS, loader].filter(Boolean).join(' ');
   const hasConfig = opts.playwright.some((a) => a === '-c' || a === '--config' || a.startsWith('--config='));
   const cli = fileURLToPath(import.meta.resolve('@playwright/test/cli'));
-  const argv = ['--', cli, 'test', ...(hasConfig ? [] : ['--config', resolve(ROOT, 'playwright.config.ts')]), ...opts.playwright];
+  const argv = [
+    '--',
+    cli,
+    'test',
+    ...(hasConfig ? [] : ['--config', resolve(ROOT, 'playwright.config.ts')]),
+    ...opts.playwright,
+  ];
   const startedAt = Date.now();
   // With --json, stdout carries the summary only: playwright's own output goes to stderr.
-  const child = spawn(process.execPath, argv, { stdio: ['inherit', opts.json ? process.stderr : 'inherit', 'inherit'], env });
+  const child = spawn(process.execPath, argv, {
+    stdio: ['inherit', opts.json ? process.stderr : 'inherit', 'inherit'],
+    env,
+  });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
   const code = await new Promise<number>((res) => child.on('exit', (c, signal) => res(c ?? (signal ? 1 : 0))));
   if (opts.playwright.some((a) => a === '--reporter' || a.startsWith('--reporter='))) {
     // --reporter replaces the suite's reporters: no conformance.json to read, playwright's own exit code.
-    process.stderr.write('mgmt-api-conformance: --reporter replaces the suite\'s reports; the exit code is playwright\'s\n');
+    process.stderr.write(
+      "mgmt-api-conformance: --reporter replaces the suite's reports; the exit code is playwright's\n",
+    );
     return code;
   }
   const summary = summarize(reports, startedAt, code);
@@ -254,15 +291,23 @@ function listRules(args: string[]): number {
     } else fail(`rules: unknown option ${a}`);
   }
   const tag = op === undefined ? undefined : operationTag(op);
-  const list = (rules as readonly Rule[]).filter((r) => tag === undefined || r.operations.some((o) => operations.find((x) => x.id === o)?.tag === tag));
+  const list = (rules as readonly Rule[]).filter(
+    (r) => tag === undefined || r.operations.some((o) => operations.find((x) => x.id === o)?.tag === tag),
+  );
   if (json) {
-    process.stdout.write(`${JSON.stringify(list.map((r) => ({ id: r.id, level: r.level, operations: r.operations, requirement: r.requirement, section: r.section, ...(r.note ? { note: r.note } : {}), ...(r.observable === false ? { observable: false } : {}) })))}\n`);
+    process.stdout.write(
+      `${JSON.stringify(list.map((r) => ({ id: r.id, level: r.level, operations: r.operations, requirement: r.requirement, section: r.section, ...(r.note ? { note: r.note } : {}), ...(r.observable === false ? { observable: false } : {}) })))}\n`,
+    );
     return 0;
   }
   for (const r of list) {
-    process.stdout.write(`${r.id}  [${r.level}]  ${r.operations.join(', ')}${r.observable === false ? '  (not observable)' : ''}\n    ${r.requirement}\n`);
+    process.stdout.write(
+      `${r.id}  [${r.level}]  ${r.operations.join(', ')}${r.observable === false ? '  (not observable)' : ''}\n    ${r.requirement}\n`,
+    );
   }
-  process.stdout.write(`${list.length} rules (${list.filter((r) => r.level === 'must').length} must, ${list.filter((r) => r.level === 'observe').length} observe)\n`);
+  process.stdout.write(
+    `${list.length} rules (${list.filter((r) => r.level === 'must').length} must, ${list.filter((r) => r.level === 'observe').length} observe)\n`,
+  );
   return 0;
 }
 

@@ -147,7 +147,8 @@ function url(env: Env, name: string, value: string): string {
 /** Reads the configuration from an environment (process.env by default). */
 export function readConfig(env: Env = processEnv()): Config {
   const rawBase = opt(env, 'CONFORMANCE_BASE_URL');
-  if (!rawBase) throw new ConfigError('CONFORMANCE_BASE_URL is not set (the global setup sets it for the embedded emulator)');
+  if (!rawBase)
+    throw new ConfigError('CONFORMANCE_BASE_URL is not set (the global setup sets it for the embedded emulator)');
   const baseUrl = url(env, 'CONFORMANCE_BASE_URL', rawBase);
   const origin = new URL(baseUrl).origin;
   const authUrl = url(env, 'CONFORMANCE_AUTH_URL', opt(env, 'CONFORMANCE_AUTH_URL') ?? origin);
@@ -158,9 +159,11 @@ export function readConfig(env: Env = processEnv()): Config {
     throw new ConfigError('Set CONFORMANCE_TOKEN, or CONFORMANCE_CLIENT_ID and CONFORMANCE_CLIENT_SECRET');
   }
   const maxRps = opt(env, 'CONFORMANCE_MAX_RPS');
-  if (maxRps !== undefined && !(Number(maxRps) > 0)) throw new ConfigError(`CONFORMANCE_MAX_RPS must be a positive number: ${maxRps}`);
+  if (maxRps !== undefined && !(Number(maxRps) > 0))
+    throw new ConfigError(`CONFORMANCE_MAX_RPS must be a positive number: ${maxRps}`);
   const probeMax = Number(opt(env, 'CONFORMANCE_RATE_LIMIT_PROBE_MAX') ?? 200);
-  if (!Number.isInteger(probeMax) || probeMax < 1) throw new ConfigError('CONFORMANCE_RATE_LIMIT_PROBE_MAX must be a positive integer');
+  if (!Number.isInteger(probeMax) || probeMax < 1)
+    throw new ConfigError('CONFORMANCE_RATE_LIMIT_PROBE_MAX must be a positive integer');
 
   const timeoutMs = Number(opt(env, 'CONFORMANCE_TIMEOUT_MS') ?? 15_000);
   if (!(timeoutMs > 0)) throw new ConfigError('CONFORMANCE_TIMEOUT_MS must be a positive number of milliseconds');
@@ -178,7 +181,10 @@ export function readConfig(env: Env = processEnv()): Config {
     userId: opt(env, 'CONFORMANCE_USER_ID'),
     clientGrantId: opt(env, 'CONFORMANCE_CLIENT_GRANT_ID'),
     selfServiceProfileId: opt(env, 'CONFORMANCE_SELF_SERVICE_PROFILE_ID'),
-    experimentIds: (opt(env, 'CONFORMANCE_EXPERIMENT_IDS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    experimentIds: (opt(env, 'CONFORMANCE_EXPERIMENT_IDS') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     userConnection: opt(env, 'CONFORMANCE_USER_CONNECTION'),
     customTextKey: opt(env, 'CONFORMANCE_CUSTOM_TEXT_KEY') ?? 'introduction',
     writes: oneOf(env, 'CONFORMANCE_WRITES', ['none', 'restore'], 'none'),
@@ -218,7 +224,12 @@ export const onCI = (env: Env = process.env) => !!opt(env, 'CI');
  * What the reporter needs, in the main process after the global setup: read
  * leniently, since a run that did not start still writes its report.
  */
-export function reportSettings(env: Env = process.env): { target: string; embedded: boolean; setupRequests: number; recordProfile?: string } {
+export function reportSettings(env: Env = process.env): {
+  target: string;
+  embedded: boolean;
+  setupRequests: number;
+  recordProfile?: string;
+} {
   return {
     target: opt(env, 'CONFORMANCE_BASE_URL') ?? '(not set)',
     embedded: opt(env, 'CONFORMANCE_EMBEDDED') === '1',

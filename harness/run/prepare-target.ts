@@ -21,7 +21,11 @@ export async function prepareTarget(env: Env): Promise<Record<string, string>> {
   if (!config.token) requests++;
   const token = config.token ?? (await fetchToken(config, config.credentials!, 'main', onFallback));
   if (!config.limitedToken && config.limitedCredentials) requests++;
-  const limited = config.limitedToken ?? (config.limitedCredentials ? await fetchToken(config, config.limitedCredentials, 'limited', onFallback) : undefined);
+  const limited =
+    config.limitedToken ??
+    (config.limitedCredentials
+      ? await fetchToken(config, config.limitedCredentials, 'limited', onFallback)
+      : undefined);
   requests++;
   await preflight(config, token);
   return {
@@ -41,15 +45,22 @@ async function preflight(config: Config, token: string): Promise<void> {
   const url = `${config.baseUrl}/event-streams?take=1`;
   let res: Response;
   try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(config.timeoutMs) });
+    res = await fetch(url, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
     await res.arrayBuffer();
   } catch (e) {
     throw new TargetError(describeNetworkError(url, e));
   }
   if (res.status === 401) {
-    throw new TargetError(`The target refused the run's token (GET /event-streams answered 401): check CONFORMANCE_AUDIENCE (${config.audience}) and that the token is for this tenant.`);
+    throw new TargetError(
+      `The target refused the run's token (GET /event-streams answered 401): check CONFORMANCE_AUDIENCE (${config.audience}) and that the token is for this tenant.`,
+    );
   }
   if (res.status === 403) {
-    throw new TargetError('The run\'s token lacks the in-scope scopes (GET /event-streams answered 403): grant the client read:event_streams, read:client_grants, read:federated_connections_tokens, read:events (and the write scopes for CONFORMANCE_WRITES=restore).');
+    throw new TargetError(
+      "The run's token lacks the in-scope scopes (GET /event-streams answered 403): grant the client read:event_streams, read:client_grants, read:federated_connections_tokens, read:events (and the write scopes for CONFORMANCE_WRITES=restore).",
+    );
   }
 }

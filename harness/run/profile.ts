@@ -37,12 +37,20 @@ export function expectedProfile(): Profile | undefined {
 }
 
 /** Builds a profile from a run's observations. */
-export function buildProfile(target: string, observations: Array<{ rule: string; aspect: string; value: string }>): Profile {
+export function buildProfile(
+  target: string,
+  observations: Array<{ rule: string; aspect: string; value: string }>,
+): Profile {
   const map = new Map<string, Set<string>>();
   for (const o of observations) {
     const k = profileKey(o.rule, o.aspect);
     map.set(k, (map.get(k) ?? new Set()).add(o.value));
   }
   const sorted = [...map.keys()].sort();
-  return { version: 1, recordedAt: new Date().toISOString(), target, observations: Object.fromEntries(sorted.map((k) => [k, [...map.get(k)!].sort()])) };
+  return {
+    version: 1,
+    recordedAt: new Date().toISOString(),
+    target,
+    observations: Object.fromEntries(sorted.map((k) => [k, [...map.get(k)!].sort()])),
+  };
 }

@@ -86,11 +86,20 @@ const parse = <T>(a: Annotation): T | undefined => {
   }
 };
 
-export const declaredRules = (o: CheckOutcome) => [...new Set(o.annotations.filter((a) => a.type === ANNOTATION.rule).map((a) => a.description!))];
-export const violationsOf = (o: CheckOutcome) => o.annotations.filter((a) => a.type === ANNOTATION.violation).map((a) => parse<Violation>(a)).filter((v): v is Violation => !!v);
-export const defectsOf = (o: CheckOutcome) => o.annotations.filter((a) => a.type === ANNOTATION.defect).map((a) => a.description ?? '');
-export const checkedRules = (o: CheckOutcome) => new Set(o.annotations.filter((a) => a.type === ANNOTATION.checked).map((a) => a.description!));
-export const skipReason = (o: CheckOutcome) => o.annotations.find((a) => a.type === ANNOTATION.skip)?.description ?? 'skipped';
+export const declaredRules = (o: CheckOutcome) => [
+  ...new Set(o.annotations.filter((a) => a.type === ANNOTATION.rule).map((a) => a.description!)),
+];
+export const violationsOf = (o: CheckOutcome) =>
+  o.annotations
+    .filter((a) => a.type === ANNOTATION.violation)
+    .map((a) => parse<Violation>(a))
+    .filter((v): v is Violation => !!v);
+export const defectsOf = (o: CheckOutcome) =>
+  o.annotations.filter((a) => a.type === ANNOTATION.defect).map((a) => a.description ?? '');
+export const checkedRules = (o: CheckOutcome) =>
+  new Set(o.annotations.filter((a) => a.type === ANNOTATION.checked).map((a) => a.description!));
+export const skipReason = (o: CheckOutcome) =>
+  o.annotations.find((a) => a.type === ANNOTATION.skip)?.description ?? 'skipped';
 
 const failedStatus = (s: string) => s === 'failed' || s === 'timedOut' || s === 'interrupted';
 
@@ -107,7 +116,15 @@ const failedStatus = (s: string) => s === 'failed' || s === 'timedOut' || s === 
  */
 export function decide(outcomes: readonly CheckOutcome[]): Map<string, RuleDecision> {
   const out = new Map<string, RuleDecision>();
-  for (const r of rules as readonly Rule[]) out.set(r.id, { verdict: 'not run', decidedBy: [], failedBy: [], skippedBy: [], notReachedBy: [], observations: [] });
+  for (const r of rules as readonly Rule[])
+    out.set(r.id, {
+      verdict: 'not run',
+      decidedBy: [],
+      failedBy: [],
+      skippedBy: [],
+      notReachedBy: [],
+      observations: [],
+    });
   for (const o of outcomes) {
     const violations = violationsOf(o);
     const defects = defectsOf(o);
@@ -123,14 +140,16 @@ export function decide(outcomes: readonly CheckOutcome[]): Map<string, RuleDecis
       const d = out.get(id);
       if (!d || violations.some((v) => v.rule === id)) continue;
       if (o.status === 'skipped') d.skippedBy.push({ title: o.title, reason: skipReason(o) });
-      else if (failedStatus(o.status) && violations.length === 0 && defects.length === 0) d.failedBy.push({ title: o.title, error: o.error ?? o.status });
+      else if (failedStatus(o.status) && violations.length === 0 && defects.length === 0)
+        d.failedBy.push({ title: o.title, error: o.error ?? o.status });
       else if (checked.has(id)) d.decidedBy.push(o.title);
       else d.notReachedBy.push(o.title);
     }
   }
   for (const r of rules as readonly Rule[]) {
     const d = out.get(r.id)!;
-    if (r.observable === false) d.skippedBy.push({ title: '(none)', reason: `not observable from outside: ${r.note ?? ''}` });
+    if (r.observable === false)
+      d.skippedBy.push({ title: '(none)', reason: `not observable from outside: ${r.note ?? ''}` });
     d.verdict = verdictOf(r.level, d);
   }
   return out;
@@ -150,13 +169,19 @@ function verdictOf(level: Level, d: RuleDecision): Verdict {
 /** Why a rule is skipped, in one line: the skip reasons, or the checks that never reached it. */
 export function skipReasons(d: RuleDecision): string[] {
   const reasons = [...new Set(d.skippedBy.map((s) => s.reason))];
-  if (d.notReachedBy.length) reasons.push(`not exercised: ${d.notReachedBy.length} check(s) ran but the target gave nothing to check it on (${d.notReachedBy.slice(0, 2).join('; ')})`);
+  if (d.notReachedBy.length)
+    reasons.push(
+      `not exercised: ${d.notReachedBy.length} check(s) ran but the target gave nothing to check it on (${d.notReachedBy.slice(0, 2).join('; ')})`,
+    );
   return reasons;
 }
 
 /** A violation as h2spec prints a failure: rule, requirement, expected, actual, request, reproduction. */
 export function formatViolationRecord(v: Violation): string {
-  const lines = [`✗ ${v.rule} (${v.profile ? 'profile' : v.level})`, `  Requirement: ${v.requirement}${v.profile ? ' (unspecified; expected as recorded in the profile)' : ''}`];
+  const lines = [
+    `✗ ${v.rule} (${v.profile ? 'profile' : v.level})`,
+    `  Requirement: ${v.requirement}${v.profile ? ' (unspecified; expected as recorded in the profile)' : ''}`,
+  ];
   if (v.profile) lines.push(`  Aspect:      ${v.profile.aspect}`);
   lines.push(`  Expected:    ${v.expected}`, `  Actual:      ${v.actual}`);
   if (v.detail) lines.push(...v.detail.split('\n').map((l) => `               ${l}`));

@@ -19,7 +19,16 @@ import { operations } from '../../spec/operations.ts';
 import { rules, type Rule } from '../../spec/rules.ts';
 import { reportSettings } from '../run/config.ts';
 import { buildProfile } from '../run/profile.ts';
-import { ANNOTATION, decide, defectsOf, formatViolationRecord, skipReasons, type Annotation, type CheckOutcome, type Verdict } from './decide.ts';
+import {
+  ANNOTATION,
+  decide,
+  defectsOf,
+  formatViolationRecord,
+  skipReasons,
+  type Annotation,
+  type CheckOutcome,
+  type Verdict,
+} from './decide.ts';
 
 export type { Verdict };
 
@@ -101,16 +110,22 @@ export default class ConformanceReporter implements Reporter {
     const record = reportSettings().recordProfile;
     if (record && !(this.errors.length && this.results.size === 0)) {
       writeFileSync(record, `${JSON.stringify(buildProfile(report.target, report.observations), null, 2)}\n`);
-      console.log(`Profile recorded: ${record} (${Object.keys(buildProfile(report.target, report.observations).observations).length} observed aspects)`);
+      console.log(
+        `Profile recorded: ${record} (${Object.keys(buildProfile(report.target, report.observations).observations).length} observed aspects)`,
+      );
     }
     const h = report.headline;
     if (this.errors.length && this.results.size === 0) {
       console.log(`\nThe run did not start: ${this.errors[0]!.split('\n')[0]}`);
       return;
     }
-    console.log(`\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run; ${report.mustDecided.decided}/${report.mustDecided.of} must rules decided. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`);
-    if (report.usedUpFixtures.length) console.log(`Used-up fixtures (their checks skipped): ${report.usedUpFixtures.join('; ')}`);
-    if (report.suiteDefects.length) console.log(`Defects of the suite: ${report.suiteDefects.length} (see ${join(this.out, 'conformance.md')})`);
+    console.log(
+      `\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run; ${report.mustDecided.decided}/${report.mustDecided.of} must rules decided. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`,
+    );
+    if (report.usedUpFixtures.length)
+      console.log(`Used-up fixtures (their checks skipped): ${report.usedUpFixtures.join('; ')}`);
+    if (report.suiteDefects.length)
+      console.log(`Defects of the suite: ${report.suiteDefects.length} (see ${join(this.out, 'conformance.md')})`);
   }
 
   build(result: FullResult): ConformanceReport {
@@ -127,19 +142,24 @@ export default class ConformanceReporter implements Reporter {
     for (const [test, res] of this.results) {
       const title = test.titlePath().filter(Boolean).slice(2).join(' › ');
       const annotations = dedupe([...test.annotations, ...res.annotations]);
-      const error = stripAnsi(res.errors.map((e) => e.message ?? e.value ?? '').join('\n')).split('\n').slice(0, 12).join('\n');
+      const error = stripAnsi(res.errors.map((e) => e.message ?? e.value ?? '').join('\n'))
+        .split('\n')
+        .slice(0, 12)
+        .join('\n');
       const outcome: CheckOutcome = { title, status: res.status, annotations, error: error || undefined };
       outcomes.push(outcome);
       for (const a of annotations) {
         if (a.type === ANNOTATION.requests && a.description) {
-          for (const [op, n] of Object.entries(JSON.parse(a.description) as Record<string, number>)) requests[op] = (requests[op] ?? 0) + n;
+          for (const [op, n] of Object.entries(JSON.parse(a.description) as Record<string, number>))
+            requests[op] = (requests[op] ?? 0) + n;
         }
         if (a.type === ANNOTATION.observation && a.description) {
           const o = JSON.parse(a.description) as { rule: string; aspect: string; value: string; data?: unknown };
           observations.push({ rule: o.rule, aspect: o.aspect, value: o.value, check: title, data: o.data });
         }
         if (a.type === ANNOTATION.usedUp && a.description) usedUp.add(a.description);
-        if (a.type === ANNOTATION.rule && a.description) statusOf.set(a.description, [...(statusOf.get(a.description) ?? []), { title, status: res.status }]);
+        if (a.type === ANNOTATION.rule && a.description)
+          statusOf.set(a.description, [...(statusOf.get(a.description) ?? []), { title, status: res.status }]);
       }
       for (const d of defectsOf(outcome)) suiteDefects.push({ check: title, defect: d });
     }
@@ -156,7 +176,11 @@ export default class ConformanceReporter implements Reporter {
         verdict: d.verdict,
         checks: statusOf.get(r.id) ?? [],
         decidedBy: d.decidedBy,
-        evidence: d.failedBy.map((f) => (f.violation ? `${formatViolationRecord(f.violation)}\n  Check:       ${f.title}` : `${f.title}: the check failed without naming a rule\n${f.error ?? ''}`)),
+        evidence: d.failedBy.map((f) =>
+          f.violation
+            ? `${formatViolationRecord(f.violation)}\n  Check:       ${f.title}`
+            : `${f.title}: the check failed without naming a rule\n${f.error ?? ''}`,
+        ),
         skipReasons: skipReasons(d),
         observations: d.observations,
       };
@@ -176,7 +200,10 @@ export default class ConformanceReporter implements Reporter {
       durationMs: result.duration,
       status: result.status,
       headline: count(list),
-      mustDecided: { decided: must.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').length, of: must.length },
+      mustDecided: {
+        decided: must.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').length,
+        of: must.length,
+      },
       usedUpFixtures: [...usedUp].sort(),
       suiteDefects,
       operations: byOp,
@@ -227,24 +254,70 @@ export function toMarkdown(r: ConformanceReport): string {
     `This run decided ${r.mustDecided.decided} of the ${r.mustDecided.of} must rules (pass or fail); the others were skipped, with their reasons below, or not run.`,
     '',
   ];
-  if (r.usedUpFixtures.length) lines.push('**Used-up fixtures** (the checks that need them skipped; give fresh ones):', '', ...r.usedUpFixtures.map((f) => `- ${f}`), '');
-  if (r.suiteDefects.length) lines.push('**Defects of the suite** (a check broke a rule it does not declare; no verdict on the target):', '', ...r.suiteDefects.map((d) => `- ${d.check}: ${d.defect}`), '');
-  if (r.errors.length) lines.push('## The run did not complete', '', '```', ...r.errors.map((e) => e.split('\n').slice(0, 3).join('\n')), '```', '');
+  if (r.usedUpFixtures.length)
+    lines.push(
+      '**Used-up fixtures** (the checks that need them skipped; give fresh ones):',
+      '',
+      ...r.usedUpFixtures.map((f) => `- ${f}`),
+      '',
+    );
+  if (r.suiteDefects.length)
+    lines.push(
+      '**Defects of the suite** (a check broke a rule it does not declare; no verdict on the target):',
+      '',
+      ...r.suiteDefects.map((d) => `- ${d.check}: ${d.defect}`),
+      '',
+    );
+  if (r.errors.length)
+    lines.push(
+      '## The run did not complete',
+      '',
+      '```',
+      ...r.errors.map((e) => e.split('\n').slice(0, 3).join('\n')),
+      '```',
+      '',
+    );
   const failed = r.rules.filter((x) => x.verdict === 'fail');
   if (failed.length) {
     lines.push('## Failed rules', '');
     for (const f of failed) {
-      lines.push(`### ${f.id}`, '', `> ${f.requirement}`, '', `Section: ${f.section}. Checks: ${f.checks.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => c.title).join('; ')}`, '', '```', ...f.evidence.slice(0, 3), '```', '');
+      lines.push(
+        `### ${f.id}`,
+        '',
+        `> ${f.requirement}`,
+        '',
+        `Section: ${f.section}. Checks: ${f.checks
+          .filter((c) => c.status !== 'passed' && c.status !== 'skipped')
+          .map((c) => c.title)
+          .join('; ')}`,
+        '',
+        '```',
+        ...f.evidence.slice(0, 3),
+        '```',
+        '',
+      );
     }
   }
-  lines.push('## By operation', '', '| operation | pass | fail | observed | skipped | not run | requests |', '|---|---|---|---|---|---|---|');
-  for (const [op, c] of Object.entries(r.operations)) lines.push(`| ${op} | ${c.pass} | ${c.fail} | ${c.observed} | ${c.skipped} | ${c['not run']} | ${r.requests.byOperation[op] ?? 0} |`);
-  if (r.requests.byOperation.setup) lines.push(`| (setup: token requests, preflight) | | | | | | ${r.requests.byOperation.setup} |`);
-  if (r.requests.byOperation.other) lines.push(`| (other calls: causing events, snapshots and restores) | | | | | | ${r.requests.byOperation.other} |`);
+  lines.push(
+    '## By operation',
+    '',
+    '| operation | pass | fail | observed | skipped | not run | requests |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const [op, c] of Object.entries(r.operations))
+    lines.push(
+      `| ${op} | ${c.pass} | ${c.fail} | ${c.observed} | ${c.skipped} | ${c['not run']} | ${r.requests.byOperation[op] ?? 0} |`,
+    );
+  if (r.requests.byOperation.setup)
+    lines.push(`| (setup: token requests, preflight) | | | | | | ${r.requests.byOperation.setup} |`);
+  if (r.requests.byOperation.other)
+    lines.push(`| (other calls: causing events, snapshots and restores) | | | | | | ${r.requests.byOperation.other} |`);
   lines.push('', '## Rules', '', '| rule | level | verdict | decided by | requirement |', '|---|---|---|---|---|');
   for (const x of r.rules) {
     const why = x.verdict === 'skipped' ? ` (${[...new Set(x.skipReasons)].join('; ')})` : '';
-    const by = x.decidedBy.length ? `${x.decidedBy.length} of ${x.checks.length}: ${x.decidedBy.slice(0, 3).join('; ')}${x.decidedBy.length > 3 ? '; …' : ''}` : `0 of ${x.checks.length}`;
+    const by = x.decidedBy.length
+      ? `${x.decidedBy.length} of ${x.checks.length}: ${x.decidedBy.slice(0, 3).join('; ')}${x.decidedBy.length > 3 ? '; …' : ''}`
+      : `0 of ${x.checks.length}`;
     lines.push(`| ${x.id} | ${x.level} | ${x.verdict}${cell(why)} | ${cell(by)} | ${cell(x.requirement)} |`);
   }
   lines.push('', '## Observations (where the document is silent)', '');
@@ -260,12 +333,27 @@ export function toMarkdown(r: ConformanceReport): string {
 
 export function toHtml(r: ConformanceReport): string {
   const h = r.headline;
-  const color: Record<Verdict, string> = { pass: '#1a7f37', fail: '#cf222e', observed: '#8250df', skipped: '#9a6700', 'not run': '#57606a' };
+  const color: Record<Verdict, string> = {
+    pass: '#1a7f37',
+    fail: '#cf222e',
+    observed: '#8250df',
+    skipped: '#9a6700',
+    'not run': '#57606a',
+  };
   const rows = r.rules
     .map((x) => {
-      const ev = x.evidence.length ? `<details><summary>evidence</summary><pre>${esc(x.evidence.join('\n\n'))}</pre></details>` : '';
-      const extra = x.verdict === 'skipped' ? `<br><small>${esc([...new Set(x.skipReasons)].join('; '))}</small>` : x.observations.length ? `<br><small>${esc([...new Set(x.observations)].slice(0, 4).join('; '))}</small>` : '';
-      const by = x.decidedBy.length ? `<details><summary>${x.decidedBy.length} of ${x.checks.length}</summary><small>${x.decidedBy.map(esc).join('<br>')}</small></details>` : `0 of ${x.checks.length}`;
+      const ev = x.evidence.length
+        ? `<details><summary>evidence</summary><pre>${esc(x.evidence.join('\n\n'))}</pre></details>`
+        : '';
+      const extra =
+        x.verdict === 'skipped'
+          ? `<br><small>${esc([...new Set(x.skipReasons)].join('; '))}</small>`
+          : x.observations.length
+            ? `<br><small>${esc([...new Set(x.observations)].slice(0, 4).join('; '))}</small>`
+            : '';
+      const by = x.decidedBy.length
+        ? `<details><summary>${x.decidedBy.length} of ${x.checks.length}</summary><small>${x.decidedBy.map(esc).join('<br>')}</small></details>`
+        : `0 of ${x.checks.length}`;
       return `<tr class="${x.verdict.replace(' ', '-')}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td style="color:${color[x.verdict]};font-weight:600">${x.verdict}${extra}</td><td>${by}</td><td>${esc(x.requirement)}${ev}</td></tr>`;
     })
     .join('\n');

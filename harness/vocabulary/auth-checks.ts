@@ -45,18 +45,32 @@ interface Acceptance {
 }
 
 const ACCEPTANCE: Record<ProbedOperation, Acceptance> = {
-  'token-sets.list': { unaddressable: (c) => (c.userId ? undefined : 'CONFORMANCE_USER_ID is not set: the probe reads an unknown user') },
+  'token-sets.list': {
+    unaddressable: (c) => (c.userId ? undefined : 'CONFORMANCE_USER_ID is not set: the probe reads an unknown user'),
+  },
   'experiments.transition': {
-    unaddressable: (c) => (c.experimentIds.length ? undefined : 'CONFORMANCE_EXPERIMENT_IDS is not set: the probe moves an unknown experiment'),
+    unaddressable: (c) =>
+      c.experimentIds.length
+        ? undefined
+        : 'CONFORMANCE_EXPERIMENT_IDS is not set: the probe moves an unknown experiment',
     open: 'whether the move is allowed from the experiment\'s status ("Allowed source states for each target, and the failure when a move is invalid: not shown")',
   },
-  'client-grants.get': { unaddressable: (c) => (c.clientGrantId ? undefined : 'CONFORMANCE_CLIENT_GRANT_ID is not set: the probe reads an unknown grant') },
+  'client-grants.get': {
+    unaddressable: (c) =>
+      c.clientGrantId ? undefined : 'CONFORMANCE_CLIENT_GRANT_ID is not set: the probe reads an unknown grant',
+  },
   'events.subscribe': {},
-  'event-streams.get': { unaddressable: (_c, target) => (target ? undefined : 'the tenant lists no event stream: the probe reads an unknown one') },
+  'event-streams.get': {
+    unaddressable: (_c, target) =>
+      target ? undefined : 'the tenant lists no event stream: the probe reads an unknown one',
+  },
   'event-streams.list': {},
   'custom-signing-keys.put': { open: 'whether the key type is allowed ("the full list of allowed values: not shown")' },
   'custom-text.put': {
-    unaddressable: (c) => (c.selfServiceProfileId ? undefined : 'CONFORMANCE_SELF_SERVICE_PROFILE_ID is not set: the probe writes to an unknown profile'),
+    unaddressable: (c) =>
+      c.selfServiceProfileId
+        ? undefined
+        : 'CONFORMANCE_SELF_SERVICE_PROFILE_ID is not set: the probe writes to an unknown profile',
     open: 'whether the text key is allowed ("The set of allowed text keys: not shown")',
   },
 };
@@ -64,7 +78,10 @@ const ACCEPTANCE: Record<ProbedOperation, Acceptance> = {
 /** The run's token as a JWS whose claims can be read, or a skip with the reason. */
 function runJws(which: string, token: string | undefined): string {
   const ok = !!token && decodeJwt(token) !== undefined;
-  test.skip(!ok, `The ${which} is not a JWS whose claims can be read (an encrypted or opaque token): no token can be forged from it`);
+  test.skip(
+    !ok,
+    `The ${which} is not a JWS whose claims can be read (an encrypted or opaque token): no token can be forged from it`,
+  );
   return token!;
 }
 
@@ -76,8 +93,15 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
   const acceptance = ACCEPTANCE[id];
   const lookUp = async (api: Api, config: Config) => (opts.target ? opts.target(api, config) : undefined);
   // The token-set listing answers 401 to an invalid token (Errors); elsewhere the status is not shown: a 4xx.
-  const signature = () => (id === 'token-sets.list' ? declareRules('auth.jwt.signature', 'token-sets.list.unauthorized') : declareRules('auth.jwt.signature'));
-  const refusedAsInvalid = (d: Declared<'auth.jwt.signature'> & Partial<Declared<'token-sets.list.unauthorized'>>, ex: Exchange, why: string) => {
+  const signature = () =>
+    id === 'token-sets.list'
+      ? declareRules('auth.jwt.signature', 'token-sets.list.unauthorized')
+      : declareRules('auth.jwt.signature');
+  const refusedAsInvalid = (
+    d: Declared<'auth.jwt.signature'> & Partial<Declared<'token-sets.list.unauthorized'>>,
+    ex: Exchange,
+    why: string,
+  ) => {
     mustRefuse(d.authJwtSignature, ex, why);
     if (d.tokenSetsListUnauthorized) mustStatus(d.tokenSetsListUnauthorized, ex, 401);
     else observe('auth.unauthenticated.status', `${id}: a forged or tampered token answered`, String(ex.status));
@@ -85,7 +109,10 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
 
   test.describe(`authentication of ${op.method} ${op.path} @auth ${op.tag}`, () => {
     test.beforeEach(({ config }) => {
-      test.skip(op.writes && config.writes === 'none', 'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused');
+      test.skip(
+        op.writes && config.writes === 'none',
+        'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused',
+      );
     });
 
     const noToken = declareRules('auth.bearer.required');
@@ -94,7 +121,8 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       await around(api, config, async () => {
         const ex = await probe(anonApi, config, 'none', target);
         mustRefuse(noToken.authBearerRequired, ex, 'no Authorization header');
-        if (id !== 'token-sets.list') observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
+        if (id !== 'token-sets.list')
+          observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
       });
     });
 
@@ -103,7 +131,11 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         for (const header of ['Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer ', 'Bearer conformance-not-a-jwt']) {
-          mustRefuse(malformed.authBearerMalformed, await probe(anonApi, config, { header }, target), `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`);
+          mustRefuse(
+            malformed.authBearerMalformed,
+            await probe(anonApi, config, { header }, target),
+            `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`,
+          );
         }
       });
     });
@@ -114,57 +146,99 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       const token = config.runToken!;
       const target = await lookUp(api, config);
       await around(api, config, async () => {
-        refusedAsInvalid(altered, await probe(anonApi, config, bearer(tamperSignature(token)), target), 'the JWT signature is invalid');
+        refusedAsInvalid(
+          altered,
+          await probe(anonApi, config, bearer(tamperSignature(token)), target),
+          'the JWT signature is invalid',
+        );
       });
     });
 
     const unsigned = signature();
-    test('should refuse an unsigned JWT (alg none) carrying the run token\'s claims', unsigned, async ({ api, anonApi, config }) => {
-      const token = runJws('run\'s token', config.runToken);
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        refusedAsInvalid(unsigned, await probe(anonApi, config, bearer(unsignedToken(token)!), target), 'alg none, empty signature: the JWT signature is invalid');
-      });
-    });
+    test(
+      "should refuse an unsigned JWT (alg none) carrying the run token's claims",
+      unsigned,
+      async ({ api, anonApi, config }) => {
+        const token = runJws("run's token", config.runToken);
+        const target = await lookUp(api, config);
+        await around(api, config, async () => {
+          refusedAsInvalid(
+            unsigned,
+            await probe(anonApi, config, bearer(unsignedToken(token)!), target),
+            'alg none, empty signature: the JWT signature is invalid',
+          );
+        });
+      },
+    );
 
     const foreign = signature();
-    test('should refuse a JWT signed by a key that is not the tenant\'s, also with that key in its header', foreign, async ({ api, anonApi, config }) => {
-      const token = runJws('run\'s token', config.runToken);
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        refusedAsInvalid(foreign, await probe(anonApi, config, bearer((await foreignKeyToken(token, false))!), target), 'the run token\'s claims signed by a key of the suite\'s own under the tenant\'s kid');
-        refusedAsInvalid(foreign, await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target), 'the run token\'s claims signed by a key of the suite\'s own, that key embedded in the header (jwk)');
-      });
-    });
+    test(
+      "should refuse a JWT signed by a key that is not the tenant's, also with that key in its header",
+      foreign,
+      async ({ api, anonApi, config }) => {
+        const token = runJws("run's token", config.runToken);
+        const target = await lookUp(api, config);
+        await around(api, config, async () => {
+          refusedAsInvalid(
+            foreign,
+            await probe(anonApi, config, bearer((await foreignKeyToken(token, false))!), target),
+            "the run token's claims signed by a key of the suite's own under the tenant's kid",
+          );
+          refusedAsInvalid(
+            foreign,
+            await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target),
+            "the run token's claims signed by a key of the suite's own, that key embedded in the header (jwk)",
+          );
+        });
+      },
+    );
 
     const changedPayload = signature();
-    test('should refuse the run\'s token with its payload changed after signing', changedPayload, async ({ api, anonApi, config }) => {
-      const limited = config.limitedRunToken;
-      const useLimited = !!limited && decodeJwt(limited) !== undefined;
-      const original = useLimited ? limited! : runJws('run\'s token', config.runToken);
-      const [changed, why] = useLimited
-        ? [changedPayloadToken(original, raiseScope)!, 'the limited token with its scope raised to the in-scope scopes, its signature kept']
-        : [changedPayloadToken(original, (p) => ({ ...p, exp: (typeof p.exp === 'number' ? p.exp : Math.floor(Date.now() / 1000)) + 3600 }))!, 'the run\'s token with a later exp, its signature kept'];
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        // The original first: a verifier must not let the changed payload through because it has seen the signature before.
-        await probe(anonApi, config, bearer(original), target);
-        refusedAsInvalid(changedPayload, await probe(anonApi, config, bearer(changed), target), why);
-      });
-    });
+    test(
+      "should refuse the run's token with its payload changed after signing",
+      changedPayload,
+      async ({ api, anonApi, config }) => {
+        const limited = config.limitedRunToken;
+        const useLimited = !!limited && decodeJwt(limited) !== undefined;
+        const original = useLimited ? limited! : runJws("run's token", config.runToken);
+        const [changed, why] = useLimited
+          ? [
+              changedPayloadToken(original, raiseScope)!,
+              'the limited token with its scope raised to the in-scope scopes, its signature kept',
+            ]
+          : [
+              changedPayloadToken(original, (p) => ({
+                ...p,
+                exp: (typeof p.exp === 'number' ? p.exp : Math.floor(Date.now() / 1000)) + 3600,
+              }))!,
+              "the run's token with a later exp, its signature kept",
+            ];
+        const target = await lookUp(api, config);
+        await around(api, config, async () => {
+          // The original first: a verifier must not let the changed payload through because it has seen the signature before.
+          await probe(anonApi, config, bearer(original), target);
+          refusedAsInvalid(changedPayload, await probe(anonApi, config, bearer(changed), target), why);
+        });
+      },
+    );
 
     const scope = declareRules('auth.scope.enforced');
     test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         const ex = await probe(limitedApi, config, 'token', target);
-        mustRefuse(scope.authScopeEnforced, ex, `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`);
-        if (id !== 'token-sets.list') observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+        mustRefuse(
+          scope.authScopeEnforced,
+          ex,
+          `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`,
+        );
+        if (id !== 'token-sets.list')
+          observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
       });
     });
 
     const accepted = declareRules('oauth.token.accepted');
-    test('should accept the run\'s token', accepted, async ({ api, config }) => {
+    test("should accept the run's token", accepted, async ({ api, config }) => {
       const target = await lookUp(api, config);
       const unaddressable = acceptance.unaddressable?.(config, target);
       test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
@@ -172,13 +246,19 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
         const ex = await probe(api, config, 'token', target);
         const success = ex.status >= 200 && ex.status < 300;
         // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
-        const openRefusal = acceptance.open !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 401 && ex.status !== 403;
+        const openRefusal =
+          acceptance.open !== undefined &&
+          ex.status >= 400 &&
+          ex.status < 500 &&
+          ex.status !== 401 &&
+          ex.status !== 403;
         must(accepted.oauthTokenAccepted, success || openRefusal, {
           expected: acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success',
           actual: `status ${ex.status}`,
           exchange: ex,
         });
-        if (openRefusal) observe('oauth.token.accepted.other-refusal', `${id}: the run's token answered`, String(ex.status));
+        if (openRefusal)
+          observe('oauth.token.accepted.other-refusal', `${id}: the run's token answered`, String(ex.status));
       });
     });
   });

@@ -50,10 +50,17 @@ export type Declaration<Id extends RuleId> = Declared<Id> & {
   readonly annotation: Array<{ type: string; description: string }>;
 };
 
-const keyOf = (id: string) => id.split(/[.-]/).map((p, i) => (i === 0 ? p : p.charAt(0).toUpperCase() + p.slice(1))).join('');
+const keyOf = (id: string) =>
+  id
+    .split(/[.-]/)
+    .map((p, i) => (i === 0 ? p : p.charAt(0).toUpperCase() + p.slice(1)))
+    .join('');
 
 /** Rules named by handle, and the rules a schema's nodes name. */
-export function ruleGroup<const Named extends readonly RuleId[]>(named: Named, ...schemas: SchemaName[]): RuleGroup<Named[number]> {
+export function ruleGroup<const Named extends readonly RuleId[]>(
+  named: Named,
+  ...schemas: SchemaName[]
+): RuleGroup<Named[number]> {
   return { named, ids: [...new Set([...named, ...schemas.flatMap((s) => rulesOf(s) as RuleId[])])] };
 }
 

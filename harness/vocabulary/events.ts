@@ -26,7 +26,18 @@ export const isEvent = (m: SseMessage) => m.event !== 'offset-only' && m.event !
 
 /** A subscription as evidence (no token). */
 export function streamExchange(conn: SseConnection): Exchange {
-  return { method: 'GET', target: conn.target, url: conn.url, authorization: 'token', status: conn.status, headers: conn.headers, contentType: conn.contentType, text: conn.errorBody, json: undefined, waitedMs: 0 };
+  return {
+    method: 'GET',
+    target: conn.target,
+    url: conn.url,
+    authorization: 'token',
+    status: conn.status,
+    headers: conn.headers,
+    contentType: conn.contentType,
+    text: conn.errorBody,
+    json: undefined,
+    waitedMs: 0,
+  };
 }
 
 export function describeMessage(m: SseMessage): string {
@@ -38,8 +49,10 @@ export function ev(conn: SseConnection, expected: string, actual: string, detail
   return { expected, actual, exchange: streamExchange(conn), detail };
 }
 
-export const offsetOf = (m: SseMessage) => (m.payload as { offset?: unknown } | undefined)?.offset as string | undefined;
-export const envelopeOf = (m: SseMessage) => (m.payload as { event?: { id?: string; type?: string; time?: string } } | undefined)?.event;
+export const offsetOf = (m: SseMessage) =>
+  (m.payload as { offset?: unknown } | undefined)?.offset as string | undefined;
+export const envelopeOf = (m: SseMessage) =>
+  (m.payload as { event?: { id?: string; type?: string; time?: string } } | undefined)?.event;
 /** An event's identity: the envelope id, else its offset. */
 export const identity = (m: SseMessage) => envelopeOf(m)?.id ?? offsetOf(m) ?? `#${m.index}`;
 /** An event's time by the target's clock (epoch ms), or NaN. */
@@ -52,8 +65,15 @@ export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).
 
 /** Every rule checkMessage may decide: a check that calls it declares them all. */
 export const messageRules = ruleGroup(
-  ['events.message.event-field', 'events.message.data-json', 'events.payload.type-matches', 'events.offset-only.offset'],
-  'sse-event-payload', 'sse-offset-only-payload', 'connection-created-object',
+  [
+    'events.message.event-field',
+    'events.message.data-json',
+    'events.payload.type-matches',
+    'events.offset-only.offset',
+  ],
+  'sse-event-payload',
+  'sse-offset-only-payload',
+  'connection-created-object',
 );
 type MessageRules = Declared<(typeof messageRules.named)[number]>;
 
@@ -63,28 +83,74 @@ type ResumeRules = Declared<(typeof resumeRules.named)[number]>;
 
 /** Every message rule, applied to one message. */
 export function checkMessage(d: MessageRules, conn: SseConnection, m: SseMessage): void {
-  must(d.eventsMessageEventField, EVENT_TYPES.includes(m.event) || SPECIAL.includes(m.event), ev(conn, `an event field among the documented types, error, offset-only`, `event ${JSON.stringify(m.event)}`, describeMessage(m)));
-  must(d.eventsMessageDataJson, m.lines.every((l) => l !== undefined) && !!m.payload && typeof m.payload === 'object', ev(conn, 'each data line one JSON payload (an object)', 'a data line that is not a JSON object', describeMessage(m)));
+  must(
+    d.eventsMessageEventField,
+    EVENT_TYPES.includes(m.event) || SPECIAL.includes(m.event),
+    ev(
+      conn,
+      `an event field among the documented types, error, offset-only`,
+      `event ${JSON.stringify(m.event)}`,
+      describeMessage(m),
+    ),
+  );
+  must(
+    d.eventsMessageDataJson,
+    m.lines.every((l) => l !== undefined) && !!m.payload && typeof m.payload === 'object',
+    ev(
+      conn,
+      'each data line one JSON payload (an object)',
+      'a data line that is not a JSON object',
+      describeMessage(m),
+    ),
+  );
   const payload = m.payload as { type?: unknown; event?: { type?: unknown } };
   if (m.event === 'offset-only') {
     mustMatchSchema('sse-offset-only-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
     // "a cursor-only heartbeat": its payload shape is not shown, so the cursor may be the SSE id field.
     const cursor = cursorOf(m);
-    must(d.eventsOffsetOnlyOffset, typeof cursor === 'string' && cursor !== '', ev(conn, 'a heartbeat that carries a cursor (payload offset or SSE id)', 'neither a payload offset nor an SSE id', describeMessage(m)));
+    must(
+      d.eventsOffsetOnlyOffset,
+      typeof cursor === 'string' && cursor !== '',
+      ev(
+        conn,
+        'a heartbeat that carries a cursor (payload offset or SSE id)',
+        'neither a payload offset nor an SSE id',
+        describeMessage(m),
+      ),
+    );
   } else if (m.event === 'error') {
-    observe('events.error-payload', 'error message payload members', Object.keys(payload).sort().join(',') || '(none)', { data: m.data.slice(0, 500) });
+    observe(
+      'events.error-payload',
+      'error message payload members',
+      Object.keys(payload).sort().join(',') || '(none)',
+      { data: m.data.slice(0, 500) },
+    );
   } else {
     mustMatchSchema('sse-event-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
     const t = payload.event?.type;
     // No envelope member is marked required: each type present must agree with the SSE event field.
-    must(d.eventsPayloadTypeMatches, (t === undefined || t === m.event) && (payload.type === undefined || payload.type === m.event), ev(conn, `envelope type and payload type, where present, equal to the SSE event field ${m.event}`, `envelope type ${JSON.stringify(t)}, payload type ${JSON.stringify(payload.type)}`, describeMessage(m)));
+    must(
+      d.eventsPayloadTypeMatches,
+      (t === undefined || t === m.event) && (payload.type === undefined || payload.type === m.event),
+      ev(
+        conn,
+        `envelope type and payload type, where present, equal to the SSE event field ${m.event}`,
+        `envelope type ${JSON.stringify(t)}, payload type ${JSON.stringify(payload.type)}`,
+        describeMessage(m),
+      ),
+    );
     if (m.event === 'connection.created') checkConnectionCreated(conn, m);
   }
 }
 
 /** The one payload the document shows in full. */
 export function checkConnectionCreated(conn: SseConnection, m: SseMessage): void {
-  mustMatchSchema('connection-created-object', (envelopeOf(m) as { data?: { object?: unknown } } | undefined)?.data?.object, streamExchange(conn), `data.object of ${describeMessage(m)}`);
+  mustMatchSchema(
+    'connection-created-object',
+    (envelopeOf(m) as { data?: { object?: unknown } } | undefined)?.data?.object,
+    streamExchange(conn),
+    `data.object of ${describeMessage(m)}`,
+  );
 }
 
 /**
@@ -92,14 +158,34 @@ export function checkConnectionCreated(conn: SseConnection, m: SseMessage): void
  * the offset of event k of the first read `ids`, up to a bound that every
  * expected event precedes (or `unfinished` says why there is none).
  */
-export function judgeResume(d: ResumeRules, conn: SseConnection, ids: string[], k: number, from: string, got: string[], unfinished?: string): void {
+export function judgeResume(
+  d: ResumeRules,
+  conn: SseConnection,
+  ids: string[],
+  k: number,
+  from: string,
+  got: string[],
+  unfinished?: string,
+): void {
   const expected = ids.slice(k + 1);
   const context = `resumed from the offset of event ${k} (${ids[k]}) = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
   const lost = expected.filter((id) => !got.includes(id));
-  must(d.eventsResumeNoLoss, !unfinished && lost.length === 0, ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, unfinished ?? `lost ${lost.join(', ')}`, context));
+  must(
+    d.eventsResumeNoLoss,
+    !unfinished && lost.length === 0,
+    ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, unfinished ?? `lost ${lost.join(', ')}`, context),
+  );
   const repeated = got.filter((id, i) => got.indexOf(id) !== i || ids.indexOf(id) <= k);
-  must(d.eventsResumeNoDuplicate, repeated.length === 0, ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context));
-  must(d.eventsResumeOrder, JSON.stringify(got) === JSON.stringify(expected), ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context));
+  must(
+    d.eventsResumeNoDuplicate,
+    repeated.length === 0,
+    ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context),
+  );
+  must(
+    d.eventsResumeOrder,
+    JSON.stringify(got) === JSON.stringify(expected),
+    ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context),
+  );
 }
 
 /**
@@ -117,7 +203,14 @@ export async function readReplay(conn: SseConnection, config: Config): Promise<S
     const left = deadline - Date.now();
     if (conn.ended || left <= 0) break;
     // The next event, or a heartbeat once an event has come; heartbeats before any event do not end the wait.
-    const next = await conn.waitFor((m) => isEvent(m) || (m.event === 'offset-only' && !!last), Math.min(quietMs(config), left), conn.messages.length, 'the next event').catch(() => undefined);
+    const next = await conn
+      .waitFor(
+        (m) => isEvent(m) || (m.event === 'offset-only' && !!last),
+        Math.min(quietMs(config), left),
+        conn.messages.length,
+        'the next event',
+      )
+      .catch(() => undefined);
     if (!next) break; // a quiet spell: the replay is out
   }
   return conn.messages.filter(isEvent);
@@ -132,20 +225,47 @@ export interface History {
 }
 
 /** The tenant's own events of the last HISTORY_MS, as a subscription with from_timestamp reads them. */
-export async function readHistory(d: Declared<'events.content-type'>, events: EventsHarness, config: Config, query: Query = {}): Promise<History> {
+export async function readHistory(
+  d: Declared<'events.content-type'>,
+  events: EventsHarness,
+  config: Config,
+  query: Query = {},
+): Promise<History> {
   const from_timestamp = timestamp(Date.now() - HISTORY_MS);
   const conn = await events.subscribe({ query: { from_timestamp, ...query } });
-  must(d.eventsContentType, conn.isEventStream, ev(conn, 'a 2xx text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`));
+  must(
+    d.eventsContentType,
+    conn.isEventStream,
+    ev(conn, 'a 2xx text/event-stream', `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`),
+  );
   const read = await readReplay(conn, config);
   return { conn, events: read, ids: read.map(identity), from_timestamp };
 }
 
 /** What arrives on `conn` up to the event `lastId` (which every expected one precedes), as identities among `ids`. */
-export async function readUpTo(conn: SseConnection, config: Config, until: string | readonly string[], ids: readonly string[]): Promise<{ got: string[]; unfinished?: string }> {
+export async function readUpTo(
+  conn: SseConnection,
+  config: Config,
+  until: string | readonly string[],
+  ids: readonly string[],
+): Promise<{ got: string[]; unfinished?: string }> {
   // Every id of `until` must have arrived, in whatever order: a reordered stream is judged on its order, not taken for a loss.
   const waiting = new Set(typeof until === 'string' ? [until] : until);
   const what = typeof until === 'string' ? `event ${until}` : `events ${[...waiting].join(', ')}`;
-  const end = waiting.size === 0 ? undefined : await conn.waitFor((m) => (waiting.delete(identity(m)), waiting.size === 0), waitMs(config), 0, what).catch(() => undefined);
-  const got = conn.events.slice(0, end ? end.index + 1 : undefined).map(identity).filter((id) => ids.includes(id));
-  return end || waiting.size === 0 ? { got } : { got, unfinished: `${[...waiting].join(', ')} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)` };
+  const end =
+    waiting.size === 0
+      ? undefined
+      : await conn
+          .waitFor((m) => (waiting.delete(identity(m)), waiting.size === 0), waitMs(config), 0, what)
+          .catch(() => undefined);
+  const got = conn.events
+    .slice(0, end ? end.index + 1 : undefined)
+    .map(identity)
+    .filter((id) => ids.includes(id));
+  return end || waiting.size === 0
+    ? { got }
+    : {
+        got,
+        unfinished: `${[...waiting].join(', ')} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)`,
+      };
 }

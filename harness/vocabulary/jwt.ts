@@ -41,7 +41,9 @@ export function jwtKind(token: string): 'jws' | 'jwe' | undefined {
 }
 
 /** Decodes a JWS-form JWT's header and payload (no verification: the suite is a client). */
-export function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } | undefined {
+export function decodeJwt(
+  token: string,
+): { header: Record<string, unknown>; payload: Record<string, unknown> } | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   const header = decodeSegment(parts[0]!);
@@ -72,7 +74,10 @@ export function unsignedToken(token: string): string | undefined {
 }
 
 /** The token with its payload changed by `change` and its original header and signature kept. */
-export function changedPayloadToken(token: string, change: (payload: Record<string, unknown>) => Record<string, unknown>): string | undefined {
+export function changedPayloadToken(
+  token: string,
+  change: (payload: Record<string, unknown>) => Record<string, unknown>,
+): string | undefined {
   const jwt = decodeJwt(token);
   if (!jwt) return undefined;
   const [header, , signature] = token.split('.');
@@ -80,14 +85,28 @@ export function changedPayloadToken(token: string, change: (payload: Record<stri
 }
 
 /** Algorithms of which the suite can make a key pair of its own (the run token's, where it is one of them). */
-const OWN_KEY_ALGS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+const OWN_KEY_ALGS = new Set([
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+]);
 const ownKeys = new Map<string, Promise<{ privateKey: CryptoKey; jwk: JWK }>>();
 
 /** A key pair made for this run, never the tenant's (one per algorithm and worker). */
 function ownKey(alg: string): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
   let k = ownKeys.get(alg);
   if (!k) {
-    k = generateKeyPair(alg, { extractable: true }).then(async ({ privateKey, publicKey }) => ({ privateKey, jwk: await exportJWK(publicKey) }));
+    k = generateKeyPair(alg, { extractable: true }).then(async ({ privateKey, publicKey }) => ({
+      privateKey,
+      jwk: await exportJWK(publicKey),
+    }));
     ownKeys.set(alg, k);
   }
   return k;

@@ -16,7 +16,14 @@
  * test annotations of type `observation` and gathered by the report.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { formatErrors, rulesExercised, schemaOf, validate, type SchemaError, type SchemaName } from '../../schemas/index.ts';
+import {
+  formatErrors,
+  rulesExercised,
+  schemaOf,
+  validate,
+  type SchemaError,
+  type SchemaName,
+} from '../../schemas/index.ts';
 import { rule, type RuleId } from '../../spec/rules.ts';
 import { isJsonMediaType, type Exchange } from '../requests/client.ts';
 import { expectedProfile, profileKey } from '../run/profile.ts';
@@ -62,7 +69,8 @@ export function curlLine(ex: Exchange): string {
   else if (ex.authorization === 'custom') parts.push('-H', shellQuote('Authorization: <as described in the check>'));
   if (ex.requestContentType) parts.push('-H', shellQuote(`Content-Type: ${ex.requestContentType}`));
   if (ex.requestBody !== undefined) {
-    const body = ex.requestBody.length > 600 ? `${ex.requestBody.slice(0, 600)}…(${ex.requestBody.length} chars)` : ex.requestBody;
+    const body =
+      ex.requestBody.length > 600 ? `${ex.requestBody.slice(0, 600)}…(${ex.requestBody.length} chars)` : ex.requestBody;
     parts.push('--data-binary', shellQuote(body));
   }
   return parts.join(' ');
@@ -76,7 +84,13 @@ function excerpt(text: string, max = 400): string {
 /** A violation as data: what the report, the profile and verify read. */
 export function violationOf(id: RuleId, ev: Evidence): Violation {
   const r = rule(id);
-  const v: Violation = { rule: id, level: r.level, requirement: r.requirement, expected: ev.expected, actual: ev.actual };
+  const v: Violation = {
+    rule: id,
+    level: r.level,
+    requirement: r.requirement,
+    expected: ev.expected,
+    actual: ev.actual,
+  };
   if (ev.detail) v.detail = ev.detail;
   if (ev.exchange) {
     v.request = requestLine(ev.exchange);
@@ -109,7 +123,11 @@ function ledger(): Ledger | undefined {
   }
   let l = ledgers.get(info);
   if (!l) {
-    l = { declared: new Set(info.annotations.filter((a) => a.type === ANNOTATION.rule).map((a) => a.description!)), checked: new Set(), violations: new Map() };
+    l = {
+      declared: new Set(info.annotations.filter((a) => a.type === ANNOTATION.rule).map((a) => a.description!)),
+      checked: new Set(),
+      violations: new Map(),
+    };
     ledgers.set(info, l);
   }
   return l;
@@ -166,7 +184,12 @@ export function must(r: RuleRef | RuleId, ok: boolean, ev: Evidence): void {
   recordChecked(id);
   const serverError = ev.exchange !== undefined && ev.exchange.status >= 500;
   if (ok && !serverError) return;
-  const evidence = ok ? { ...ev, actual: `status ${ev.exchange!.status} (a server error is never a pass; the check looked for: ${ev.expected})` } : ev;
+  const evidence = ok
+    ? {
+        ...ev,
+        actual: `status ${ev.exchange!.status} (a server error is never a pass; the check looked for: ${ev.expected})`,
+      }
+    : ev;
   const v = violationOf(id, evidence);
   recordViolation(v);
   throw new RuleViolation([id], formatViolationRecord(v));
@@ -178,12 +201,20 @@ export function mustStatus(id: RuleRef | RuleId, ex: Exchange, expected: number)
 
 /** A request the document forbids: a 4xx, never a 2xx, 3xx or 5xx. */
 export function mustRefuse(id: RuleRef | RuleId, ex: Exchange, why: string): void {
-  must(id, ex.status >= 400 && ex.status < 500, { expected: `a 4xx refusal (${why})`, actual: `status ${ex.status}`, exchange: ex });
+  must(id, ex.status >= 400 && ex.status < 500, {
+    expected: `a 4xx refusal (${why})`,
+    actual: `status ${ex.status}`,
+    exchange: ex,
+  });
 }
 
 /** A success: a 2xx answer. */
 export function mustSucceed(id: RuleRef | RuleId, ex: Exchange): void {
-  must(id, ex.status >= 200 && ex.status < 300, { expected: 'a 2xx success', actual: `status ${ex.status}`, exchange: ex });
+  must(id, ex.status >= 200 && ex.status < 300, {
+    expected: 'a 2xx success',
+    actual: `status ${ex.status}`,
+    exchange: ex,
+  });
 }
 
 /** A JSON body with a JSON media type. */
@@ -204,7 +235,7 @@ export function mustBeJson(id: RuleRef | RuleId, ex: Exchange): void {
 export function mustBeJsonErrorBody(declared: Declared<'http.json-error-bodies'>, ex: Exchange): void {
   if (ex.status < 400 || ex.status >= 500 || ex.text.trim() === '') return;
   must(declared.httpJsonErrorBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
-    expected: 'a refused request\'s body in JSON, with a JSON media type',
+    expected: "a refused request's body in JSON, with a JSON media type",
     actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
     exchange: ex,
   });
@@ -238,7 +269,9 @@ export function mustMatchSchema(schema: SchemaName, value: unknown, ex?: Exchang
     const errors = byRule.get(id)!;
     return violationOf(id, {
       expected: `the ${where} validates against schemas/${schema}.schema.json`,
-      actual: errors.length ? `${errors.length} schema error(s)` : `status ${ex!.status} (a server error is never a pass)`,
+      actual: errors.length
+        ? `${errors.length} schema error(s)`
+        : `status ${ex!.status} (a server error is never a pass)`,
       detail: errors.length ? formatErrors(errors) : undefined,
       exchange: ex,
     });
@@ -260,10 +293,19 @@ export function observe(ref: RuleRef | RuleId, aspect: string, value: string, da
   if (r.level !== 'observe') throw new SuiteDefect(`observe() called with ${id}, a ${r.level} rule`);
   // Observations are gathered from any check; a check declaring the rule has exercised it.
   if (ledger()?.declared.has(id)) recordChecked(id);
-  test.info().annotations.push({ type: ANNOTATION.observation, description: JSON.stringify({ rule: id, aspect, value, data }) });
+  test
+    .info()
+    .annotations.push({ type: ANNOTATION.observation, description: JSON.stringify({ rule: id, aspect, value, data }) });
   const expected = expectedProfile()?.observations[profileKey(id, aspect)];
   if (expected && !expected.includes(value)) {
-    const v: Violation = { rule: id, level: r.level, requirement: r.requirement, expected: expected.join(' or '), actual: value, profile: { aspect } };
+    const v: Violation = {
+      rule: id,
+      level: r.level,
+      requirement: r.requirement,
+      expected: expected.join(' or '),
+      actual: value,
+      profile: { aspect },
+    };
     recordViolation(v);
     throw new RuleViolation([id], formatViolationRecord(v));
   }
@@ -275,10 +317,21 @@ type Node = { properties?: Record<string, unknown>; items?: { $ref?: string }; $
 function observeUnknownMembers(schema: SchemaName, value: unknown): void {
   const node = schemaOf(schema) as Node;
   const ref = node.items?.$ref;
-  const [target, values] = ref ? [schemaOf(ref.replace(/\.schema\.json$/, '') as SchemaName) as Node, Array.isArray(value) ? value : []] : [node, [value]];
+  const [target, values] = ref
+    ? [schemaOf(ref.replace(/\.schema\.json$/, '') as SchemaName) as Node, Array.isArray(value) ? value : []]
+    : [node, [value]];
   if (!target.properties) return;
   const known = new Set(Object.keys(target.properties));
   const extra = new Set<string>();
-  for (const v of values) if (v && typeof v === 'object' && !Array.isArray(v)) Object.keys(v).filter((k) => !known.has(k)).forEach((k) => extra.add(k));
-  if (extra.size) observe('bodies.unknown-members', `${schema}: members not in the document`, [...extra].sort().slice(0, 10).join(', '));
+  for (const v of values)
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      Object.keys(v)
+        .filter((k) => !known.has(k))
+        .forEach((k) => extra.add(k));
+  if (extra.size)
+    observe(
+      'bodies.unknown-members',
+      `${schema}: members not in the document`,
+      [...extra].sort().slice(0, 10).join(', '),
+    );
 }

@@ -23,7 +23,11 @@ export function fcParams<T>(config: Config, numRuns: number): fc.Parameters<T> {
 
 /** Strings of a given length, from characters safe in a URL path segment. */
 export function pathSafeString(length: number): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_'), minLength: length, maxLength: length });
+  return fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_'),
+    minLength: length,
+    maxLength: length,
+  });
 }
 
 export { fc };

@@ -21,13 +21,17 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const TARBALL = `${pkg.name}-${pkg.version}.tgz`;
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The README's section on the command. */
-const section = README.slice(README.indexOf('## Run it from anywhere'), README.indexOf('\n## ', README.indexOf('## Run it from anywhere') + 3));
+const section = README.slice(
+  README.indexOf('## Run it from anywhere'),
+  README.indexOf('\n## ', README.indexOf('## Run it from anywhere') + 3),
+);
 const block = (lang: string) => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1] ?? '';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
-const run = (cmd: string, args: string[], cwd: string, timeoutMs = 180_000) => runProcess(cmd, args, { cwd, timeoutMs });
+const run = (cmd: string, args: string[], cwd: string, timeoutMs = 180_000) =>
+  runProcess(cmd, args, { cwd, timeoutMs });
 
 /** The --json summary: the last line on stdout. */
 function summary(r: Ran): Record<string, unknown> {
@@ -97,9 +101,20 @@ test.afterAll(async () => {
 
 test('should pack only what the command needs', () => {
   const paths = packed.files.map((f) => f.path);
-  expect(paths).toEqual(expect.arrayContaining(['bin/mgmt-api-conformance', 'bin/launch.mjs', 'harness/run/command.ts', 'playwright.config.ts', 'emulator/cli.ts', 'spec/rules.ts']));
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      'bin/mgmt-api-conformance',
+      'bin/launch.mjs',
+      'harness/run/command.ts',
+      'playwright.config.ts',
+      'emulator/cli.ts',
+      'spec/rules.ts',
+    ]),
+  );
   expect(paths.filter((p) => /^tests\/.*\.spec\.ts$/.test(p)).length).toBeGreaterThan(5);
-  expect(paths.filter((p) => /^(selftest|reports|bench|verify|\.ci|\.github|node_modules)\//.test(p) || p === '.env')).toEqual([]);
+  expect(
+    paths.filter((p) => /^(selftest|reports|bench|verify|\.ci|\.github|node_modules)\//.test(p) || p === '.env'),
+  ).toEqual([]);
 });
 
 test("should install and run with the README's three lines against an emulator in its own process", async () => {
@@ -107,15 +122,37 @@ test("should install and run with the README's three lines against an emulator i
   expect(lines).toContain(`npm i --no-save ./${TARBALL}`);
   expect(lines).toContain('mgmt-api-conformance --env-file conformance.env');
   // The server under test: the emulator of this checkout, in its own process, writing the env file.
-  await startEmulator(process.execPath, ['--import', 'tsx', '--', join(ROOT, 'emulator/cli.ts'), '--control', '--heartbeat-ms', '250', '--env-out', join(app, 'conformance.env')], ROOT);
+  await startEmulator(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--',
+      join(ROOT, 'emulator/cli.ts'),
+      '--control',
+      '--heartbeat-ms',
+      '250',
+      '--env-out',
+      join(app, 'conformance.env'),
+    ],
+    ROOT,
+  );
   const base = /^CONFORMANCE_BASE_URL=(.*)$/m.exec(readFileSync(join(app, 'conformance.env'), 'utf8'))![1];
   // The lines as typed (the install from the shared npm cache, offline when it can).
   const r = await run('sh', ['-ec', lines.replace('npm i ', 'npm i --prefer-offline --no-audit --no-fund ')], app);
   expect(r.code, r.stderr.slice(-3000)).toBe(0);
   expect(existsSync(bin)).toBe(true);
-  expect(summary(r)).toMatchObject({ result: 'conformant', exitCode: 0, target: base, embedded: false, fail: 0, failedRules: [] });
+  expect(summary(r)).toMatchObject({
+    result: 'conformant',
+    exitCode: 0,
+    target: base,
+    embedded: false,
+    fail: 0,
+    failedRules: [],
+  });
   expect(summary(r).pass).toBeGreaterThan(50);
-  for (const f of ['conformance.json', 'results.json', 'junit.xml', 'html/index.html']) expect(existsSync(join(app, 'reports', f)), f).toBe(true);
+  for (const f of ['conformance.json', 'results.json', 'junit.xml', 'html/index.html'])
+    expect(existsSync(join(app, 'reports', f)), f).toBe(true);
 });
 
 test('should run the whole suite against the embedded emulator from any folder, reports in ./reports', async () => {
@@ -123,8 +160,16 @@ test('should run the whole suite against the embedded emulator from any folder, 
   mkdirSync(here);
   const r = await run(bin, ['--json'], here);
   expect(r.code, r.stderr.slice(-3000)).toBe(0);
-  expect(summary(r)).toMatchObject({ result: 'conformant', exitCode: 0, embedded: true, fail: 0, reports: join(here, 'reports') });
-  const report = JSON.parse(readFileSync(join(here, 'reports', 'conformance.json'), 'utf8')) as { headline: Record<string, number> };
+  expect(summary(r)).toMatchObject({
+    result: 'conformant',
+    exitCode: 0,
+    embedded: true,
+    fail: 0,
+    reports: join(here, 'reports'),
+  });
+  const report = JSON.parse(readFileSync(join(here, 'reports', 'conformance.json'), 'utf8')) as {
+    headline: Record<string, number>;
+  };
   expect(report.headline.pass).toBe(summary(r).pass);
   // Playwright's list goes to stderr with --json: stdout is the summary alone.
   expect(r.stdout.trim().split('\n')).toHaveLength(1);
@@ -132,14 +177,30 @@ test('should run the whole suite against the embedded emulator from any folder, 
 
 test('should exit 1 when a rule fails (a fault switched on), naming the rule', async () => {
   // The installed emulator, started through the command with --env-file: node must not take it for its own.
-  await startEmulator(bin, ['emulator', '--control', '--fault', 'client-grant-other-grant', '--env-file', 'fault.env'], app);
-  const r = await run(bin, ['--env-file', 'fault.env', '--rule', 'client-grants.get.same-grant', '--reports', 'fault-reports', '--json'], app);
+  await startEmulator(
+    bin,
+    ['emulator', '--control', '--fault', 'client-grant-other-grant', '--env-file', 'fault.env'],
+    app,
+  );
+  const r = await run(
+    bin,
+    ['--env-file', 'fault.env', '--rule', 'client-grants.get.same-grant', '--reports', 'fault-reports', '--json'],
+    app,
+  );
   expect(r.code, r.stderr.slice(-3000)).toBe(1);
-  expect(summary(r)).toMatchObject({ result: 'failed', exitCode: 1, failedRules: ['client-grants.get.same-grant'], reports: join(app, 'fault-reports') });
+  expect(summary(r)).toMatchObject({
+    result: 'failed',
+    exitCode: 1,
+    failedRules: ['client-grants.get.same-grant'],
+    reports: join(app, 'fault-reports'),
+  });
 });
 
 test('should exit 2 for an unreachable target, a missing env file, an unknown rule, or nothing selected', async () => {
-  writeFileSync(join(app, 'down.env'), `CONFORMANCE_BASE_URL=http://127.0.0.1:${await closedPort()}/api/v2\nCONFORMANCE_TOKEN=not-a-token\n`);
+  writeFileSync(
+    join(app, 'down.env'),
+    `CONFORMANCE_BASE_URL=http://127.0.0.1:${await closedPort()}/api/v2\nCONFORMANCE_TOKEN=not-a-token\n`,
+  );
   const down = await run(bin, ['--env-file', 'down.env', '--json'], app);
   expect(down.code, down.stderr.slice(-3000)).toBe(2);
   expect(summary(down)).toMatchObject({ result: 'error', exitCode: 2, pass: 0, fail: 0 });
@@ -160,14 +221,19 @@ test('should exit 2 for an unreachable target, a missing env file, an unknown ru
 test('should list the rule catalogue', async () => {
   const r = await run(bin, ['rules', '--json'], app);
   expect(r.code, r.stderr).toBe(0);
-  const listed = JSON.parse(r.stdout) as Array<{ id: string; level: string; operations: string[]; requirement: string }>;
+  const listed = JSON.parse(r.stdout) as Array<{
+    id: string;
+    level: string;
+    operations: string[];
+    requirement: string;
+  }>;
   expect(listed.map((x) => x.id)).toEqual(rules.map((x) => x.id));
   expect(listed[0]).toMatchObject({ id: rules[0].id, level: rules[0].level, requirement: rules[0].requirement });
   const text = await run(bin, ['rules', '--operation', 'event-streams.list'], app);
   expect(text.stdout).toContain('event-streams.list.take.range  [must]');
 });
 
-test("should show a valid GitHub Actions job in the README, sharded, uploading the reports", async () => {
+test('should show a valid GitHub Actions job in the README, sharded, uploading the reports', async () => {
   const yaml = block('yaml');
   const lint = await createLinter();
   expect(lint(yaml, 'conformance.yml').map((p) => `${p.line}:${p.column} ${p.kind}: ${p.message}`)).toEqual([]);

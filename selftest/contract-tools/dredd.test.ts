@@ -19,7 +19,9 @@ const EVENTS = /^\/events > /;
 
 /** `pass: GET (200) /client-grants/cgr_… duration: 12ms` → `pass GET (200) /client-grants/{…}` (query dropped). */
 function outcomes(output: string): string[] {
-  return [...output.matchAll(/^(pass|fail|skip): (\w+) \((\d{3})\) (\S+)/gm)].map((m) => `${m[1]} ${m[2]} (${m[3]}) ${m[4]!.split('?')[0]}`);
+  return [...output.matchAll(/^(pass|fail|skip): (\w+) \((\d{3})\) (\S+)/gm)].map(
+    (m) => `${m[1]} ${m[2]} (${m[3]}) ${m[4]!.split('?')[0]}`,
+  );
 }
 
 let emu: RunningEmulator;
@@ -54,7 +56,9 @@ test('Dredd loads the document unchanged: no parser error, one transaction per d
   ]);
   // What Dredd cannot read of the document, in its own words (warnings, not errors).
   expect(run.output).toContain("'Responses Object' response status code ranges are unsupported");
-  expect(run.output).toContain("'Media Type Object' 'example' is not supported for media type 'application/x-www-form-urlencoded'");
+  expect(run.output).toContain(
+    "'Media Type Object' 'example' is not supported for media type 'application/x-www-form-urlencoded'",
+  );
   expect(run.output).toContain("'Media Type Object' contains unsupported key 'encoding'");
 });
 
@@ -66,7 +70,10 @@ test('Dredd against the emulator: every transaction the document fully describes
   // Use up the rate-limited client's window, so that Dredd's 429 transaction meets a 429.
   let tooMany = false;
   for (let i = 0; i < 50 && !tooMany; i++) {
-    const res = await fetch(`${emu.baseUrl}/users/${encodeURIComponent(emu.fixtures.userId)}/federated-connections-tokensets`, { headers: { authorization: `Bearer ${rateLimited}` } });
+    const res = await fetch(
+      `${emu.baseUrl}/users/${encodeURIComponent(emu.fixtures.userId)}/federated-connections-tokensets`,
+      { headers: { authorization: `Bearer ${rateLimited}` } },
+    );
     await res.arrayBuffer();
     tooMany = res.status === 429;
   }
@@ -74,18 +81,31 @@ test('Dredd against the emulator: every transaction the document fully describes
 
   const names = await runTool('dredd', [OPENAPI, emu.baseUrl, '--names', '--no-color']);
   const only = [...names.output.matchAll(/^info: (.+ > .+)$/gm)].map((m) => m[1]!).filter((n) => !EVENTS.test(n));
-  const run = await runTool('dredd', [OPENAPI, emu.baseUrl, '--hookfiles', HOOKS, '--no-color', '--loglevel', 'warning', ...[...new Set(only)].flatMap((n) => ['--only', n])], {
-    DREDD_TOKEN: token,
-    DREDD_LIMITED_TOKEN: limited,
-    DREDD_RATE_LIMITED_TOKEN: rateLimited,
-    DREDD_CLIENT_ID: emu.clients.full.clientId,
-    DREDD_CLIENT_SECRET: emu.clients.full.clientSecret,
-    DREDD_AUDIENCE: emu.audience,
-    DREDD_USER_ID: seedExamples().userId,
-    DREDD_UNKNOWN_USER_ID: emu.fixtures.unknownUserId,
-  });
+  const run = await runTool(
+    'dredd',
+    [
+      OPENAPI,
+      emu.baseUrl,
+      '--hookfiles',
+      HOOKS,
+      '--no-color',
+      '--loglevel',
+      'warning',
+      ...[...new Set(only)].flatMap((n) => ['--only', n]),
+    ],
+    {
+      DREDD_TOKEN: token,
+      DREDD_LIMITED_TOKEN: limited,
+      DREDD_RATE_LIMITED_TOKEN: rateLimited,
+      DREDD_CLIENT_ID: emu.clients.full.clientId,
+      DREDD_CLIENT_SECRET: emu.clients.full.clientSecret,
+      DREDD_AUDIENCE: emu.audience,
+      DREDD_USER_ID: seedExamples().userId,
+      DREDD_UNKNOWN_USER_ID: emu.fixtures.unknownUserId,
+    },
+  );
   await test.info().attach('dredd output', { body: run.output, contentType: 'text/plain' });
-  for (const s of secrets) expect(run.output.includes(s), 'a token or client secret in Dredd\'s output').toBe(false);
+  for (const s of secrets) expect(run.output.includes(s), "a token or client secret in Dredd's output").toBe(false);
   // Nor the token Dredd's own token request was answered (the hooks redact that body).
   expect(run.output).not.toMatch(/eyJ[A-Za-z0-9_-]{8,}\.eyJ/);
 
@@ -114,6 +134,8 @@ test('Dredd against the emulator: every transaction the document fully describes
     `pass GET (429) ${user}`,
   ]);
   expect(run.output).toContain("statusCode: Expected status code '200', but got '400'");
-  expect(run.output.match(/At '\/content-type' No enum match for: "application\/json; charset=utf-8"/g)?.length).toBe(2);
+  expect(run.output.match(/At '\/content-type' No enum match for: "application\/json; charset=utf-8"/g)?.length).toBe(
+    2,
+  );
   expect(run.output).toMatch(/complete: 11 passing, 3 failing, 0 errors, 1 skipped, 15 total/);
 });

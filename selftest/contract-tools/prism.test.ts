@@ -24,7 +24,10 @@ function summary(vs: PrismViolation[]): string {
     const key = `${v.severity} ${v.request.split(' ')[0]} ${v.request.split(' ')[1]?.split('/')[1] ?? ''} ${v.status} ${v.location}: ${v.message.slice(0, 160)}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].sort().map(([k, n]) => `${String(n).padStart(4)} × ${k}`).join('\n');
+  return [...counts]
+    .sort()
+    .map(([k, n]) => `${String(n).padStart(4)} × ${k}`)
+    .join('\n');
 }
 
 /** Prism 5.16 reads every array of objects in a form body as JSON text, whatever the declared style (its deepObject reader builds the objects, then JSON-parses them). */
@@ -42,10 +45,15 @@ async function suiteThroughPrism(fault: string | undefined, args: string[]) {
   }
 }
 
-test('the conforming emulator: no error-level violation of an answer in the suite\'s traffic; Prism refuses only requests the emulator refuses, but one', async () => {
+test("the conforming emulator: no error-level violation of an answer in the suite's traffic; Prism refuses only requests the emulator refuses, but one", async () => {
   // One worker: Prism logs a request's violations after its upstream status, and one request at a time keeps them together.
   // Prism 5.16 never answers a body sent as JSON that is not JSON: those checks are left out with the @sse ones.
-  const { run, violations, log } = await suiteThroughPrism(undefined, ['--grep-invert', '@sse|@rule:http\\.json-request-bodies', '--workers', '1']);
+  const { run, violations, log } = await suiteThroughPrism(undefined, [
+    '--grep-invert',
+    '@sse|@rule:http\\.json-request-bodies',
+    '--workers',
+    '1',
+  ]);
   await test.info().attach('prism log', { body: log, contentType: 'text/plain' });
   await test.info().attach('suite output', { body: run.output, contentType: 'text/plain' });
   await test.info().attach('prism violations', { body: summary(violations), contentType: 'text/plain' });
@@ -55,18 +63,33 @@ test('the conforming emulator: no error-level violation of an answer in the suit
   expect(answers, summary(answers)).toEqual([]);
   // The suite's probes send invalid requests on purpose (Prism flags them, the emulator refuses them);
   // a request Prism flags that the emulator accepted is a disagreement about the document.
-  const accepted = violations.filter((v) => v.severity === 'error' && v.location.startsWith('request') && v.status >= 200 && v.status < 300);
-  expect(accepted.map((v) => `${v.request} ${v.message}`)).toEqual([`put /keys/custom-signing ${PRISM_FORM_OBJECT_ARRAYS}. Make sure the array is in JSON`]);
+  const accepted = violations.filter(
+    (v) => v.severity === 'error' && v.location.startsWith('request') && v.status >= 200 && v.status < 300,
+  );
+  expect(accepted.map((v) => `${v.request} ${v.message}`)).toEqual([
+    `put /keys/custom-signing ${PRISM_FORM_OBJECT_ARRAYS}. Make sure the array is in JSON`,
+  ]);
   // Where the document is silent (success and error codes of most operations), Prism warns, never errs.
-  expect(violations.filter((v) => v.severity === 'error' && /Unable to match the returned status code/.test(v.message))).toEqual([]);
+  expect(
+    violations.filter((v) => v.severity === 'error' && /Unable to match the returned status code/.test(v.message)),
+  ).toEqual([]);
 });
 
-test('faults that break a body and a 429\'s headers: error-level violations of the answers', async () => {
-  const { run, violations, log } = await suiteThroughPrism('client-grant-is-system-string,rate-limit-429-no-reset', ['--grep', '@client-grants|@rate-limit']);
+test("faults that break a body and a 429's headers: error-level violations of the answers", async () => {
+  const { run, violations, log } = await suiteThroughPrism('client-grant-is-system-string,rate-limit-429-no-reset', [
+    '--grep',
+    '@client-grants|@rate-limit',
+  ]);
   await test.info().attach('prism log', { body: log, contentType: 'text/plain' });
   await test.info().attach('suite output', { body: run.output, contentType: 'text/plain' });
   const answers = violations.filter((v) => v.severity === 'error' && v.location.startsWith('response'));
   await test.info().attach('prism violations', { body: summary(violations), contentType: 'text/plain' });
-  expect(answers.some((v) => v.request.startsWith('get /client-grants/') && /is_system/.test(`${v.location} ${v.message}`)), summary(answers)).toBe(true);
-  expect(answers.some((v) => v.status === 429 && /x-ratelimit-reset/i.test(`${v.location} ${v.message}`)), summary(answers)).toBe(true);
+  expect(
+    answers.some((v) => v.request.startsWith('get /client-grants/') && /is_system/.test(`${v.location} ${v.message}`)),
+    summary(answers),
+  ).toBe(true);
+  expect(
+    answers.some((v) => v.status === 429 && /x-ratelimit-reset/i.test(`${v.location} ${v.message}`)),
+    summary(answers),
+  ).toBe(true);
 });

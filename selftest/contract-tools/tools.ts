@@ -18,7 +18,12 @@ export async function tokenOf(emu: RunningEmulator, role: 'full' | 'limited' | '
   const res = await fetch(`${emu.authUrl}/oauth/token/`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: emu.audience }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+      audience: emu.audience,
+    }),
   });
   if (res.status !== 200) throw new Error(`token request of the ${role} client answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -27,7 +32,12 @@ export async function tokenOf(emu: RunningEmulator, role: 'full' | 'limited' | '
 export type ToolRun = Pick<Ran, 'code' | 'output' | 'ms'>;
 
 /** Runs node_modules/.bin/<tool> with args to its end (killed after timeoutMs), with no CONFORMANCE_* variable. */
-export function runTool(tool: string, args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ToolRun> {
+export function runTool(
+  tool: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<ToolRun> {
   return runProcess(join(BIN, tool), args, { cwd: ROOT, env: cleanEnv({ NO_COLOR: '1', ...env }), timeoutMs });
 }
 
@@ -101,7 +111,14 @@ export function parseViolations(log: string): PrismViolation[] {
     const upstream = /The upstream call to \S+ has returned (\d{3})/.exec(line);
     if (upstream) status = Number(upstream[1]);
     const v = /\[VALIDATOR\] \S+\s+(error|warning|info)\s+Violation: (\S+) (.*)$/.exec(line);
-    if (v) out.push({ severity: v[1] as PrismViolation['severity'], location: v[2]!, message: v[3]!.trim(), request, status });
+    if (v)
+      out.push({
+        severity: v[1] as PrismViolation['severity'],
+        location: v[2]!,
+        message: v[3]!.trim(),
+        request,
+        status,
+      });
   }
   return out;
 }

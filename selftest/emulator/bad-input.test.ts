@@ -33,7 +33,17 @@ function snapshot(): string {
 }
 
 const mediaTypes = fc.oneof(
-  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'text/plain', 'application/xml', 'multipart/form-data', 'application/JSON', '*/*', ';;;'),
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/x-www-form-urlencoded',
+    'text/plain',
+    'application/xml',
+    'multipart/form-data',
+    'application/JSON',
+    '*/*',
+    ';;;',
+  ),
   fc.string({ maxLength: 40 }).filter((s) => /^[\x21-\x7e ]*$/.test(s) && s.trim() !== ''),
 );
 
@@ -41,7 +51,20 @@ const mediaTypes = fc.oneof(
 const formBody = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom('keys[0][kty]', 'keys[0][x5c][0]', '__proto__', '__proto__[x]', 'constructor[prototype][x]', 'keys[999][kty]', 'a[b][c][d][e][f][g]', 'keys', 'a'), fc.string({ maxLength: 12 })),
+      fc.oneof(
+        fc.constantFrom(
+          'keys[0][kty]',
+          'keys[0][x5c][0]',
+          '__proto__',
+          '__proto__[x]',
+          'constructor[prototype][x]',
+          'keys[999][kty]',
+          'a[b][c][d][e][f][g]',
+          'keys',
+          'a',
+        ),
+        fc.string({ maxLength: 12 }),
+      ),
       fc.string({ maxLength: 20 }),
     ),
     { maxLength: 6 },
@@ -52,7 +75,18 @@ const bodies = fc.oneof(
   fc.json({ maxDepth: 3 }),
   fc.string({ maxLength: 60 }),
   formBody,
-  fc.constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"keys":[{"kty":"EC","__proto__":{}}]}', '{', 'null', '[]', '""', '\u0000', '{"status":"active"', '%'),
+  fc.constantFrom(
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '{"keys":[{"kty":"EC","__proto__":{}}]}',
+    '{',
+    'null',
+    '[]',
+    '""',
+    '\u0000',
+    '{"status":"active"',
+    '%',
+  ),
 );
 
 test.describe('bad input never makes a 5xx', () => {
@@ -73,7 +107,10 @@ test.describe('bad input never makes a 5xx', () => {
       fc.asyncProperty(fc.constantFrom(...routes), bodies, mediaTypes, async ([method, path], raw, ct) => {
         const before = snapshot();
         const res = await h.api(method as 'PUT', path, { rawBody: raw, contentType: ct });
-        expect(res.statusCode, `${method} ${path} ${ct} ${JSON.stringify(raw)}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+        expect(
+          res.statusCode,
+          `${method} ${path} ${ct} ${JSON.stringify(raw)}: ${res.body.slice(0, 200)}`,
+        ).toBeLessThan(500);
         expect(res.statusCode).toBeGreaterThanOrEqual(200);
         if (res.statusCode >= 400) {
           expect(snapshot()).toBe(before);
@@ -88,7 +125,11 @@ test.describe('bad input never makes a 5xx', () => {
   });
 
   test('should answer 4xx to any odd path id', async () => {
-    const known = new Set<string>([...h.app.emulator.state.users.keys(), ...h.app.emulator.state.clientGrants.keys(), ...h.app.emulator.state.fixtures.eventStreamIds]);
+    const known = new Set<string>([
+      ...h.app.emulator.state.users.keys(),
+      ...h.app.emulator.state.clientGrants.keys(),
+      ...h.app.emulator.state.fixtures.eventStreamIds,
+    ]);
     const templates = [
       ['GET', (id: string) => `/users/${id}/federated-connections-tokensets`],
       ['GET', (id: string) => `/client-grants/${id}`],
@@ -101,8 +142,21 @@ test.describe('bad input never makes a 5xx', () => {
     ] as const;
     const encoded = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 400 }).map((s) => encodeURIComponent(s)),
-      fc.uint8Array({ maxLength: 40 }).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
-      fc.constantFrom('%2F', '%2f..', '%00', '%', '%zz', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'a'.repeat(5000)),
+      fc
+        .uint8Array({ maxLength: 40 })
+        .map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
+      fc.constantFrom(
+        '%2F',
+        '%2f..',
+        '%00',
+        '%',
+        '%zz',
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        'a'.repeat(5000),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...templates), encoded, async ([method, make], id) => {
@@ -111,7 +165,11 @@ test.describe('bad input never makes a 5xx', () => {
         const notAnId = id === '' || /^(?:\.|%2e){1,2}$/i.test(id);
         fc.pre(!known.has(id) && !notAnId);
         const before = snapshot();
-        const res = await h.api(method, make(id), method === 'GET' || method === 'DELETE' ? {} : { body: { status: 'active', a: 'b' } });
+        const res = await h.api(
+          method,
+          make(id),
+          method === 'GET' || method === 'DELETE' ? {} : { body: { status: 'active', a: 'b' } },
+        );
         expect(res.statusCode, `${method} ${make(id)}: ${res.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
         expect(res.statusCode).toBeLessThan(500);
         expect(snapshot()).toBe(before);
@@ -146,8 +204,12 @@ test.describe('bad input never makes a 5xx', () => {
 
   test('should answer 400 to bad /events queries', async () => {
     const invalid = fc.oneof(
-      fc.record({ from: fc.string({ maxLength: 1100 }) }).filter((q) => q.from.length > 1024 || decodeOffset(q.from) === undefined),
-      fc.record({ from_timestamp: fc.string({ maxLength: 30 }) }).filter((q) => q.from_timestamp.length > 20 || parseRfc3339(q.from_timestamp) === undefined),
+      fc
+        .record({ from: fc.string({ maxLength: 1100 }) })
+        .filter((q) => q.from.length > 1024 || decodeOffset(q.from) === undefined),
+      fc
+        .record({ from_timestamp: fc.string({ maxLength: 30 }) })
+        .filter((q) => q.from_timestamp.length > 20 || parseRfc3339(q.from_timestamp) === undefined),
       fc.record({ event_type: fc.string({ maxLength: 30 }) }).filter((q) => !isEventType(q.event_type)),
     );
     await fc.assert(
@@ -163,12 +225,21 @@ test.describe('bad input never makes a 5xx', () => {
   test('should answer 401 to any malformed Authorization header', async () => {
     const header = fc.oneof(
       fc.string({ maxLength: 200 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
-      fc.string({ maxLength: 200 }).filter((s) => /^[\x21-\x7e]*$/.test(s)).map((s) => `Bearer ${s}`),
-      fc.tuple(fc.base64String(), fc.base64String(), fc.base64String()).map(([a, b, c]) => `Bearer ${a}.${b}.${c}`.replace(/=/g, '')),
+      fc
+        .string({ maxLength: 200 })
+        .filter((s) => /^[\x21-\x7e]*$/.test(s))
+        .map((s) => `Bearer ${s}`),
+      fc
+        .tuple(fc.base64String(), fc.base64String(), fc.base64String())
+        .map(([a, b, c]) => `Bearer ${a}.${b}.${c}`.replace(/=/g, '')),
     );
     await fc.assert(
       fc.asyncProperty(header, async (value) => {
-        const res = await h.app.inject({ method: 'GET', url: '/api/v2/client-grants/x', headers: { authorization: value } });
+        const res = await h.app.inject({
+          method: 'GET',
+          url: '/api/v2/client-grants/x',
+          headers: { authorization: value },
+        });
         expect(res.statusCode, value).toBe(401);
       }),
       RUNS,

@@ -9,7 +9,11 @@ test.describe('control endpoint', () => {
   test('should not exist unless control is on', async () => {
     const h = await harness();
     try {
-      for (const [method, url] of [['POST', '/__control/reset'], ['GET', '/__control/state'], ['POST', '/__control/events']] as const) {
+      for (const [method, url] of [
+        ['POST', '/__control/reset'],
+        ['GET', '/__control/state'],
+        ['POST', '/__control/events'],
+      ] as const) {
         expect((await h.app.inject({ method, url })).statusCode).toBe(404);
       }
     } finally {
@@ -23,7 +27,9 @@ test.describe('control endpoint', () => {
       const s = h.app.emulator.state;
       const id = s.fixtures.experimentIds[0]!;
       const seeded = structuredClone(s.experiments.get(id));
-      expect((await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status: 'active' } })).statusCode).toBe(200);
+      expect(
+        (await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status: 'active' } })).statusCode,
+      ).toBe(200);
       await h.api('PUT', '/keys/custom-signing', { body: { keys: [{ kty: 'EC' }] } });
       await h.api('POST', '/users', { body: { connection: s.fixtures.userConnection, email: 'x@y.z' } });
       const position = h.app.emulator.events.position;
@@ -34,7 +40,9 @@ test.describe('control endpoint', () => {
       expect(s.users.size).toBe(3);
       // The event log is kept so cursors stay valid.
       expect(h.app.emulator.events.position).toBe(position);
-      const state = body<{ seed: number; counts: Record<string, number> }>(await h.app.inject({ method: 'GET', url: '/__control/state' }));
+      const state = body<{ seed: number; counts: Record<string, number> }>(
+        await h.app.inject({ method: 'GET', url: '/__control/state' }),
+      );
       expect(state.counts['eventStreams']).toBe(137);
     } finally {
       await h.close();
@@ -44,10 +52,19 @@ test.describe('control endpoint', () => {
   test('should inject events and refuse unknown types or counts', async () => {
     const h = await harness({ control: true });
     try {
-      const ok = await h.app.inject({ method: 'POST', url: '/__control/events', payload: { type: 'user.created', count: 2 } });
+      const ok = await h.app.inject({
+        method: 'POST',
+        url: '/__control/events',
+        payload: { type: 'user.created', count: 2 },
+      });
       expect(ok.statusCode).toBe(201);
       expect(body<{ offsets: string[] }>(ok).offsets).toHaveLength(2);
-      for (const payload of [{ type: 'nope' }, { type: 'user.created', count: 0 }, { type: 'user.created', count: 1001 }, {}]) {
+      for (const payload of [
+        { type: 'nope' },
+        { type: 'user.created', count: 0 },
+        { type: 'user.created', count: 1001 },
+        {},
+      ]) {
         const res = await h.app.inject({ method: 'POST', url: '/__control/events', payload });
         expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       }

@@ -8,7 +8,15 @@ import { body, harnessPerFile } from './helpers.js';
 
 const h = harnessPerFile();
 
-const EC_KEY = { kty: 'EC', kid: 'k1', use: 'sig', key_ops: ['verify'], x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', x5c: ['MIIB'] };
+const EC_KEY = {
+  kty: 'EC',
+  kid: 'k1',
+  use: 'sig',
+  key_ops: ['verify'],
+  x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+  y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+  x5c: ['MIIB'],
+};
 
 test.describe('custom signing keys @custom-signing-keys', () => {
   test('should answer 404 inexistent_custom_signing_keys before any key is set', async () => {
@@ -18,7 +26,9 @@ test.describe('custom signing keys @custom-signing-keys', () => {
   });
 
   test('should replace the whole set with a JSON JWKS and answer it', async () => {
-    const first = await h.api('PUT', '/keys/custom-signing', { body: { keys: [EC_KEY, { kty: 'RSA', kid: 'r1', n: 'AQAB', e: 'AQAB' }] } });
+    const first = await h.api('PUT', '/keys/custom-signing', {
+      body: { keys: [EC_KEY, { kty: 'RSA', kid: 'r1', n: 'AQAB', e: 'AQAB' }] },
+    });
     expect(first.statusCode).toBe(200);
     const r = validate('jwks', first.json());
     expect(r.valid, formatErrors(r.errors)).toBe(true);
@@ -29,8 +39,12 @@ test.describe('custom signing keys @custom-signing-keys', () => {
   });
 
   test('should accept form-urlencoded bracket notation', async () => {
-    const form = 'keys[0][kty]=EC&keys[0][kid]=k1&keys[0][key_ops][0]=verify&keys[0][x5c][0]=MIIB&keys[0][x5c][1]=MIIC&keys[1][kty]=RSA&keys[1][n]=AQAB&keys[1][e]=AQAB';
-    const res = await h.api('PUT', '/keys/custom-signing', { rawBody: form, contentType: 'application/x-www-form-urlencoded' });
+    const form =
+      'keys[0][kty]=EC&keys[0][kid]=k1&keys[0][key_ops][0]=verify&keys[0][x5c][0]=MIIB&keys[0][x5c][1]=MIIC&keys[1][kty]=RSA&keys[1][n]=AQAB&keys[1][e]=AQAB';
+    const res = await h.api('PUT', '/keys/custom-signing', {
+      rawBody: form,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(body(res)).toEqual({
       keys: [
@@ -84,16 +98,23 @@ test.describe('custom signing keys @custom-signing-keys', () => {
   });
 
   test('should answer 413 payload_too_large to a body over the limit', async () => {
-    const res = await h.api('PUT', '/keys/custom-signing', { rawBody: JSON.stringify({ keys: [{ kty: 'EC', x: 'a'.repeat(1024 * 1024 + 10) }] }) });
+    const res = await h.api('PUT', '/keys/custom-signing', {
+      rawBody: JSON.stringify({ keys: [{ kty: 'EC', x: 'a'.repeat(1024 * 1024 + 10) }] }),
+    });
     expect(res.statusCode).toBe(413);
     expect(body(res)['errorCode']).toBe('payload_too_large');
   });
 
   test('should ignore __proto__ in form bodies and refuse it in JSON bodies', async () => {
-    const form = await h.api('PUT', '/keys/custom-signing', { rawBody: 'keys[0][kty]=EC&keys[0][__proto__][polluted]=1&__proto__[polluted]=1', contentType: 'application/x-www-form-urlencoded' });
+    const form = await h.api('PUT', '/keys/custom-signing', {
+      rawBody: 'keys[0][kty]=EC&keys[0][__proto__][polluted]=1&__proto__[polluted]=1',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(form.statusCode).toBe(200);
     expect(body(form)).toEqual({ keys: [{ kty: 'EC' }] });
-    const json = await h.api('PUT', '/keys/custom-signing', { rawBody: '{"keys":[{"kty":"EC"}],"__proto__":{"polluted":1}}' });
+    const json = await h.api('PUT', '/keys/custom-signing', {
+      rawBody: '{"keys":[{"kty":"EC"}],"__proto__":{"polluted":1}}',
+    });
     expect(json.statusCode).toBe(400);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });

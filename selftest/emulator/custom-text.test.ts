@@ -9,7 +9,8 @@ import { body, harnessPerFile } from './helpers.js';
 
 const h = harnessPerFile();
 
-const path = (id?: string, lang = 'en', page = 'get-started') => `/self-service-profiles/${encodeURIComponent(id ?? h.app.emulator.state.fixtures.selfServiceProfileId)}/custom-text/${lang}/${page}`;
+const path = (id?: string, lang = 'en', page = 'get-started') =>
+  `/self-service-profiles/${encodeURIComponent(id ?? h.app.emulator.state.fixtures.selfServiceProfileId)}/custom-text/${lang}/${page}`;
 
 test.describe('custom text @custom-text', () => {
   test('should replace the map from JSON and answer the result', async () => {
@@ -25,7 +26,10 @@ test.describe('custom text @custom-text', () => {
   });
 
   test('should accept form-urlencoded bodies', async () => {
-    const res = await h.api('PUT', path(), { rawBody: 'introduction=Hello+%3Cb%3Eworld%3C%2Fb%3E&footer=bye', contentType: 'application/x-www-form-urlencoded' });
+    const res = await h.api('PUT', path(), {
+      rawBody: 'introduction=Hello+%3Cb%3Eworld%3C%2Fb%3E&footer=bye',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(body(res)).toEqual({ introduction: 'Hello <b>world</b>', footer: 'bye' });
   });
@@ -43,7 +47,12 @@ test.describe('custom text @custom-text', () => {
     expect(body(await h.api('GET', path()))).toEqual({ a: 'x'.repeat(2000) });
   });
 
-  for (const [lang, page] of [['fr', 'get-started'], ['EN', 'get-started'], ['en', 'login'], ['en', 'GET-STARTED']]) {
+  for (const [lang, page] of [
+    ['fr', 'get-started'],
+    ['EN', 'get-started'],
+    ['en', 'login'],
+    ['en', 'GET-STARTED'],
+  ]) {
     test(`should answer 400 invalid_uri to language ${lang}, page ${page}`, async () => {
       const res = await h.api('PUT', path(undefined, lang, page), { body: { a: 'b' } });
       expect(res.statusCode).toBe(400);

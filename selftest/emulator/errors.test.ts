@@ -10,13 +10,20 @@ test.describe('error catalogue', () => {
   for (const [code, entry] of Object.entries(errorCatalogue)) {
     test(`${code} renders as { statusCode, error, message, errorCode } with status ${entry.statusCode}`, () => {
       const e = new ApiError(code as ErrorCode);
-      expect(e.toBody()).toEqual({ statusCode: entry.statusCode, error: expect.any(String), message: entry.message, errorCode: code });
+      expect(e.toBody()).toEqual({
+        statusCode: entry.statusCode,
+        error: expect.any(String),
+        message: entry.message,
+        errorCode: code,
+      });
       expect(entry.statusCode).toBeGreaterThanOrEqual(400);
     });
   }
 
   test('should map fastify parser errors onto the catalogue', () => {
-    expect(toApiError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }).errorCode).toBe('unsupported_media_type');
+    expect(toApiError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }).errorCode).toBe(
+      'unsupported_media_type',
+    );
     expect(toApiError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }).errorCode).toBe('payload_too_large');
     expect(toApiError({ code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }).errorCode).toBe('invalid_json');
     expect(toApiError(Object.assign(new SyntaxError('x'), { statusCode: 400 })).errorCode).toBe('invalid_json');

@@ -39,7 +39,11 @@ test.describe('event streams @event-streams', () => {
   });
 
   test('should default take to 50 and honour take=1 and take=100', async () => {
-    for (const [q, n] of [['', 50], ['?take=1', 1], ['?take=100', 100]] as const) {
+    for (const [q, n] of [
+      ['', 50],
+      ['?take=1', 1],
+      ['?take=100', 100],
+    ] as const) {
       const page = body<Page>(await h.api('GET', `/event-streams${q}`));
       expect(page.eventStreams.length, q).toBe(n);
       expect(page.next).toBeDefined();

@@ -24,7 +24,12 @@ test.beforeAll(async () => {
   const res = await fetch(`${emu.authUrl}/oauth/token/`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: emu.clients.full.clientId,
+      client_secret: emu.clients.full.clientSecret,
+      audience: emu.audience,
+    }),
   });
   token = ((await res.json()) as { access_token: string }).access_token;
 });
@@ -74,7 +79,8 @@ function expectEventMessage(m: SseMessage, type: string) {
 }
 
 const isType = (type: string, pred: (o: Record<string, unknown>) => boolean) => (m: SseMessage) =>
-  m.event === type && pred((JSON.parse(m.data) as { event: { data: { object: Record<string, unknown> } } }).event.data.object);
+  m.event === type &&
+  pred((JSON.parse(m.data) as { event: { data: { object: Record<string, unknown> } } }).event.data.object);
 
 test.describe('events stream @sse', () => {
   test('should answer text/event-stream with rate-limit headers and an offset-only heartbeat first', async () => {
@@ -97,16 +103,26 @@ test.describe('events stream @sse', () => {
   test('should deliver user.created, user.updated and user.deleted from the users routes', async () => {
     const r = await subscribe();
     const email = `${unique('u')}@conformance.test`;
-    const created = await call('POST', '/users', { connection: emu.fixtures.userConnection, email, password: 'Secret-123' });
+    const created = await call('POST', '/users', {
+      connection: emu.fixtures.userConnection,
+      email,
+      password: 'Secret-123',
+    });
     expect(created.status).toBe(201);
     const user = (await created.json()) as { user_id: string };
     expect((await call('PATCH', `/users/${encodeURIComponent(user.user_id)}`, { name: 'Renamed' })).status).toBe(200);
     expect((await call('DELETE', `/users/${encodeURIComponent(user.user_id)}`)).status).toBe(204);
     const byId = (o: Record<string, unknown>) => o['user_id'] === user.user_id;
-    const c = expectEventMessage(await r.waitFor(isType('user.created', byId), WAIT_MS, 0, 'user.created'), 'user.created');
+    const c = expectEventMessage(
+      await r.waitFor(isType('user.created', byId), WAIT_MS, 0, 'user.created'),
+      'user.created',
+    );
     expect(c.event.data.object['email']).toBe(email);
     expect(JSON.stringify(c)).not.toContain('Secret-123');
-    const u = expectEventMessage(await r.waitFor(isType('user.updated', byId), WAIT_MS, 0, 'user.updated'), 'user.updated');
+    const u = expectEventMessage(
+      await r.waitFor(isType('user.updated', byId), WAIT_MS, 0, 'user.updated'),
+      'user.updated',
+    );
     expect(u.event.data.object['name']).toBe('Renamed');
     expectEventMessage(await r.waitFor(isType('user.deleted', byId), WAIT_MS, 0, 'user.deleted'), 'user.deleted');
   });
@@ -114,10 +130,19 @@ test.describe('events stream @sse', () => {
   test('should deliver connection.created with the full connection object, then connection.deleted', async () => {
     const r = await subscribe();
     const name = unique('conn');
-    const created = await call('POST', '/connections', { name, strategy: 'oidc', options: { client_id: 'abc', issuer: 'https://idp.test/' } });
+    const created = await call('POST', '/connections', {
+      name,
+      strategy: 'oidc',
+      options: { client_id: 'abc', issuer: 'https://idp.test/' },
+    });
     expect(created.status).toBe(201);
     const conn = (await created.json()) as { id: string };
-    const m = await r.waitFor(isType('connection.created', (o) => o['name'] === name), WAIT_MS, 0, 'connection.created');
+    const m = await r.waitFor(
+      isType('connection.created', (o) => o['name'] === name),
+      WAIT_MS,
+      0,
+      'connection.created',
+    );
     const payload = expectEventMessage(m, 'connection.created');
     const obj = payload.event.data.object;
     const v = validate('connection-created-object', obj);
@@ -125,9 +150,16 @@ test.describe('events stream @sse', () => {
     const options = obj['options'] as Record<string, unknown>;
     expect(options['client_id']).toBe('abc');
     expect(options['oidc_metadata']).toBeDefined();
-    expect((payload.event.data as unknown as { context: { connection: { name: string } } }).context.connection.name).toBe(name);
+    expect(
+      (payload.event.data as unknown as { context: { connection: { name: string } } }).context.connection.name,
+    ).toBe(name);
     expect((await call('DELETE', `/connections/${conn.id}`)).status).toBe(204);
-    await r.waitFor(isType('connection.deleted', (o) => o['id'] === conn.id), WAIT_MS, 0, 'connection.deleted');
+    await r.waitFor(
+      isType('connection.deleted', (o) => o['id'] === conn.id),
+      WAIT_MS,
+      0,
+      'connection.deleted',
+    );
   });
 
   test('should deliver only the requested event types', async () => {
@@ -136,8 +168,18 @@ test.describe('events stream @sse', () => {
     const name = unique('org').toLowerCase();
     const org = (await (await call('POST', '/organizations', { name })).json()) as { id: string };
     await call('DELETE', `/organizations/${org.id}`);
-    await r.waitFor(isType('organization.created', (o) => o['name'] === name), WAIT_MS, 0, 'organization.created');
-    await r.waitFor(isType('organization.deleted', (o) => o['id'] === org.id), WAIT_MS, 0, 'organization.deleted');
+    await r.waitFor(
+      isType('organization.created', (o) => o['name'] === name),
+      WAIT_MS,
+      0,
+      'organization.created',
+    );
+    await r.waitFor(
+      isType('organization.deleted', (o) => o['id'] === org.id),
+      WAIT_MS,
+      0,
+      'organization.deleted',
+    );
     // Events on one stream arrive in order: a user.created would have come first.
     expect(r.messages.filter((m) => m.event.startsWith('user.'))).toEqual([]);
   });
@@ -147,7 +189,17 @@ test.describe('events stream @sse', () => {
     const names = [unique('a'), unique('b'), unique('c')].map((n) => n.toLowerCase());
     for (const name of names) expect((await call('POST', '/organizations', { name })).status).toBe(201);
     const offsets: string[] = [];
-    for (const name of names) offsets.push(r0(await live.waitFor(isType('organization.created', (o) => o['name'] === name), WAIT_MS, 0, `organization.created of ${name}`)).offset);
+    for (const name of names)
+      offsets.push(
+        r0(
+          await live.waitFor(
+            isType('organization.created', (o) => o['name'] === name),
+            WAIT_MS,
+            0,
+            `organization.created of ${name}`,
+          ),
+        ).offset,
+      );
     const resumed = await subscribe({ from: offsets[0]!, event_type: 'organization.created' });
     const got = resumed.messages.filter((m) => m.event === 'organization.created').map((m) => m.id);
     expect(got).toEqual(offsets.slice(1));
@@ -159,7 +211,11 @@ test.describe('events stream @sse', () => {
   test('should start at the first event at or after from_timestamp', async () => {
     const at = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
     expect(at.length).toBe(20);
-    const result = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created', count: 2 }) });
+    const result = await fetch(`${emu.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'group.created', count: 2 }),
+    });
     const { offsets } = (await result.json()) as { offsets: string[] };
     const r = await subscribe({ from_timestamp: at, event_type: 'group.created' });
     const got = r.messages.filter((m) => m.event === 'group.created').map((m) => m.id);
@@ -170,10 +226,18 @@ test.describe('events stream @sse', () => {
 
   test('should deliver events injected through the control endpoint', async () => {
     const r = await subscribe({ event_type: 'group.member.added' });
-    const res = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.member.added', count: 3 }) });
+    const res = await fetch(`${emu.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'group.member.added', count: 3 }),
+    });
     expect(res.status).toBe(201);
     const { offsets } = (await res.json()) as { offsets: string[] };
-    for (const o of offsets) expectEventMessage(await r.waitFor((m) => m.id === o, WAIT_MS, 0, `the message with id ${o}`), 'group.member.added');
+    for (const o of offsets)
+      expectEventMessage(
+        await r.waitFor((m) => m.id === o, WAIT_MS, 0, `the message with id ${o}`),
+        'group.member.added',
+      );
   });
 
   test('should stop listening when the client disconnects', async () => {
@@ -190,7 +254,12 @@ test.describe('events stream @sse', () => {
       const t = await fetch(`${other.authUrl}/oauth/token/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'client_credentials', client_id: other.clients.full.clientId, client_secret: other.clients.full.clientSecret, audience: other.audience }),
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          client_id: other.clients.full.clientId,
+          client_secret: other.clients.full.clientSecret,
+          audience: other.audience,
+        }),
       });
       const tok = ((await t.json()) as { access_token: string }).access_token;
       const r = await subscribeTo(other.baseUrl, tok);
@@ -205,7 +274,11 @@ test.describe('events stream @sse', () => {
 
 test.describe('seeded event history @sse', () => {
   const dayAgo = () => new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const payloadOf = (m: SseMessage) => json<{ offset: string; event: { id: string; type: string; time: string; svcpurpose?: string; data: { object: Record<string, unknown> } } }>(m);
+  const payloadOf = (m: SseMessage) =>
+    json<{
+      offset: string;
+      event: { id: string; type: string; time: string; svcpurpose?: string; data: { object: Record<string, unknown> } };
+    }>(m);
 
   const seqOf = (m: SseMessage) => Number(Buffer.from(m.id!, 'base64url').toString().slice(3));
 
@@ -238,7 +311,10 @@ test.describe('seeded event history @sse', () => {
   test('should carry connection.created with every documented field of data.object, options and oidc_metadata', async () => {
     const created = await readHistory({ event_type: 'connection.created' });
     expect(created.length).toBe(3);
-    const schema = schemaOf('connection-created-object') as { properties: Record<string, unknown>; $defs: Record<string, { properties: Record<string, unknown> }> };
+    const schema = schemaOf('connection-created-object') as {
+      properties: Record<string, unknown>;
+      $defs: Record<string, { properties: Record<string, unknown> }>;
+    };
     for (const m of created) {
       const object = payloadOf(m).event.data.object;
       const v = validate('connection-created-object', object);
@@ -246,7 +322,9 @@ test.describe('seeded event history @sse', () => {
       const options = object['options'] as Record<string, unknown>;
       expect(Object.keys(object).sort()).toEqual(expect.arrayContaining(Object.keys(schema.properties).sort()));
       expect(Object.keys(options)).toEqual(expect.arrayContaining(Object.keys(schema.$defs['options']!.properties)));
-      expect(Object.keys(options['oidc_metadata'] as object)).toEqual(expect.arrayContaining(Object.keys(schema.$defs['oidc_metadata']!.properties)));
+      expect(Object.keys(options['oidc_metadata'] as object)).toEqual(
+        expect.arrayContaining(Object.keys(schema.$defs['oidc_metadata']!.properties)),
+      );
     }
   });
 

@@ -85,7 +85,11 @@ test.describe('experiment transitions @experiments', () => {
   for (const [name, b] of badBodies) {
     test(`should answer 400 invalid_body to ${name} and change nothing`, async () => {
       const id = h.app.emulator.state.fixtures.experimentIds[0]!;
-      const res = await h.api('POST', `/experimentation/experiments/${id}/status`, b === undefined ? {} : { rawBody: JSON.stringify(b) });
+      const res = await h.api(
+        'POST',
+        `/experimentation/experiments/${id}/status`,
+        b === undefined ? {} : { rawBody: JSON.stringify(b) },
+      );
       expect(res.statusCode, res.body).toBe(400);
       expect(['invalid_body', 'invalid_json']).toContain(body(res)['errorCode']);
       expect(h.app.emulator.state.experiments.get(id)!.status).toBe('draft');
@@ -97,7 +101,10 @@ test.describe('experiment transitions @experiments', () => {
     const bad = await h.api('POST', `/experimentation/experiments/${id}/status`, { rawBody: '{"status":' });
     expect(bad.statusCode).toBe(400);
     expect(body(bad)['errorCode']).toBe('invalid_json');
-    const form = await h.api('POST', `/experimentation/experiments/${id}/status`, { rawBody: 'status=active', contentType: 'application/x-www-form-urlencoded' });
+    const form = await h.api('POST', `/experimentation/experiments/${id}/status`, {
+      rawBody: 'status=active',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(form.statusCode).toBe(415);
     expect(body(form)['errorCode']).toBe('unsupported_media_type');
     expect(h.app.emulator.state.experiments.get(id)!.status).toBe('draft');

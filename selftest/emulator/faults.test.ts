@@ -32,7 +32,9 @@ function sources(dir: string): string[] {
 }
 
 /** The names the seams ask about: each `this.on('name')` of faults/seams.ts (the typecheck holds them to the catalogues). */
-const seamNames = new Set([...readFileSync(join(FAULT_LAYER, 'seams.ts'), 'utf8').matchAll(/this\.on\('([^']+)'\)/g)].map((m) => m[1]!));
+const seamNames = new Set(
+  [...readFileSync(join(FAULT_LAYER, 'seams.ts'), 'utf8').matchAll(/this\.on\('([^']+)'\)/g)].map((m) => m[1]!),
+);
 
 const byId = new Map<string, Rule>((rules as readonly Rule[]).map((r) => [r.id, r]));
 
@@ -58,7 +60,13 @@ test.describe('fault catalogue', () => {
 
   test('should break every observable must rule, or say in unfaulted why not', () => {
     const faulted = new Set<string>(faults.map((f) => f.rule));
-    const open = (rules as readonly Rule[]).filter((r) => r.level === 'must' && r.observable !== false && !faulted.has(r.id) && !unfaulted[r.id as keyof typeof unfaulted]);
+    const open = (rules as readonly Rule[]).filter(
+      (r) =>
+        r.level === 'must' &&
+        r.observable !== false &&
+        !faulted.has(r.id) &&
+        !unfaulted[r.id as keyof typeof unfaulted],
+    );
     expect(open.map((r) => r.id)).toEqual([]);
     for (const [id, reason] of Object.entries(unfaulted)) {
       expect(byId.get(id)?.level, id).toBe('must');
@@ -84,8 +92,29 @@ test.describe('fault catalogue', () => {
 
   test('should keep every schema-level fault on a rule its body schema names', () => {
     // A fault of a schema rule is caught by mustMatchSchema only if some body schema carries that rule.
-    const schemaRules = new Set(['token-set-list', 'experiment', 'client-grant', 'event-stream-page', 'event-stream', 'jwks', 'custom-text', 'sse-event-payload', 'sse-offset-only-payload', 'connection-created-object', 'token-response'].flatMap((s) => rulesOf(s as Parameters<typeof rulesOf>[0])));
-    for (const id of ['experiment.id.pattern', 'experiment.status.enum', 'client-grant.client-id-default-for.exclusive', 'event-stream.name.length', 'jwk.types', 'events.context.types']) {
+    const schemaRules = new Set(
+      [
+        'token-set-list',
+        'experiment',
+        'client-grant',
+        'event-stream-page',
+        'event-stream',
+        'jwks',
+        'custom-text',
+        'sse-event-payload',
+        'sse-offset-only-payload',
+        'connection-created-object',
+        'token-response',
+      ].flatMap((s) => rulesOf(s as Parameters<typeof rulesOf>[0])),
+    );
+    for (const id of [
+      'experiment.id.pattern',
+      'experiment.status.enum',
+      'client-grant.client-id-default-for.exclusive',
+      'event-stream.name.length',
+      'jwk.types',
+      'events.context.types',
+    ]) {
       expect(schemaRules.has(id), id).toBe(true);
     }
   });
@@ -99,7 +128,14 @@ test.describe('variant catalogue', () => {
       expect(v.name, v.name).toMatch(KEBAB);
       expect(v.differs.trim().length, v.name).toBeGreaterThan(20);
     }
-    for (const required of ['error-body-shape', 'transition-table', 'last-page-empty-next', 'extra-members', 'success-codes', 'sse-comments-retry']) {
+    for (const required of [
+      'error-body-shape',
+      'transition-table',
+      'last-page-empty-next',
+      'extra-members',
+      'success-codes',
+      'sse-comments-retry',
+    ]) {
       expect(names, required).toContain(required);
     }
   });
@@ -112,8 +148,12 @@ test.describe('variant catalogue', () => {
 
 test.describe('fault and variant options', () => {
   test('should refuse an unknown fault and list the catalogue', () => {
-    expect(() => resolveOptions({ fault: 'take-0-accepted,no-such-fault' })).toThrow(/unknown fault no-such-fault; the catalogue .*take-0-accepted/);
-    expect(() => resolveOptions({ variant: 'no-such-variant' })).toThrow(/unknown variant no-such-variant; the catalogue .*extra-members/);
+    expect(() => resolveOptions({ fault: 'take-0-accepted,no-such-fault' })).toThrow(
+      /unknown fault no-such-fault; the catalogue .*take-0-accepted/,
+    );
+    expect(() => resolveOptions({ variant: 'no-such-variant' })).toThrow(
+      /unknown variant no-such-variant; the catalogue .*extra-members/,
+    );
   });
 
   test('should read EMULATOR_FAULT and EMULATOR_VARIANT when no option is given', () => {
@@ -129,7 +169,10 @@ test.describe('fault and variant options', () => {
       process.env['EMULATOR_FAULT'] = 'no-such-fault';
       expect(() => resolveOptions()).toThrow(RangeError);
     } finally {
-      for (const [k, v] of [['EMULATOR_FAULT', saved.fault], ['EMULATOR_VARIANT', saved.variant]] as const) {
+      for (const [k, v] of [
+        ['EMULATOR_FAULT', saved.fault],
+        ['EMULATOR_VARIANT', saved.variant],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -139,7 +182,10 @@ test.describe('fault and variant options', () => {
   test('should make the CLI exit 1 on --fault with an unknown name, listing the catalogue', async () => {
     const env = { ...process.env };
     delete env['EMULATOR_FAULT'];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', '--fault', 'no-such-fault'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', '--fault', 'no-such-fault'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -148,7 +194,6 @@ test.describe('fault and variant options', () => {
     expect(err).toContain('take-0-accepted');
   });
 });
-
 
 test.describe('faults in action (inject)', () => {
   test('take-0-accepted: take=0 answers 200, take=101 still 400', async () => {
@@ -165,7 +210,10 @@ test.describe('faults in action (inject)', () => {
     await withEmulator({ fault: 'missing-token-accepted' }, async (h) => {
       const f = h.app.emulator.state.fixtures;
       expect((await h.api('GET', `/client-grants/${f.clientGrantId}`, { token: '' })).statusCode).toBe(200);
-      expect((await h.api('GET', `/users/${encodeURIComponent(f.userId)}/federated-connections-tokensets`, { token: '' })).statusCode).toBe(401);
+      expect(
+        (await h.api('GET', `/users/${encodeURIComponent(f.userId)}/federated-connections-tokensets`, { token: '' }))
+          .statusCode,
+      ).toBe(401);
       expect((await h.api('GET', '/event-streams', { token: '' })).statusCode).toBe(401);
     });
   });
@@ -173,7 +221,16 @@ test.describe('faults in action (inject)', () => {
   test('token-wrong-secret-accepted: a wrong secret gets a token', async () => {
     await withEmulator({ fault: 'token-wrong-secret-accepted' }, async (h) => {
       const c = h.app.emulator.auth.clients.full;
-      const res = await h.app.inject({ method: 'POST', url: '/oauth/token/', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: 'wrong', audience: '/api/v2/' } });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/oauth/token/',
+        payload: {
+          grant_type: 'client_credentials',
+          client_id: c.clientId,
+          client_secret: 'wrong',
+          audience: '/api/v2/',
+        },
+      });
       expect(res.statusCode).toBe(200);
       expect(typeof body(res)['access_token']).toBe('string');
     });
@@ -183,7 +240,9 @@ test.describe('faults in action (inject)', () => {
     await withEmulator({ fault: 'token-not-jwt' }, async (h) => {
       const token = await h.token('full');
       expect(token.split('.')).toHaveLength(1);
-      expect((await h.api('GET', `/client-grants/${h.app.emulator.state.fixtures.clientGrantId}`, { token })).statusCode).toBe(200);
+      expect(
+        (await h.api('GET', `/client-grants/${h.app.emulator.state.fixtures.clientGrantId}`, { token })).statusCode,
+      ).toBe(200);
     });
   });
 
@@ -213,7 +272,7 @@ test.describe('faults in action (inject)', () => {
     await withEmulator({ fault: 'keys-put-appends' }, async (h) => {
       await h.api('PUT', '/keys/custom-signing', { body: { keys: [{ kty: 'EC', kid: 'a' }] } });
       const second = await h.api('PUT', '/keys/custom-signing', { body: { keys: [{ kty: 'EC', kid: 'b' }] } });
-      expect((body<{ keys: Array<{ kid: string }> }>(second).keys).map((k) => k.kid)).toEqual(['a', 'b']);
+      expect(body<{ keys: Array<{ kid: string }> }>(second).keys.map((k) => k.kid)).toEqual(['a', 'b']);
     });
   });
 
@@ -230,7 +289,9 @@ test.describe('faults in action (inject)', () => {
   test('next-loops-on-last-page: the last page gives back the cursor that led to it', async () => {
     await withEmulator({ fault: 'next-loops-on-last-page' }, async (h) => {
       const first = body<{ next: string }>(await h.api('GET', '/event-streams?take=100'));
-      const last = body<{ eventStreams: unknown[]; next?: string }>(await h.api('GET', `/event-streams?take=100&from=${first.next}`));
+      const last = body<{ eventStreams: unknown[]; next?: string }>(
+        await h.api('GET', `/event-streams?take=100&from=${first.next}`),
+      );
       expect(last.eventStreams.length).toBe(37);
       expect(last.next).toBe(first.next);
     });
@@ -259,11 +320,15 @@ test.describe('variants in action (inject)', () => {
       const f = h.app.emulator.state.fixtures;
       const grant = await h.api('GET', `/client-grants/${f.clientGrantId}`);
       expect(body(grant)[EXTRA_MEMBER]).toBeDefined();
-      const page = body<{ eventStreams: Array<Record<string, unknown>> } & Record<string, unknown>>(await h.api('GET', '/event-streams?take=2'));
+      const page = body<{ eventStreams: Array<Record<string, unknown>> } & Record<string, unknown>>(
+        await h.api('GET', '/event-streams?take=2'),
+      );
       expect(page[EXTRA_MEMBER]).toBeDefined();
       expect(page.eventStreams[0]![EXTRA_MEMBER]).toBeDefined();
       expect(body(await h.api('GET', '/client-grants/nope'))[EXTRA_MEMBER]).toBeDefined();
-      const text = await h.api('PUT', `/self-service-profiles/${f.selfServiceProfileId}/custom-text/en/get-started`, { body: { introduction: 'hi' } });
+      const text = await h.api('PUT', `/self-service-profiles/${f.selfServiceProfileId}/custom-text/en/get-started`, {
+        body: { introduction: 'hi' },
+      });
       expect(body(text)).toEqual({ introduction: 'hi' });
       const r = validate('event-stream-page', page);
       expect(r.valid).toBe(true);
@@ -277,9 +342,13 @@ test.describe('variants in action (inject)', () => {
     });
     await withEmulator({ variant: 'last-page-trailing-empty' }, async (h) => {
       const first = body<{ next: string }>(await h.api('GET', '/event-streams?take=100'));
-      const second = body<{ eventStreams: unknown[]; next: string }>(await h.api('GET', `/event-streams?take=100&from=${first.next}`));
+      const second = body<{ eventStreams: unknown[]; next: string }>(
+        await h.api('GET', `/event-streams?take=100&from=${first.next}`),
+      );
       expect(second.eventStreams.length).toBe(37);
-      const third = body<{ eventStreams: unknown[]; next?: string }>(await h.api('GET', `/event-streams?take=100&from=${second.next}`));
+      const third = body<{ eventStreams: unknown[]; next?: string }>(
+        await h.api('GET', `/event-streams?take=100&from=${second.next}`),
+      );
       expect(third).toEqual({ eventStreams: [] });
     });
   });
@@ -288,13 +357,22 @@ test.describe('variants in action (inject)', () => {
     await withEmulator({ variant: 'transition-table' }, async (h) => {
       const id = h.app.emulator.state.fixtures.experimentIds[0]!;
       for (const status of ['archived', 'active']) {
-        expect((await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status } })).statusCode, status).toBe(200);
+        expect(
+          (await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status } })).statusCode,
+          status,
+        ).toBe(200);
       }
-      expect((await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status: 'active' } })).statusCode).toBe(409);
-      expect((await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status: 'draft' } })).statusCode).toBe(400);
+      expect(
+        (await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status: 'active' } })).statusCode,
+      ).toBe(409);
+      expect(
+        (await h.api('POST', `/experimentation/experiments/${id}/status`, { body: { status: 'draft' } })).statusCode,
+      ).toBe(400);
     });
     await withEmulator({ variant: 'success-codes' }, async (h) => {
-      expect((await h.api('PUT', '/keys/custom-signing', { body: { keys: [{ kty: 'EC', kid: 'a' }] } })).statusCode).toBe(201);
+      expect(
+        (await h.api('PUT', '/keys/custom-signing', { body: { keys: [{ kty: 'EC', kid: 'a' }] } })).statusCode,
+      ).toBe(201);
     });
   });
 
@@ -305,7 +383,9 @@ test.describe('variants in action (inject)', () => {
     });
     await withEmulator({ variant: 'rate-limit-reset-delta' }, async (h) => {
       const res = await h.api('GET', `/client-grants/${h.app.emulator.state.fixtures.clientGrantId}`);
-      expect(Number(res.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(h.app.emulator.options.rateLimit.windowSeconds);
+      expect(Number(res.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(
+        h.app.emulator.options.rateLimit.windowSeconds,
+      );
     });
   });
 
@@ -313,7 +393,9 @@ test.describe('variants in action (inject)', () => {
     await withEmulator({ variant: 'auth-statuses' }, async (h) => {
       const f = h.app.emulator.state.fixtures;
       expect((await h.api('GET', `/client-grants/${f.clientGrantId}`, { token: '' })).statusCode).toBe(403);
-      expect((await h.api('GET', `/client-grants/${f.clientGrantId}`, { token: await h.token('limited') })).statusCode).toBe(404);
+      expect(
+        (await h.api('GET', `/client-grants/${f.clientGrantId}`, { token: await h.token('limited') })).statusCode,
+      ).toBe(404);
       const tokenSets = `/users/${encodeURIComponent(f.userId)}/federated-connections-tokensets`;
       expect((await h.api('GET', tokenSets, { token: '' })).statusCode).toBe(401);
       expect((await h.api('GET', tokenSets, { token: await h.token('limited') })).statusCode).toBe(403);
@@ -322,12 +404,21 @@ test.describe('variants in action (inject)', () => {
 
   test('html-sanitised and form-jwks-unparsed: a script is stripped; a form JWKS is 400, not 415', async () => {
     await withEmulator({ variant: 'html-sanitised' }, async (h) => {
-      const res = await h.api('PUT', `/self-service-profiles/${h.app.emulator.state.fixtures.selfServiceProfileId}/custom-text/en/get-started`, { body: { introduction: 'Hello<script>alert(1)</script>' } });
+      const res = await h.api(
+        'PUT',
+        `/self-service-profiles/${h.app.emulator.state.fixtures.selfServiceProfileId}/custom-text/en/get-started`,
+        { body: { introduction: 'Hello<script>alert(1)</script>' } },
+      );
       expect(res.statusCode).toBe(200);
       expect(body(res)).toEqual({ introduction: 'Hello' });
     });
     await withEmulator({ variant: 'form-jwks-unparsed' }, async (h) => {
-      const res = await h.app.inject({ method: 'PUT', url: `${API}/keys/custom-signing`, headers: { authorization: `Bearer ${await h.token()}`, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'keys[0][kty]=EC' });
+      const res = await h.app.inject({
+        method: 'PUT',
+        url: `${API}/keys/custom-signing`,
+        headers: { authorization: `Bearer ${await h.token()}`, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'keys[0][kty]=EC',
+      });
       expect(res.statusCode).toBe(400);
     });
   });
@@ -337,14 +428,22 @@ test.describe('variants in action (inject)', () => {
 const WAIT_MS = 5000;
 
 /** Opens GET /events (the SSE harness) on a listening emulator with the given fault or variant; `fn` gets the connection. */
-async function withStream(opts: { fault?: string; variant?: string }, fn: (r: SseConnection, emu: Awaited<ReturnType<typeof startEmulator>>) => Promise<void>): Promise<void> {
+async function withStream(
+  opts: { fault?: string; variant?: string },
+  fn: (r: SseConnection, emu: Awaited<ReturnType<typeof startEmulator>>) => Promise<void>,
+): Promise<void> {
   const emu = await startEmulator({ heartbeatMs: 50, control: true, fault: opts.fault ?? '', variant: opts.variant });
   let r: SseConnection | undefined;
   try {
     const res = await fetch(`${emu.authUrl}/oauth/token/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: emu.clients.full.clientId,
+        client_secret: emu.clients.full.clientSecret,
+        audience: emu.audience,
+      }),
     });
     const token = ((await res.json()) as { access_token: string }).access_token;
     r = await subscribe(emu.baseUrl, token, { see429: true });
@@ -367,7 +466,11 @@ test.describe('SSE faults and variants in action', () => {
   test('data-pretty-printed: the payload of an event spans several data lines', async () => {
     await withStream({ fault: 'data-pretty-printed' }, async (r, emu) => {
       await r.waitFor((m) => m.event === 'offset-only', WAIT_MS, 0, 'an offset-only message');
-      await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created' }) });
+      await fetch(`${emu.controlUrl}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'group.created' }),
+      });
       const m = await r.waitFor((x) => x.event === 'group.created', WAIT_MS, 0, 'group.created');
       expect(m.data.split('\n').length).toBeGreaterThan(3);
       expect(JSON.parse(m.data)).toHaveProperty('offset');
@@ -377,7 +480,11 @@ test.describe('SSE faults and variants in action', () => {
   test('sse-payload-type-no-id: payloads carry type, messages no id', async () => {
     await withStream({ variant: 'sse-payload-type-no-id' }, async (r, emu) => {
       await r.waitFor((m) => m.event === 'offset-only', WAIT_MS, 0, 'an offset-only message');
-      await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created' }) });
+      await fetch(`${emu.controlUrl}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'group.created' }),
+      });
       const m = await r.waitFor((x) => x.event === 'group.created', WAIT_MS, 0, 'group.created');
       expect(m.id).toBeUndefined();
       expect(JSON.parse(m.data)).toMatchObject({ type: 'group.created' });
@@ -392,10 +499,18 @@ test('sse-comments-retry: the stream opens with retry and sends keep-alive comme
     const tok = await fetch(`${emu.authUrl}/oauth/token/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: emu.clients.full.clientId,
+        client_secret: emu.clients.full.clientSecret,
+        audience: emu.audience,
+      }),
     });
     const token = ((await tok.json()) as { access_token: string }).access_token;
-    const res = await fetch(`${emu.baseUrl}/events`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+    const res = await fetch(`${emu.baseUrl}/events`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: abort.signal,
+    });
     const decoder = new TextDecoder();
     let text = '';
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {

@@ -12,8 +12,8 @@ import { fetchToken } from '../../harness/requests/tokens.js';
 import { changedPayloadToken, foreignKeyToken, jwtKind, unsignedToken } from '../../harness/vocabulary/jwt.js';
 import { body, withEmulator, type Harness } from './helpers.js';
 
-
-const tokenSets = (h: Harness) => `/users/${encodeURIComponent(h.app.emulator.state.fixtures.userId)}/federated-connections-tokensets`;
+const tokenSets = (h: Harness) =>
+  `/users/${encodeURIComponent(h.app.emulator.state.fixtures.userId)}/federated-connections-tokensets`;
 const eventStream = (h: Harness) => `/event-streams/${h.app.emulator.state.eventStreams[0]!.id}`;
 const laterExp = (p: Record<string, unknown>) => ({ ...p, exp: (p.exp as number) + 3600 });
 
@@ -45,7 +45,10 @@ test.describe('forged tokens', () => {
       const forged = unsignedToken(await h.token('full'))!;
       expect((await h.api('GET', eventStream(h), { token: forged })).statusCode).toBe(200);
       expect((await h.api('GET', tokenSets(h), { token: forged })).statusCode).toBe(401);
-      expect((await h.api('GET', eventStream(h), { token: (await foreignKeyToken(await h.token('full'), true))! })).statusCode).toBe(401);
+      expect(
+        (await h.api('GET', eventStream(h), { token: (await foreignKeyToken(await h.token('full'), true))! }))
+          .statusCode,
+      ).toBe(401);
     });
   });
 
@@ -53,8 +56,12 @@ test.describe('forged tokens', () => {
     await withEmulator({ fault: 'jwk-header-trusted' }, async (h) => {
       const token = await h.token('full');
       expect((await h.api('GET', tokenSets(h), { token: (await foreignKeyToken(token, true))! })).statusCode).toBe(200);
-      expect((await h.api('GET', tokenSets(h), { token: (await foreignKeyToken(token, false))! })).statusCode).toBe(401);
-      expect((await h.api('GET', eventStream(h), { token: (await foreignKeyToken(token, true))! })).statusCode).toBe(401);
+      expect((await h.api('GET', tokenSets(h), { token: (await foreignKeyToken(token, false))! })).statusCode).toBe(
+        401,
+      );
+      expect((await h.api('GET', eventStream(h), { token: (await foreignKeyToken(token, true))! })).statusCode).toBe(
+        401,
+      );
     });
   });
 
@@ -71,9 +78,21 @@ test.describe('forged tokens', () => {
   test('token-sets-scopes-all-of: a token narrowed to read:federated_connections_tokens is refused, the full one served', async () => {
     await withEmulator({ fault: 'token-sets-scopes-all-of' }, async (h) => {
       const c = h.app.emulator.auth.clients.full;
-      const res = await h.app.inject({ method: 'POST', url: '/oauth/token/', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: '/api/v2/', scope: 'read:federated_connections_tokens' } });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/oauth/token/',
+        payload: {
+          grant_type: 'client_credentials',
+          client_id: c.clientId,
+          client_secret: c.clientSecret,
+          audience: '/api/v2/',
+          scope: 'read:federated_connections_tokens',
+        },
+      });
       expect(body(res)['scope']).toBe('read:federated_connections_tokens');
-      expect((await h.api('GET', tokenSets(h), { token: body<{ access_token: string }>(res).access_token })).statusCode).toBe(403);
+      expect(
+        (await h.api('GET', tokenSets(h), { token: body<{ access_token: string }>(res).access_token })).statusCode,
+      ).toBe(403);
       expect((await h.api('GET', tokenSets(h))).statusCode).toBe(200);
     });
   });
@@ -92,8 +111,22 @@ test.describe('forged tokens', () => {
 test.describe('token endpoint as documented', () => {
   const form = (h: Harness, url: string, json: boolean) => {
     const c = h.app.emulator.auth.clients.full;
-    const params = { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: '/api/v2/' };
-    return h.app.inject({ method: 'POST', url, ...(json ? { payload: params } : { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(params).toString() }) });
+    const params = {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      audience: '/api/v2/',
+    };
+    return h.app.inject({
+      method: 'POST',
+      url,
+      ...(json
+        ? { payload: params }
+        : {
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            payload: new URLSearchParams(params).toString(),
+          }),
+    });
   };
 
   test('token-endpoint-json-only and token-endpoint-no-slash: only the documented form is broken', async () => {
@@ -107,7 +140,7 @@ test.describe('token endpoint as documented', () => {
     });
   });
 
-  test('should let the setup get the run\'s token by a fallback, and record it, when only the documented form is broken', async () => {
+  test("should let the setup get the run's token by a fallback, and record it, when only the documented form is broken", async () => {
     const emu = await startEmulator({ fault: 'token-endpoint-json-only' });
     const notes: string[] = [];
     const warn = console.warn;
@@ -117,10 +150,14 @@ test.describe('token endpoint as documented', () => {
       const config = { authUrl: emu.authUrl, audience: emu.audience, timeoutMs: 5000 } as Config;
       const token = await fetchToken(config, emu.clients.full, 'main', (note) => notes.push(note));
       expect(jwtKind(token)).toBe('jws');
-      expect(notes.join('; ')).toContain('main: the documented request (a form body to /oauth/token/) answered 415; a JSON body to /oauth/token/ was answered 200');
+      expect(notes.join('; ')).toContain(
+        'main: the documented request (a form body to /oauth/token/) answered 415; a JSON body to /oauth/token/ was answered 200',
+      );
       expect(warned.join('\n')).toContain('oauth.token.endpoint');
       expect(warned.join('\n')).not.toContain(emu.clients.full.clientSecret);
-      await expect(fetchToken(config, { clientId: emu.clients.full.clientId, clientSecret: 'wrong' }, 'main')).rejects.toThrow(/refused the main client credentials \(status 415/);
+      await expect(
+        fetchToken(config, { clientId: emu.clients.full.clientId, clientSecret: 'wrong' }, 'main'),
+      ).rejects.toThrow(/refused the main client credentials \(status 415/);
     } finally {
       console.warn = warn;
       await emu.close();

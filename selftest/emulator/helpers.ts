@@ -13,7 +13,11 @@ export interface Harness {
   app: FastifyInstance;
   token(role?: ClientRole): Promise<string>;
   /** A request to /api/v2 with the full client's token unless `token` is given ('' for none). */
-  api(method: InjectOptions['method'], path: string, opts?: { token?: string; body?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  api(
+    method: InjectOptions['method'],
+    path: string,
+    opts?: { token?: string; body?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   /** Back to the seeded state, rate-limit windows forgotten (as POST /__control/reset): the event log and the tokens stay. */
   reset(): void;
   close(): Promise<void>;
@@ -30,7 +34,12 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
       const res = await app.inject({
         method: 'POST',
         url: '/oauth/token/',
-        payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: '/api/v2/' },
+        payload: {
+          grant_type: 'client_credentials',
+          client_id: c.clientId,
+          client_secret: c.clientSecret,
+          audience: '/api/v2/',
+        },
       });
       if (res.statusCode !== 200) throw new Error(`token for ${role}: ${res.statusCode} ${res.body}`);
       t = (res.json() as { access_token: string }).access_token;
@@ -40,7 +49,10 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
   };
   const api: Harness['api'] = async (method, path, opts = {}) => {
     const bearer = opts.token ?? (await token('full'));
-    const headers: Record<string, string> = { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(opts.headers ?? {}) };
+    const headers: Record<string, string> = {
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      ...(opts.headers ?? {}),
+    };
     let payload: string | undefined;
     if (opts.rawBody !== undefined) {
       payload = opts.rawBody;
@@ -95,7 +107,10 @@ export function body<T = Record<string, unknown>>(res: LightMyRequestResponse): 
 }
 
 /** An in-process emulator with the given fault or variant; closed after `fn`. */
-export async function withEmulator(opts: { fault?: string; variant?: string }, fn: (h: Harness) => Promise<void>): Promise<void> {
+export async function withEmulator(
+  opts: { fault?: string; variant?: string },
+  fn: (h: Harness) => Promise<void>,
+): Promise<void> {
   const h = await harness({ fault: opts.fault ?? '', variant: opts.variant });
   try {
     await fn(h);

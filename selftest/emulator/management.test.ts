@@ -12,7 +12,14 @@ test.describe('users', () => {
   test('should create, update and delete a user, appending one event each', async () => {
     const start = h.app.emulator.events.position;
     const created = await h.api('POST', '/users', {
-      body: { connection: h.app.emulator.state.fixtures.userConnection, email: 'new@conformance.test', password: 'pw', verify_email: false, username: 'newbie', email_verified: true },
+      body: {
+        connection: h.app.emulator.state.fixtures.userConnection,
+        email: 'new@conformance.test',
+        password: 'pw',
+        verify_email: false,
+        username: 'newbie',
+        email_verified: true,
+      },
     });
     expect(created.statusCode).toBe(201);
     const user = body<{ user_id: string; email: string; password?: string }>(created);
@@ -47,12 +54,17 @@ test.describe('users', () => {
 
   test('should answer 409 to a duplicate email and 404 to unknown users', async () => {
     const conn = h.app.emulator.state.fixtures.userConnection;
-    expect((await h.api('POST', '/users', { body: { connection: conn, email: 'dup@conformance.test' } })).statusCode).toBe(201);
+    expect(
+      (await h.api('POST', '/users', { body: { connection: conn, email: 'dup@conformance.test' } })).statusCode,
+    ).toBe(201);
     const dup = await h.api('POST', '/users', { body: { connection: conn, email: 'dup@conformance.test' } });
     expect(dup.statusCode).toBe(409);
     expect(body(dup)['errorCode']).toBe('already_exists');
     expect((await h.api('PATCH', '/users/nobody', { body: { name: 'x' } })).statusCode).toBe(404);
-    expect((await h.api('PATCH', `/users/${encodeURIComponent(h.app.emulator.state.fixtures.userId)}`, { body: {} })).statusCode).toBe(400);
+    expect(
+      (await h.api('PATCH', `/users/${encodeURIComponent(h.app.emulator.state.fixtures.userId)}`, { body: {} }))
+        .statusCode,
+    ).toBe(400);
   });
 
   test('should require the users scopes', async () => {
@@ -77,11 +89,15 @@ test.describe('organizations and connections', () => {
     const res = await h.api('POST', '/connections', { body: { name: 'my-oidc', strategy: 'oidc' } });
     expect(res.statusCode).toBe(201);
     expect((await h.api('POST', '/connections', { body: { name: 'my-oidc', strategy: 'oidc' } })).statusCode).toBe(409);
-    const secret = await h.api('POST', '/connections', { body: { name: 'with-secret', strategy: 'oidc', options: { client_id: 'c', client_secret: 'TOP-SECRET' } } });
+    const secret = await h.api('POST', '/connections', {
+      body: { name: 'with-secret', strategy: 'oidc', options: { client_id: 'c', client_secret: 'TOP-SECRET' } },
+    });
     expect(secret.statusCode).toBe(201);
     expect(secret.body).not.toContain('TOP-SECRET');
     expect(JSON.stringify(h.app.emulator.events.after(0))).not.toContain('TOP-SECRET');
-    const broken = await h.api('POST', '/connections', { body: { name: 'other', strategy: 'oidc', options: { oidc_metadata: 'x' } } });
+    const broken = await h.api('POST', '/connections', {
+      body: { name: 'other', strategy: 'oidc', options: { oidc_metadata: 'x' } },
+    });
     expect(broken.statusCode).toBe(400);
     const id = body<{ id: string }>(res).id;
     expect((await h.api('DELETE', `/connections/${id}`)).statusCode).toBe(204);

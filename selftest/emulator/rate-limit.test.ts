@@ -49,7 +49,8 @@ test.describe('rate limits @rate-limit', () => {
       ];
       expect(answers.map((a) => a.statusCode)).toEqual([401, 403, 404, 405, 404]);
       for (const a of answers) {
-        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(a.headers[name], `${a.statusCode} ${name}`).toMatch(/^\d+$/);
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+          expect(a.headers[name], `${a.statusCode} ${name}`).toMatch(/^\d+$/);
       }
     } finally {
       await h.close();

@@ -37,7 +37,8 @@ test.afterAll(async () => {
 /** A fetch that sends the SDK's https://DOMAIN/... requests to the emulator. */
 const toEmulator: typeof fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input));
-  if (url.host !== DOMAIN || url.protocol !== 'https:') throw new Error(`the SDK asked for an unexpected address: ${url.origin}`);
+  if (url.host !== DOMAIN || url.protocol !== 'https:')
+    throw new Error(`the SDK asked for an unexpected address: ${url.origin}`);
   const target = `${emu.authUrl}${url.pathname}${url.search}`;
   const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
   const res = await fetch(input instanceof Request ? new Request(target, input) : target, init);
@@ -49,7 +50,14 @@ const toEmulator: typeof fetch = async (input, init) => {
 function sdk(role: 'full' | 'limited' | 'rateLimited', options: { maxRetries?: number } = {}): ManagementClient {
   const c = emu.clients[role];
   // The emulator's audience is its own origin's; the SDK's default would be https://DOMAIN/api/v2/.
-  return new ManagementClient({ domain: DOMAIN, clientId: c.clientId, clientSecret: c.clientSecret, audience: emu.audience, fetch: toEmulator, ...options });
+  return new ManagementClient({
+    domain: DOMAIN,
+    clientId: c.clientId,
+    clientSecret: c.clientSecret,
+    audience: emu.audience,
+    fetch: toEmulator,
+    ...options,
+  });
 }
 
 /** The calls made while `fn` ran. */
@@ -61,11 +69,16 @@ async function recorded<T>(fn: () => Promise<T>): Promise<{ value: T; calls: Cal
 
 test.describe('official SDK (auth0) against the emulator @sdk', () => {
   test('should get a client grant with clientGrants.get', async () => {
-    const { value: grant, calls: made } = await recorded(() => sdk('full').clientGrants.get(emu.fixtures.clientGrantId));
+    const { value: grant, calls: made } = await recorded(() =>
+      sdk('full').clientGrants.get(emu.fixtures.clientGrantId),
+    );
     expect(grant.id).toBe(emu.fixtures.clientGrantId);
     expect(grant.audience).toBe('https://api.conformance.test/orders');
     expect(grant.scope).toEqual(['read:orders', 'create:orders']);
-    expect(made.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual(['POST /oauth/token 200', `GET /api/v2/client-grants/${emu.fixtures.clientGrantId} 200`]);
+    expect(made.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([
+      'POST /oauth/token 200',
+      `GET /api/v2/client-grants/${emu.fixtures.clientGrantId} 200`,
+    ]);
   });
 
   test('should get an event stream and list all of them through the pagination helpers', async () => {
@@ -92,7 +105,14 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
 
   test('should set, get and delete custom signing keys with keys.customSigning', async () => {
     const client = sdk('full');
-    const key: Management.CustomSigningKeyJwk = { kty: 'EC', kid: 'sdk-key-1', use: 'sig', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' };
+    const key: Management.CustomSigningKeyJwk = {
+      kty: 'EC',
+      kid: 'sdk-key-1',
+      use: 'sig',
+      crv: 'P-256',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    };
     const set = await client.keys.customSigning.set({ keys: [key] });
     expect(set.keys?.map((k) => k.kid)).toEqual(['sdk-key-1']);
     const got = await client.keys.customSigning.get();
@@ -107,7 +127,9 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
     const before = await client.selfServiceProfiles.customText.list(id, 'en', 'get-started');
     expect(Object.keys(before).length).toBeGreaterThan(0);
     try {
-      const set = await client.selfServiceProfiles.customText.set(id, 'en', 'get-started', { introduction: 'Set through the <b>SDK</b>.' });
+      const set = await client.selfServiceProfiles.customText.set(id, 'en', 'get-started', {
+        introduction: 'Set through the <b>SDK</b>.',
+      });
       expect(set).toEqual({ introduction: 'Set through the <b>SDK</b>.' });
       expect(await client.selfServiceProfiles.customText.list(id, 'en', 'get-started')).toEqual(set);
     } finally {
@@ -117,7 +139,11 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
 
   test('should subscribe to events, carry no svcpurpose on ordinary events, and resume from an offset', async () => {
     const client = sdk('full');
-    const made = await fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'user.created', count: 3 }) });
+    const made = await fetch(`${emu.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'user.created', count: 3 }),
+    });
     const { offsets } = (await made.json()) as { offsets: string[] };
     expect(offsets).toHaveLength(3);
 
@@ -141,7 +167,10 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
     expect(all.map((m) => m.type)).toEqual(['user.created', 'user.created']);
     expect(all.map((m) => (m as { offset: string }).offset)).toEqual(offsets.slice(1));
     for (const m of all) {
-      const event = (m as Management.EventStreamSubscribeEventsResponseContent.UserCreated).event as unknown as Record<string, unknown>;
+      const event = (m as Management.EventStreamSubscribeEventsResponseContent.UserCreated).event as unknown as Record<
+        string,
+        unknown
+      >;
       // The SDK reads a purpose as the marker of test events; ordinary events carry none.
       expect(event).not.toHaveProperty('svcpurpose');
       expect(event['type']).toBe('user.created');
@@ -157,16 +186,20 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
     expect(unauthorized).toBeInstanceOf(Management.UnauthorizedError);
     expect((unauthorized as Management.UnauthorizedError).statusCode).toBe(401);
 
-    const forbidden = await sdk('limited').clientGrants.get(emu.fixtures.clientGrantId).catch((e: unknown) => e);
+    const forbidden = await sdk('limited')
+      .clientGrants.get(emu.fixtures.clientGrantId)
+      .catch((e: unknown) => e);
     expect(forbidden).toBeInstanceOf(Management.ForbiddenError);
     expect((forbidden as Management.ForbiddenError).statusCode).toBe(403);
 
-    const notFound = await sdk('full').clientGrants.get('cgr_doesnotexist000000').catch((e: unknown) => e);
+    const notFound = await sdk('full')
+      .clientGrants.get('cgr_doesnotexist000000')
+      .catch((e: unknown) => e);
     expect(notFound).toBeInstanceOf(Management.NotFoundError);
     expect((notFound as Management.NotFoundError).statusCode).toBe(404);
   });
 
-  test('should raise TooManyRequestsError with the rate-limit headers, and succeed through the SDK\'s retry', async () => {
+  test("should raise TooManyRequestsError with the rate-limit headers, and succeed through the SDK's retry", async () => {
     // The rate-limited client: 2 requests per 1-second window.
     const client = sdk('rateLimited', { maxRetries: 0 });
     const grant = emu.fixtures.clientGrantId;
@@ -192,20 +225,29 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
   test('should reach the operations the SDK has no method for through its raw request helper', async () => {
     const client = sdk('full');
     // Paths are relative to the SDK's base URL, https://DOMAIN/api/v2.
-    const sets = await client.fetch(`/users/${encodeURIComponent(emu.fixtures.userId)}/federated-connections-tokensets`);
+    const sets = await client.fetch(
+      `/users/${encodeURIComponent(emu.fixtures.userId)}/federated-connections-tokensets`,
+    );
     expect(sets.status).toBe(200);
     const list = (await sets.json()) as { id: string; expires_at: string | null }[];
     expect(list.length).toBeGreaterThan(1);
 
     const id = emu.fixtures.experimentIds.at(-1)!;
-    const moved = await client.fetch(`/experimentation/experiments/${id}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'active' }) });
+    const moved = await client.fetch(`/experimentation/experiments/${id}/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'active' }),
+    });
     expect(moved.status).toBe(200);
     expect(((await moved.json()) as { status: string }).status).toBe('active');
   });
 
   test.afterAll(() => {
     // The list of calls, for the report.
-    const lines = calls.map((c) => `${c.method} ${c.path.replace(/\/(cgr|est|ssp|exp)_[A-Za-z0-9]+/, '/$1_…').replace(/auth0%7C[0-9a-f]+/, '{user}')} → ${c.status}`);
+    const lines = calls.map(
+      (c) =>
+        `${c.method} ${c.path.replace(/\/(cgr|est|ssp|exp)_[A-Za-z0-9]+/, '/$1_…').replace(/auth0%7C[0-9a-f]+/, '{user}')} → ${c.status}`,
+    );
     test.info().annotations.push({ type: 'sdk-calls', description: lines.join('\n') });
     process.stdout.write(`SDK calls (${calls.length}):\n${[...new Set(lines)].join('\n')}\n`);
   });

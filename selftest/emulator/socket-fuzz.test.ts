@@ -178,7 +178,9 @@ class Connection {
     await this.until(() => this.responses.length >= first + c.methods.length || !this.open || this.unparsed !== '');
     const got = this.responses.slice(first);
     if (got.length < c.methods.length) {
-      const why = this.error ? `error ${this.error.code ?? this.error.message}` : this.unparsed || (this.ended ? 'closed by the server' : 'closed');
+      const why = this.error
+        ? `error ${this.error.code ?? this.error.message}`
+        : this.unparsed || (this.ended ? 'closed by the server' : 'closed');
       throw new Error(`${c.label}: ${why} after ${got.length} of ${c.methods.length} responses`);
     }
     return got;
@@ -213,20 +215,40 @@ interface Tokens {
 function request(method: string, target: string, headers: [string, string][], body?: string | Buffer): Buffer {
   const b = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
   const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...headers.map(([k, v]) => `${k}: ${v}`)];
-  if (b !== undefined && !headers.some(([k]) => /^(content-length|transfer-encoding)$/i.test(k))) lines.push(`Content-Length: ${b.length}`);
+  if (b !== undefined && !headers.some(([k]) => /^(content-length|transfer-encoding)$/i.test(k)))
+    lines.push(`Content-Length: ${b.length}`);
   return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), b ?? Buffer.alloc(0)]);
 }
 
 /** One generator per kind of input; each answers a case. */
-function generators(t: Tokens, ids: { grant: string; user: string; profile: string; archived: string; stream: string }, rng: Rng) {
+function generators(
+  t: Tokens,
+  ids: { grant: string; user: string; profile: string; archived: string; stream: string },
+  rng: Rng,
+) {
   const pick = <T>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
   const bearer = (tok: string): [string, string] => ['Authorization', `Bearer ${tok}`];
   const full = bearer(t.full);
   const json: [string, string] = ['Content-Type', 'application/json'];
   const form: [string, string] = ['Content-Type', 'application/x-www-form-urlencoded'];
-  const keep = (label: string, bytes: Buffer, methods = [bytes.toString('latin1').split(' ', 1)[0]!]): Case => ({ kind: 'keep', label, bytes, methods });
-  const ends = (label: string, bytes: Buffer | string): Case => ({ kind: 'ends', label, bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes, 'latin1'), methods: [] });
-  const readPaths = [`/api/v2/client-grants/${ids.grant}`, `/api/v2/users/${encodeURIComponent(ids.user)}/federated-connections-tokensets`, '/api/v2/event-streams?take=3', `/api/v2/event-streams/${ids.stream}`];
+  const keep = (label: string, bytes: Buffer, methods = [bytes.toString('latin1').split(' ', 1)[0]!]): Case => ({
+    kind: 'keep',
+    label,
+    bytes,
+    methods,
+  });
+  const ends = (label: string, bytes: Buffer | string): Case => ({
+    kind: 'ends',
+    label,
+    bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes, 'latin1'),
+    methods: [],
+  });
+  const readPaths = [
+    `/api/v2/client-grants/${ids.grant}`,
+    `/api/v2/users/${encodeURIComponent(ids.user)}/federated-connections-tokensets`,
+    '/api/v2/event-streams?take=3',
+    `/api/v2/event-streams/${ids.stream}`,
+  ];
   const writeTargets: [string, string][] = [
     ['PUT', '/api/v2/keys/custom-signing'],
     ['PUT', `/api/v2/self-service-profiles/${ids.profile}/custom-text/en/get-started`],
@@ -244,9 +266,51 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
     '',
   ];
   // Bodies no write route accepts (custom text takes any map of string to string, so none is one).
-  const badJson = ['{', '{"keys":', 'nul', '[1,2', '{"a":"\\ud800"', '\u0000', '{"status":"active"', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '"', '{"keys":[{"kty":1}]}', '{"status":["draft"]}', '{"a":{"b":1}}', '[]', 'null', '1e999999'];
-  const badForms = ['keys[0][kty][x]=1', 'keys[0][d]=private&keys[0][kty]=EC', 'a[b][c][d][e][f][g]=1', 'a[]=1&a[]=2', 'keys[0][kty]=EC&keys[0][k]=1', `t=${'x'.repeat(2001)}`, 't=%3Cscript%3Ex%3C%2Fscript%3E', 'a[b]=1'];
-  const oddQueries = ['take=0', 'take=101', 'take=abc', 'take=1e1', 'take=-1', 'take=01', 'from=%', 'from=!!!', 'take=1&take=2', 'from=' + 'A'.repeat(5000), 'a=%zz', '&&==&&', 'take=%00', 'take[]=1', '__proto__=1'];
+  const badJson = [
+    '{',
+    '{"keys":',
+    'nul',
+    '[1,2',
+    '{"a":"\\ud800"',
+    '\u0000',
+    '{"status":"active"',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '"',
+    '{"keys":[{"kty":1}]}',
+    '{"status":["draft"]}',
+    '{"a":{"b":1}}',
+    '[]',
+    'null',
+    '1e999999',
+  ];
+  const badForms = [
+    'keys[0][kty][x]=1',
+    'keys[0][d]=private&keys[0][kty]=EC',
+    'a[b][c][d][e][f][g]=1',
+    'a[]=1&a[]=2',
+    'keys[0][kty]=EC&keys[0][k]=1',
+    `t=${'x'.repeat(2001)}`,
+    't=%3Cscript%3Ex%3C%2Fscript%3E',
+    'a[b]=1',
+  ];
+  const oddQueries = [
+    'take=0',
+    'take=101',
+    'take=abc',
+    'take=1e1',
+    'take=-1',
+    'take=01',
+    'from=%',
+    'from=!!!',
+    'take=1&take=2',
+    'from=' + 'A'.repeat(5000),
+    'a=%zz',
+    '&&==&&',
+    'take=%00',
+    'take[]=1',
+    '__proto__=1',
+  ];
   const oddPaths = [
     '/api/v2/client-grants/' + 'g'.repeat(4000),
     '/api/v2/client-grants/%zz',
@@ -270,14 +334,45 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
     '*',
     'http://127.0.0.1/api/v2/client-grants/x',
   ];
-  const oddMethods = ['OPTIONS', 'TRACE', 'PATCH', 'DELETE', 'PROPFIND', 'PURGE', 'REPORT', 'SEARCH', 'MKCOL', 'LOCK', 'HEAD', 'POST', 'PUT'];
+  const oddMethods = [
+    'OPTIONS',
+    'TRACE',
+    'PATCH',
+    'DELETE',
+    'PROPFIND',
+    'PURGE',
+    'REPORT',
+    'SEARCH',
+    'MKCOL',
+    'LOCK',
+    'HEAD',
+    'POST',
+    'PUT',
+  ];
 
   return {
     // ---- valid requests (about a third of all cases)
     valid: (): Case => keep('valid read', request('GET', pick(readPaths), [full])),
     // ---- complete requests with bad content: the connection stays open
     badToken: (): Case => keep('bad token', request('GET', pick(readPaths), [bearer(pick(badTokens()))])),
-    badScheme: (): Case => keep('bad Authorization scheme', request('GET', pick(readPaths), [['Authorization', pick(['Basic Zm9vOmJhcg==', 'bearer', 'Bearer', 'Token x', 'Bearer  a b', `Bearer ${t.full} extra`, 'Bearer\t' + t.full.slice(5)])]])),
+    badScheme: (): Case =>
+      keep(
+        'bad Authorization scheme',
+        request('GET', pick(readPaths), [
+          [
+            'Authorization',
+            pick([
+              'Basic Zm9vOmJhcg==',
+              'bearer',
+              'Bearer',
+              'Token x',
+              'Bearer  a b',
+              `Bearer ${t.full} extra`,
+              'Bearer\t' + t.full.slice(5),
+            ]),
+          ],
+        ]),
+      ),
     noToken: (): Case => keep('no token', request('GET', pick(readPaths), [])),
     limited: (): Case => {
       const [m, p] = pick(writeTargets);
@@ -294,7 +389,27 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
     },
     badMediaType: (): Case => {
       const [m, p] = pick(writeTargets);
-      return keep('unsupported media type', request(m, p, [full, ['Content-Type', pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', ';;;', 'application/json; charset=nope'])]], NO_BODY));
+      return keep(
+        'unsupported media type',
+        request(
+          m,
+          p,
+          [
+            full,
+            [
+              'Content-Type',
+              pick([
+                'text/plain',
+                'application/xml',
+                'multipart/form-data; boundary=x',
+                ';;;',
+                'application/json; charset=nope',
+              ]),
+            ],
+          ],
+          NO_BODY,
+        ),
+      );
     },
     chunkedBadJson: (): Case => {
       const [m, p] = pick(writeTargets);
@@ -305,12 +420,34 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
     oddMethod: (): Case => {
       const method = pick(oddMethods);
       const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? NO_BODY : undefined;
-      return keep(`odd method ${method}`, request(method, pick([...readPaths, ...writeTargets.map((w) => w[1])]), [bearer(t.limited), ...(body ? [json] : [])], body));
+      return keep(
+        `odd method ${method}`,
+        request(
+          method,
+          pick([...readPaths, ...writeTargets.map((w) => w[1])]),
+          [bearer(t.limited), ...(body ? [json] : [])],
+          body,
+        ),
+      );
     },
     badTokenRequest: (): Case =>
       keep(
         'bad token request',
-        request('POST', pick(['/oauth/token/', '/oauth/token']), [pick<[string, string]>([json, form, ['Content-Type', 'text/plain']])], pick(['{', 'grant_type=password', '{"grant_type":"client_credentials"}', 'grant_type=client_credentials&client_id=x&client_secret=y&audience=%2Fapi%2Fv2%2F', '%', '[]', 'grant_type[]=a', '{"grant_type":1}'])),
+        request(
+          'POST',
+          pick(['/oauth/token/', '/oauth/token']),
+          [pick<[string, string]>([json, form, ['Content-Type', 'text/plain']])],
+          pick([
+            '{',
+            'grant_type=password',
+            '{"grant_type":"client_credentials"}',
+            'grant_type=client_credentials&client_id=x&client_secret=y&audience=%2Fapi%2Fv2%2F',
+            '%',
+            '[]',
+            'grant_type[]=a',
+            '{"grant_type":1}',
+          ]),
+        ),
       ),
     oddPath: (): Case => keep('odd path', request('GET', pick(oddPaths), [full])),
     oddQuery: (): Case => keep('odd query', request('GET', `/api/v2/event-streams?${pick(oddQueries)}`, [full])),
@@ -318,13 +455,34 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
       const hs: [string, string][] = Array.from({ length: 60 }, (_, i) => [`X-Fuzz-${i}`, 'v'.repeat(rng.int(80))]);
       return keep('many headers', request('GET', pick(readPaths), [full, ...hs]));
     },
-    bigHeader: (): Case => keep('large header under the limit', request('GET', pick(readPaths), [full, ['X-Big', 'b'.repeat(6000)]])),
+    bigHeader: (): Case =>
+      keep('large header under the limit', request('GET', pick(readPaths), [full, ['X-Big', 'b'.repeat(6000)]])),
     oddHeaders: (): Case =>
-      keep('odd header values', request('GET', pick(readPaths), [full, pick<[string, string]>([['Accept', '*/*;q=x'], ['Content-Type', ''], ['Content-Length', '0'], ['Accept-Encoding', 'br;q=2, *'], ['Expect', '100-continue'], ['Cookie', '=;=;'], ['X-Forwarded-For', 'not-an-ip'], ['Host', 'evil.example'], ['Authorization', 'Bearer x'], ['If-None-Match', '*']])])),
+      keep(
+        'odd header values',
+        request('GET', pick(readPaths), [
+          full,
+          pick<[string, string]>([
+            ['Accept', '*/*;q=x'],
+            ['Content-Type', ''],
+            ['Content-Length', '0'],
+            ['Accept-Encoding', 'br;q=2, *'],
+            ['Expect', '100-continue'],
+            ['Cookie', '=;=;'],
+            ['X-Forwarded-For', 'not-an-ip'],
+            ['Host', 'evil.example'],
+            ['Authorization', 'Bearer x'],
+            ['If-None-Match', '*'],
+          ]),
+        ]),
+      ),
     getWithBody: (): Case => keep('GET with a body', request('GET', pick(readPaths), [full, json], '{"x":1}')),
     expectContinue: (): Case => {
       const [m, p] = pick(writeTargets);
-      return keep('Expect: 100-continue with a bad body', request(m, p, [full, json, ['Expect', '100-continue']], pick(badJson)));
+      return keep(
+        'Expect: 100-continue with a bad body',
+        request(m, p, [full, json, ['Expect', '100-continue']], pick(badJson)),
+      );
     },
     pipelined: (): Case => {
       const parts = Array.from({ length: 2 + rng.int(4) }, () =>
@@ -339,40 +497,113 @@ function generators(t: Tokens, ids: { grant: string; user: string; profile: stri
           () => request('HEAD', pick(readPaths), [full]),
         ])(),
       );
-      return keep(`${parts.length} pipelined`, Buffer.concat(parts), parts.map((b) => b.toString('latin1').split(' ', 1)[0]!));
+      return keep(
+        `${parts.length} pipelined`,
+        Buffer.concat(parts),
+        parts.map((b) => b.toString('latin1').split(' ', 1)[0]!),
+      );
     },
     // ---- inputs that may end their own connection
     badRequestLine: (): Case =>
-      ends('malformed request line', pick(['GARBAGE\r\n\r\n', 'GET\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', 'GET /  HTTP/1.1\r\n\r\n', 'FOO /api/v2 HTTP/1.1\r\nHost: x\r\n\r\n', 'get /api/v2 HTTP/1.1\r\nHost: x\r\n\r\n', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /\x7f HTTP/1.1\r\nHost: x\r\n\r\n', ' GET / HTTP/1.1\r\n\r\n'])),
+      ends(
+        'malformed request line',
+        pick([
+          'GARBAGE\r\n\r\n',
+          'GET\r\n\r\n',
+          'GET / HTTP/9.9\r\n\r\n',
+          'GET /  HTTP/1.1\r\n\r\n',
+          'FOO /api/v2 HTTP/1.1\r\nHost: x\r\n\r\n',
+          'get /api/v2 HTTP/1.1\r\nHost: x\r\n\r\n',
+          '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03',
+          'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n',
+          'GET /\x7f HTTP/1.1\r\nHost: x\r\n\r\n',
+          ' GET / HTTP/1.1\r\n\r\n',
+        ]),
+      ),
     badHeader: (): Case =>
-      ends('bad header', `GET /api/v2/event-streams HTTP/1.1\r\nHost: x\r\n${pick(['NoColon', 'Bad Name: x', 'X-A : x', '\x01: x', 'X-Fold: a\r\n  folded', ': empty-name', 'X-Nul: a\x00b', 'Content-Length: 1\r\nContent-Length: 2'])}\r\n\r\n`),
-    oversizedHeader: (): Case => ends('oversized header', request('GET', '/api/v2/event-streams', [['X-Huge', 'h'.repeat(20_000 + rng.int(20_000))]])),
+      ends(
+        'bad header',
+        `GET /api/v2/event-streams HTTP/1.1\r\nHost: x\r\n${pick(['NoColon', 'Bad Name: x', 'X-A : x', '\x01: x', 'X-Fold: a\r\n  folded', ': empty-name', 'X-Nul: a\x00b', 'Content-Length: 1\r\nContent-Length: 2'])}\r\n\r\n`,
+      ),
+    oversizedHeader: (): Case =>
+      ends(
+        'oversized header',
+        request('GET', '/api/v2/event-streams', [['X-Huge', 'h'.repeat(20_000 + rng.int(20_000))]]),
+      ),
     oversizedBody: (): Case => {
       const [m, p] = pick(writeTargets);
-      return ends('body over the limit', request(m, p, [full, json], '"' + 'x'.repeat(BODY_LIMIT + 1 + rng.int(1000)) + '"'));
+      return ends(
+        'body over the limit',
+        request(m, p, [full, json], '"' + 'x'.repeat(BODY_LIMIT + 1 + rng.int(1000)) + '"'),
+      );
     },
     lyingLength: (): Case => {
       const [m, p] = pick(writeTargets);
-      return ends('declared length over the limit', request(m, p, [full, json, ['Content-Length', String(BODY_LIMIT * 16)]], NO_BODY));
+      return ends(
+        'declared length over the limit',
+        request(m, p, [full, json, ['Content-Length', String(BODY_LIMIT * 16)]], NO_BODY),
+      );
     },
     badChunked: (): Case => {
       const [m, p] = pick(writeTargets);
-      return ends('bad chunked encoding', request(m, p, [full, json, ['Transfer-Encoding', 'chunked']], pick(['zz\r\n[]\r\n0\r\n\r\n', '2\r\n[]0\r\n\r\n', 'ffffffffffffffffff\r\n[]\r\n', '2\r\n[]\r\n', '-1\r\n\r\n', '2;x=\x01\r\n[]\r\n0\r\n\r\n'])));
+      return ends(
+        'bad chunked encoding',
+        request(
+          m,
+          p,
+          [full, json, ['Transfer-Encoding', 'chunked']],
+          pick([
+            'zz\r\n[]\r\n0\r\n\r\n',
+            '2\r\n[]0\r\n\r\n',
+            'ffffffffffffffffff\r\n[]\r\n',
+            '2\r\n[]\r\n',
+            '-1\r\n\r\n',
+            '2;x=\x01\r\n[]\r\n0\r\n\r\n',
+          ]),
+        ),
+      );
     },
     badLength: (): Case => {
       const [m, p] = pick(writeTargets);
-      return ends('bad Content-Length', request(m, p, [full, json, ...pick<[string, string][]>([[['Content-Length', 'abc']], [['Content-Length', '-1']], [['Content-Length', '2'], ['Transfer-Encoding', 'chunked']], [['Content-Length', '1, 2']]])], NO_BODY));
+      return ends(
+        'bad Content-Length',
+        request(
+          m,
+          p,
+          [
+            full,
+            json,
+            ...pick<[string, string][]>([
+              [['Content-Length', 'abc']],
+              [['Content-Length', '-1']],
+              [
+                ['Content-Length', '2'],
+                ['Transfer-Encoding', 'chunked'],
+              ],
+              [['Content-Length', '1, 2']],
+            ]),
+          ],
+          NO_BODY,
+        ),
+      );
     },
-    truncated: (): Case => ends('truncated request', request('GET', pick(readPaths), [full]).subarray(0, 10 + rng.int(30))),
+    truncated: (): Case =>
+      ends('truncated request', request('GET', pick(readPaths), [full]).subarray(0, 10 + rng.int(30))),
     truncatedBody: (): Case => {
       const [m, p] = pick(writeTargets);
       return ends('truncated body', request(m, p, [full, json, ['Content-Length', '100']], '{"keys":'));
     },
     halfClosed: (): Case => ends('valid request then half-close', request('GET', pick(readPaths), [full])),
-    connectionClose: (): Case => ends('Connection: close', request('GET', pick(readPaths), [full, ['Connection', 'close']])),
-    http10: (): Case => ends('HTTP/1.0', Buffer.from(`GET ${pick(readPaths)} HTTP/1.0\r\nAuthorization: Bearer ${t.full}\r\n\r\n`, 'latin1')),
+    connectionClose: (): Case =>
+      ends('Connection: close', request('GET', pick(readPaths), [full, ['Connection', 'close']])),
+    http10: (): Case =>
+      ends(
+        'HTTP/1.0',
+        Buffer.from(`GET ${pick(readPaths)} HTTP/1.0\r\nAuthorization: Bearer ${t.full}\r\n\r\n`, 'latin1'),
+      ),
     connectMethod: (): Case => ends('CONNECT', 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n'),
-    upgrade: (): Case => ends('Upgrade', request('GET', pick(readPaths), [full, ['Connection', 'Upgrade'], ['Upgrade', 'websocket']])),
+    upgrade: (): Case =>
+      ends('Upgrade', request('GET', pick(readPaths), [full, ['Connection', 'Upgrade'], ['Upgrade', 'websocket']])),
     binary: (): Case => ends('random bytes', Buffer.from(Array.from({ length: 1 + rng.int(200) }, () => rng.int(256)))),
   };
 }
@@ -382,19 +613,27 @@ function digest(emu: RunningEmulator): Record<string, string> {
   const s = emu.app.emulator.state;
   const plain = (_k: string, v: unknown) => (v instanceof Map ? [...v.entries()] : v instanceof Set ? [...v] : v);
   const parts: Record<string, unknown> = {
-      users: s.users,
-      tokenSets: s.tokenSets,
-      connections: s.connections,
-      organizations: s.organizations,
-      experiments: s.experiments,
-      clientGrants: s.clientGrants,
-      eventStreams: s.eventStreams,
-      profiles: s.profiles,
-      customText: s.customText,
-      customSigningKeys: s.customSigningKeys,
-      events: emu.app.emulator.events.position,
+    users: s.users,
+    tokenSets: s.tokenSets,
+    connections: s.connections,
+    organizations: s.organizations,
+    experiments: s.experiments,
+    clientGrants: s.clientGrants,
+    eventStreams: s.eventStreams,
+    profiles: s.profiles,
+    customText: s.customText,
+    customSigningKeys: s.customSigningKeys,
+    events: emu.app.emulator.events.position,
   };
-  return Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, createHash('sha256').update(JSON.stringify(v, plain) ?? 'undefined').digest('hex').slice(0, 16)]));
+  return Object.fromEntries(
+    Object.entries(parts).map(([k, v]) => [
+      k,
+      createHash('sha256')
+        .update(JSON.stringify(v, plain) ?? 'undefined')
+        .digest('hex')
+        .slice(0, 16),
+    ]),
+  );
 }
 
 test.describe('socket-level fuzzing @slow', () => {
@@ -406,7 +645,12 @@ test.describe('socket-level fuzzing @slow', () => {
         const res = await fetch(`${emu.authUrl}/oauth/token/`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: emu.audience }),
+          body: JSON.stringify({
+            grant_type: 'client_credentials',
+            client_id: c.clientId,
+            client_secret: c.clientSecret,
+            audience: emu.audience,
+          }),
         });
         return ((await res.json()) as { access_token: string }).access_token;
       };
@@ -424,7 +668,29 @@ test.describe('socket-level fuzzing @slow', () => {
       const port = Number(new URL(emu.authUrl).port);
       const rng = new Rng(SEED);
       const gen = generators(tokens, ids, rng);
-      const keepKinds = Object.entries(gen).filter(([k]) => ['valid', 'badToken', 'badScheme', 'noToken', 'badTokenRequest', 'limited', 'badJson', 'badForm', 'badMediaType', 'chunkedBadJson', 'oddMethod', 'oddPath', 'oddQuery', 'manyHeaders', 'bigHeader', 'oddHeaders', 'getWithBody', 'expectContinue', 'pipelined'].includes(k));
+      const keepKinds = Object.entries(gen).filter(([k]) =>
+        [
+          'valid',
+          'badToken',
+          'badScheme',
+          'noToken',
+          'badTokenRequest',
+          'limited',
+          'badJson',
+          'badForm',
+          'badMediaType',
+          'chunkedBadJson',
+          'oddMethod',
+          'oddPath',
+          'oddQuery',
+          'manyHeaders',
+          'bigHeader',
+          'oddHeaders',
+          'getWithBody',
+          'expectContinue',
+          'pipelined',
+        ].includes(k),
+      );
       const endKinds = Object.entries(gen).filter(([k]) => !keepKinds.some(([j]) => j === k));
 
       // The plan: a third valid reads, about one case in twelve ends its connection, the rest bad but well framed.
@@ -432,12 +698,25 @@ test.describe('socket-level fuzzing @slow', () => {
       let planned = 0;
       for (let i = 0; planned < MIN_REQUESTS; i++) {
         const r = rng.next();
-        const c = r < 0.33 ? gen.valid() : r < 0.92 ? keepKinds[rng.int(keepKinds.length)]![1]() : endKinds[rng.int(endKinds.length)]![1]();
+        const c =
+          r < 0.33
+            ? gen.valid()
+            : r < 0.92
+              ? keepKinds[rng.int(keepKinds.length)]![1]()
+              : endKinds[rng.int(endKinds.length)]![1]();
         plans[i % CONCURRENCY]!.push(c);
         planned += c.kind === 'keep' ? c.methods.length : 1;
       }
 
-      const counts = { requests: 0, keepRequests: 0, endsCases: 0, byStatus: new Map<number, number>(), connections: 0, endsResets: 0, endsWithoutAnswer: 0 };
+      const counts = {
+        requests: 0,
+        keepRequests: 0,
+        endsCases: 0,
+        byStatus: new Map<number, number>(),
+        connections: 0,
+        endsResets: 0,
+        endsWithoutAnswer: 0,
+      };
       const failures: string[] = [];
       const fiveHundreds: string[] = [];
       const note = (label: string, rs: Response[]) => {
@@ -479,7 +758,8 @@ test.describe('socket-level fuzzing @slow', () => {
             }
           }
           if (conn !== undefined) {
-            if (!conn.open) failures.push(`a connection was closed by the server after its last case (${conn.error?.code ?? 'end'})`);
+            if (!conn.open)
+              failures.push(`a connection was closed by the server after its last case (${conn.error?.code ?? 'end'})`);
             await conn.close();
           }
         }),
@@ -487,9 +767,14 @@ test.describe('socket-level fuzzing @slow', () => {
       const seconds = (Date.now() - started) / 1000;
 
       // Alive and unchanged.
-      const alive = await fetch(`${emu.baseUrl}/client-grants/${ids.grant}`, { headers: { authorization: `Bearer ${tokens.full}` } });
+      const alive = await fetch(`${emu.baseUrl}/client-grants/${ids.grant}`, {
+        headers: { authorization: `Bearer ${tokens.full}` },
+      });
       const after = digest(emu);
-      const statuses = [...counts.byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ');
+      const statuses = [...counts.byStatus.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}:${n}`)
+        .join(' ');
       const report =
         `socket fuzz (seed ${SEED}): ${counts.requests} requests on ${CONCURRENCY} concurrent connections (${counts.connections} opened) in ${seconds.toFixed(1)} s; ` +
         `${counts.keepRequests} well-framed, ${counts.endsCases} ending their connection (${counts.endsResets} of those reset, ${counts.endsWithoutAnswer} closed without an answer); ` +

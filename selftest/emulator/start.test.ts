@@ -81,7 +81,11 @@ test.describe('startEmulator', () => {
   });
 
   test('should add CONFORMANCE_CONTROL_URL only with control on, and store fault and variant', async () => {
-    const emu = await startEmulator({ control: true, fault: 'json-as-text-plain, token-not-jwt', variant: 'validation-422' });
+    const emu = await startEmulator({
+      control: true,
+      fault: 'json-as-text-plain, token-not-jwt',
+      variant: 'validation-422',
+    });
     try {
       expect(emu.env()['CONFORMANCE_CONTROL_URL']).toBe(`${emu.authUrl}/__control`);
       expect([...emu.app.emulator.faults]).toEqual(['json-as-text-plain', 'token-not-jwt']);
@@ -102,7 +106,9 @@ test.describe('startEmulator', () => {
 
 /** Starts the CLI, waits for its banner, answers its stdout and the parsed env file. */
 async function runCli(args: string[], envFile: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   try {
@@ -135,14 +141,19 @@ test.describe('CLI', () => {
   test('should print its addresses, write the env file (--env-out) and close on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emulator-cli-'));
     const envFile = join(dir, '.env.emulator');
-    const { child, out, env } = await runCli(['--port', '0', '--rate-limit', '100/10', '--heartbeat-ms', '500', '--control', '--env-out', envFile], envFile);
+    const { child, out, env } = await runCli(
+      ['--port', '0', '--rate-limit', '100/10', '--heartbeat-ms', '500', '--control', '--env-out', envFile],
+      envFile,
+    );
     try {
       expect(out).toMatch(/base URL\s+http:\/\/127\.0\.0\.1:\d+\/api\/v2/);
       expect(Object.keys(env).sort()).toEqual([...ENV_NAMES, 'CONFORMANCE_CONTROL_URL'].sort());
       const res = await tokenFor(env);
       expect(res.status).toBe(200);
       const token = ((await res.json()) as { access_token: string }).access_token;
-      const grant = await fetch(`${env['CONFORMANCE_BASE_URL']}/client-grants/${env['CONFORMANCE_CLIENT_GRANT_ID']}`, { headers: { authorization: `Bearer ${token}` } });
+      const grant = await fetch(`${env['CONFORMANCE_BASE_URL']}/client-grants/${env['CONFORMANCE_CLIENT_GRANT_ID']}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(grant.status).toBe(200);
       expect(grant.headers.get('x-ratelimit-limit')).toBe('100');
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -176,14 +187,15 @@ test.describe('CLI', () => {
 function documentedCommands(): string[] {
   const out: string[] = [];
   for (const file of ['README.md', 'emulator/README.md']) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:\| `)?(npm run emulator -- [^`\n]*)/gm)) out.push(m[1]!.trim());
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:\| `)?(npm run emulator -- [^`\n]*)/gm))
+      out.push(m[1]!.trim());
   }
   return out;
 }
 
 test.describe('documented commands', () => {
   const commands = documentedCommands();
-  test('should document at least the README\'s and emulator/README\'s command, with --env-out', () => {
+  test("should document at least the README's and emulator/README's command, with --env-out", () => {
     expect(commands.length).toBeGreaterThanOrEqual(2);
     for (const c of commands) expect(c).toContain('--env-out .env.emulator');
   });

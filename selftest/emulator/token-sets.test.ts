@@ -17,7 +17,7 @@ test.afterAll(async () => {
 const path = (id: string) => `/users/${encodeURIComponent(id)}/federated-connections-tokensets`;
 
 test.describe('token-set listing @token-sets', () => {
-  test('should list the fixture users\' active token sets as schema-valid arrays', async () => {
+  test("should list the fixture users' active token sets as schema-valid arrays", async () => {
     const f = h.app.emulator.state.fixtures;
     const now = Date.now();
     for (const id of [f.userId, f.userWithOneTokenSetId, f.userWithoutTokenSetsId]) {
@@ -27,14 +27,22 @@ test.describe('token-set listing @token-sets', () => {
       const r = validate('token-set-list', list);
       expect(r.valid, formatErrors(r.errors)).toBe(true);
       // "(active ones)": the seeded sets that have not expired, whatever the clock says today.
-      const active = (h.app.emulator.state.tokenSets.get(id) ?? []).filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now);
-      expect(list.map((t) => t.id), id).toEqual(active.map((t) => t.id));
+      const active = (h.app.emulator.state.tokenSets.get(id) ?? []).filter(
+        (t) => t.expires_at === null || Date.parse(t.expires_at) > now,
+      );
+      expect(
+        list.map((t) => t.id),
+        id,
+      ).toEqual(active.map((t) => t.id));
     }
     expect((h.app.emulator.state.tokenSets.get(f.userWithoutTokenSetsId) ?? []).length).toBe(0);
   });
 
   test('should include token sets with null expires_at and last_used_at', async () => {
-    const list = (await h.api('GET', path(h.app.emulator.state.fixtures.userId))).json() as { expires_at: unknown; last_used_at: unknown }[];
+    const list = (await h.api('GET', path(h.app.emulator.state.fixtures.userId))).json() as {
+      expires_at: unknown;
+      last_used_at: unknown;
+    }[];
     expect(list.some((t) => t.expires_at === null)).toBe(true);
     expect(list.some((t) => t.last_used_at === null)).toBe(true);
   });
@@ -44,7 +52,10 @@ test.describe('token-set listing @token-sets', () => {
     const sets = h.app.emulator.state.tokenSets.get(id)!;
     const saved = [...sets];
     const at = (ms: number) => new Date(Date.now() + ms).toISOString();
-    sets.push({ ...saved[0]!, id: 'tset_selftestexpired', expires_at: at(-3_600_000) }, { ...saved[0]!, id: 'tset_selftestlater', expires_at: at(3_600_000) });
+    sets.push(
+      { ...saved[0]!, id: 'tset_selftestexpired', expires_at: at(-3_600_000) },
+      { ...saved[0]!, id: 'tset_selftestlater', expires_at: at(3_600_000) },
+    );
     try {
       const ids = ((await h.api('GET', path(id))).json() as { id: string }[]).map((t) => t.id);
       expect(ids).toContain('tset_selftestlater');
@@ -73,7 +84,8 @@ test.describe('token-set listing @token-sets', () => {
   test('should carry the rate-limit headers on success and on errors', async () => {
     for (const id of [h.app.emulator.state.fixtures.userId, 'nobody']) {
       const res = await h.api('GET', path(id));
-      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(res.headers[name], name).toMatch(/^\d+$/);
+      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+        expect(res.headers[name], name).toMatch(/^\d+$/);
     }
   });
 });
@@ -89,7 +101,12 @@ test.describe('token-set seed and the calendar @token-sets', () => {
         const token = await fetch(`${emu.authUrl}/oauth/token/`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ grant_type: 'client_credentials', client_id: emu.clients.full.clientId, client_secret: emu.clients.full.clientSecret, audience: emu.audience }),
+          body: JSON.stringify({
+            grant_type: 'client_credentials',
+            client_id: emu.clients.full.clientId,
+            client_secret: emu.clients.full.clientSecret,
+            audience: emu.audience,
+          }),
         }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
         const seen: { expires_at: string | null; issued_at: string; last_used_at: string | null }[] = [];
         for (const id of [emu.fixtures.userId, emu.fixtures.userWithOneTokenSetId]) {
@@ -101,7 +118,11 @@ test.describe('token-set seed and the calendar @token-sets', () => {
         expect(seen.length).toBeGreaterThan(1);
         expect(seen.some((t) => t.expires_at !== null)).toBe(true);
         for (const t of seen) {
-          if (t.expires_at !== null) expect(Date.parse(t.expires_at), `expires_at ${t.expires_at} after ${new Date(at).toISOString()}`).toBeGreaterThan(at);
+          if (t.expires_at !== null)
+            expect(
+              Date.parse(t.expires_at),
+              `expires_at ${t.expires_at} after ${new Date(at).toISOString()}`,
+            ).toBeGreaterThan(at);
           // Issued and last used before the (moved) start, never in its future.
           expect(Date.parse(t.issued_at)).toBeLessThanOrEqual(at);
           if (t.last_used_at !== null) expect(Date.parse(t.last_used_at)).toBeLessThanOrEqual(at);

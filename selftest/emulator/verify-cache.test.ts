@@ -29,7 +29,16 @@ test.describe('verify cache, unit', () => {
     const cache = new VerifyCache<string>(10, () => 1_000);
     cache.set('aaa.bbb.ccc', 'principal', 2_000);
     expect(cache.get('aaa.bbb.ccc')).toBe('principal');
-    for (const other of ['aaa.bbb.ccd', 'aab.bbb.ccc', 'aaa.bbc.ccc', 'aaa.bbb.cc', 'aaa.bbb.ccc ', ' aaa.bbb.ccc', 'AAA.bbb.ccc']) expect(cache.get(other), other).toBeUndefined();
+    for (const other of [
+      'aaa.bbb.ccd',
+      'aab.bbb.ccc',
+      'aaa.bbc.ccc',
+      'aaa.bbb.cc',
+      'aaa.bbb.ccc ',
+      ' aaa.bbb.ccc',
+      'AAA.bbb.ccc',
+    ])
+      expect(cache.get(other), other).toBeUndefined();
   });
 
   test('should forget a token at its exp, and never remember an expired one', () => {
@@ -59,7 +68,7 @@ test.describe('verify cache, unit', () => {
     expect(() => new VerifyCache(0)).toThrow(RangeError);
   });
 
-  test('the emulator\'s cache is bounded', () => {
+  test("the emulator's cache is bounded", () => {
     expect(h.app.emulator.auth.verified.capacity).toBeLessThanOrEqual(10_000);
   });
 });
@@ -89,7 +98,9 @@ test.describe('verify cache in the bearer check @auth', () => {
 
   test('should refuse a cached token once it has expired', async () => {
     const auth = h.app.emulator.auth;
-    const token = await auth.issue(auth.clients.full, h.app.emulator.origin, auth.clients.full.scopes, { ttlSeconds: 1 });
+    const token = await auth.issue(auth.clients.full, h.app.emulator.origin, auth.clients.full.scopes, {
+      ttlSeconds: 1,
+    });
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(200);
     expect(auth.cached(token)).toBeDefined();
     // Expiry is the behaviour under test: let the token's own second run out.
@@ -99,7 +110,7 @@ test.describe('verify cache in the bearer check @auth', () => {
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(401);
   });
 
-  test('should keep each token\'s own principal (no cross-talk between cached tokens)', async () => {
+  test("should keep each token's own principal (no cross-talk between cached tokens)", async () => {
     const full = await h.token('full');
     const limited = await h.token('limited');
     for (let i = 0; i < 3; i++) {

@@ -9,9 +9,20 @@ import type * as T from '../../schemas/types.ts';
 import type { SchemaName } from '../../schemas/index.ts';
 import { inScopeScopes } from '../../spec/operations.ts';
 import {
-  ALLOCATION_STRATEGIES, CONNECTION_OPTIONS_STRINGS, DEFAULT_FOR, EVENT_STREAM_STATUSES, EVENT_TYPES, EXPERIMENT_ID_ALPHABET,
-  EXPERIMENT_STATUSES, LIMITS, OIDC_METADATA_BOOLEANS, OIDC_METADATA_STRING_ARRAYS, OIDC_METADATA_STRINGS, ORGANIZATION_USAGES,
-  SUBJECT_TYPES, TRANSITION_TARGETS,
+  ALLOCATION_STRATEGIES,
+  CONNECTION_OPTIONS_STRINGS,
+  DEFAULT_FOR,
+  EVENT_STREAM_STATUSES,
+  EVENT_TYPES,
+  EXPERIMENT_ID_ALPHABET,
+  EXPERIMENT_STATUSES,
+  LIMITS,
+  OIDC_METADATA_BOOLEANS,
+  OIDC_METADATA_STRING_ARRAYS,
+  OIDC_METADATA_STRINGS,
+  ORGANIZATION_USAGES,
+  SUBJECT_TYPES,
+  TRANSITION_TARGETS,
 } from './document.ts';
 
 // ---------------------------------------------------------------- basics
@@ -19,15 +30,19 @@ import {
 /** Any string, any code point (lengths in JSON Schema count code points). */
 export const text = fc.string({ unit: 'binary', maxLength: 12 });
 /** A string of exactly `n` code points, any code points. */
-export const textOfLength = (n: number): fc.Arbitrary<string> => fc.string({ unit: 'binary', minLength: n, maxLength: n });
+export const textOfLength = (n: number): fc.Arbitrary<string> =>
+  fc.string({ unit: 'binary', minLength: n, maxLength: n });
 /** A string of `min` to `max` code points. */
-export const textBetween = (min: number, max: number): fc.Arbitrary<string> => fc.string({ unit: 'binary', minLength: min, maxLength: max });
+export const textBetween = (min: number, max: number): fc.Arbitrary<string> =>
+  fc.string({ unit: 'binary', minLength: min, maxLength: max });
 
 export const nonEmptyArray = <V>(item: fc.Arbitrary<V>, maxLength = 3): fc.Arbitrary<[V, ...V[]]> =>
   fc.tuple(item, fc.array(item, { maxLength: maxLength - 1 })).map(([head, tail]): [V, ...V[]] => [head, ...tail]);
 
 /** Any JSON object (string keys, JSON values). */
-export const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+export const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), {
+  maxKeys: 4,
+});
 
 /** JSON integers: small and near the safe-integer edge. */
 export const jsonInteger = fc.oneof(fc.integer(), fc.maxSafeInteger());
@@ -42,7 +57,11 @@ const pad = (n: number, width = 2): string => String(Math.abs(n)).padStart(width
  */
 export const dateTime: fc.Arbitrary<string> = fc
   .record({
-    instant: fc.date({ min: new Date('1000-01-02T00:00:00Z'), max: new Date('9998-12-30T23:59:59Z'), noInvalidDate: true }),
+    instant: fc.date({
+      min: new Date('1000-01-02T00:00:00Z'),
+      max: new Date('9998-12-30T23:59:59Z'),
+      noInvalidDate: true,
+    }),
     offsetMinutes: fc.oneof(fc.constant(0), fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 })),
     zulu: fc.boolean(),
     fraction: fc.option(fc.stringMatching(/^\.[0-9]{1,9}$/), { nil: '' }),
@@ -50,7 +69,9 @@ export const dateTime: fc.Arbitrary<string> = fc
   .map(({ instant, offsetMinutes, zulu, fraction }) => {
     const local = new Date(instant.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
     const offset =
-      offsetMinutes === 0 && zulu ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.trunc(offsetMinutes / 60))}:${pad(offsetMinutes % 60)}`;
+      offsetMinutes === 0 && zulu
+        ? 'Z'
+        : `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.trunc(offsetMinutes / 60))}:${pad(offsetMinutes % 60)}`;
     return local + fraction + offset;
   });
 
@@ -122,8 +143,17 @@ export const experiment: fc.Arbitrary<T.Experiment> = fc.record(
   },
   {
     requiredKeys: [
-      'id', 'name', 'feature_flag_id', 'authentication_flow', 'allocation_strategy', 'assignment_config',
-      'status', 'is_valid', 'allocations', 'created_at', 'updated_at',
+      'id',
+      'name',
+      'feature_flag_id',
+      'authentication_flow',
+      'allocation_strategy',
+      'assignment_config',
+      'status',
+      'is_valid',
+      'allocations',
+      'created_at',
+      'updated_at',
     ],
   },
 );
@@ -145,7 +175,10 @@ export const clientGrant: fc.Arbitrary<T.ClientGrant> = fc
         allow_any_organization: fc.boolean(),
         is_system: fc.boolean(),
         subject_type: fc.constantFrom(...SUBJECT_TYPES),
-        authorization_details_types: fc.array(textBetween(LIMITS.authorizationDetailsTypeMin, LIMITS.authorizationDetailsTypeMax), { maxLength: 3 }),
+        authorization_details_types: fc.array(
+          textBetween(LIMITS.authorizationDetailsTypeMin, LIMITS.authorizationDetailsTypeMax),
+          { maxLength: 3 },
+        ),
         allow_all_scopes: fc.boolean(),
       },
       { requiredKeys: [] },
@@ -163,7 +196,9 @@ export const eventStream: fc.Arbitrary<T.EventStream> = fc.record(
   {
     id: textOfLength(LIMITS.eventStreamIdLength),
     name: textBetween(LIMITS.eventStreamNameMin, LIMITS.eventStreamNameMax),
-    subscriptions: nonEmptyArray(fc.record({ event_type: fc.oneof(fc.constantFrom(...EVENT_TYPES), text) }, { requiredKeys: [] })),
+    subscriptions: nonEmptyArray(
+      fc.record({ event_type: fc.oneof(fc.constantFrom(...EVENT_TYPES), text) }, { requiredKeys: [] }),
+    ),
     destination: fc.record(
       {
         type: sampleOr('webhook'),
@@ -213,15 +248,18 @@ export const jwk: fc.Arbitrary<T.Jwk> = fc.record(
 export const jwks: fc.Arbitrary<T.Jwks> = fc.record({ keys: nonEmptyArray(jwk) });
 
 /** Resources: Self-service profile custom text. */
-export const customText: fc.Arbitrary<T.CustomText> = fc.dictionary(text, textBetween(0, LIMITS.customTextValueMax), { maxKeys: 4 });
+export const customText: fc.Arbitrary<T.CustomText> = fc.dictionary(text, textBetween(0, LIMITS.customTextValueMax), {
+  maxKeys: 4,
+});
 
 // ---------------------------------------------------------------- events
 
 export const eventType: fc.Arbitrary<T.EventType> = fc.constantFrom(...EVENT_TYPES);
 
 const strings = fc.array(text, { maxLength: 3 });
-const optionalRecord = <R extends Record<string, unknown>>(model: { [K in keyof R]: fc.Arbitrary<R[K]> }): fc.Arbitrary<Partial<R>> =>
-  fc.record(model, { requiredKeys: [] }) as fc.Arbitrary<Partial<R>>;
+const optionalRecord = <R extends Record<string, unknown>>(model: { [K in keyof R]: fc.Arbitrary<R[K]> }): fc.Arbitrary<
+  Partial<R>
+> => fc.record(model, { requiredKeys: [] }) as fc.Arbitrary<Partial<R>>;
 const fieldsOf = <V>(names: readonly string[], value: fc.Arbitrary<V>): Record<string, fc.Arbitrary<V>> =>
   Object.fromEntries(names.map((n) => [n, value]));
 
@@ -235,12 +273,23 @@ export const eventContext: fc.Arbitrary<T.EventContext> = fc.record(
       {
         geo: fc.record(
           {
-            continent_code: text, country_code: text, country_name: text, subdivision_code: text,
-            subdivision_name: text, city_name: text, time_zone: text, latitude: jsonNumber, longitude: jsonNumber,
+            continent_code: text,
+            country_code: text,
+            country_name: text,
+            subdivision_code: text,
+            subdivision_name: text,
+            city_name: text,
+            time_zone: text,
+            latitude: jsonNumber,
+            longitude: jsonNumber,
           },
           { requiredKeys: [] },
         ),
-        hostname: text, ip: text, method: text, user_agent: text, custom_domain: text,
+        hostname: text,
+        ip: text,
+        method: text,
+        user_agent: text,
+        custom_domain: text,
       },
       { requiredKeys: [] },
     ),
@@ -292,7 +341,10 @@ export const eventEnvelope: fc.Arbitrary<T.EventEnvelope> = fc.record(
     source: text,
     id: text,
     time: dateTime,
-    data: fc.record({ object: fc.oneof(connectionCreatedObject, jsonObject), context: eventContext }, { requiredKeys: [] }),
+    data: fc.record(
+      { object: fc.oneof(connectionCreatedObject, jsonObject), context: eventContext },
+      { requiredKeys: [] },
+    ),
     svctenant: text,
     svcstream: text,
     svcpurpose: sampleOr('test'),
@@ -326,13 +378,20 @@ export const tokenRequest: fc.Arbitrary<T.TokenRequest> = fc.record(
     grant_type: fc.constant('client_credentials' as const),
     client_id: textBetween(1, 12),
     client_secret: textBetween(1, 12),
-    audience: fc.oneof(fc.constant('/api/v2/'), fc.domain().map((d) => `https://${d}/api/v2/`)),
+    audience: fc.oneof(
+      fc.constant('/api/v2/'),
+      fc.domain().map((d) => `https://${d}/api/v2/`),
+    ),
     scope: fc.subarray([...inScopeScopes]).map((s) => s.join(' ')),
   },
   { requiredKeys: ['grant_type', 'audience'] },
 );
 
-const base64url = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 24 });
+const base64url = fc.string({
+  unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'),
+  minLength: 1,
+  maxLength: 24,
+});
 
 /** RFC 6749 5.1 token response; the access token is a JWT (RFC 7519 1: a JWS of three segments or a JWE of five). */
 export const tokenResponse: fc.Arbitrary<T.TokenResponse> = fc.record(
@@ -340,7 +399,9 @@ export const tokenResponse: fc.Arbitrary<T.TokenResponse> = fc.record(
     access_token: fc.oneof(
       fc.tuple(base64url, base64url, fc.oneof(fc.constant(''), base64url)).map((parts) => parts.join('.')),
       // A JWE (RFC 7519 1): five segments, the encrypted key empty under direct encryption.
-      fc.tuple(base64url, fc.oneof(fc.constant(''), base64url), base64url, base64url, base64url).map((parts) => parts.join('.')),
+      fc
+        .tuple(base64url, fc.oneof(fc.constant(''), base64url), base64url, base64url, base64url)
+        .map((parts) => parts.join('.')),
     ),
     token_type: fc.constantFrom('Bearer', 'bearer', 'BEARER'),
     expires_in: fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e9, noNaN: true })),
@@ -353,7 +414,7 @@ export const tokenResponse: fc.Arbitrary<T.TokenResponse> = fc.record(
 
 /** One valid-value arbitrary per schema; a schema without one is a compile error. */
 export const validValues: { [K in SchemaName]: fc.Arbitrary<T.SchemaTypes[K]> } = {
-  'allocation': allocation,
+  allocation: allocation,
   'client-grant': clientGrant,
   'connection-created-object': connectionCreatedObject,
   'custom-text': customText,
@@ -362,10 +423,10 @@ export const validValues: { [K in SchemaName]: fc.Arbitrary<T.SchemaTypes[K]> } 
   'event-stream': eventStream,
   'event-stream-page': eventStreamPage,
   'event-type': eventType,
-  'experiment': experiment,
+  experiment: experiment,
   'experiment-transition-request': experimentTransitionRequest,
-  'jwk': jwk,
-  'jwks': jwks,
+  jwk: jwk,
+  jwks: jwks,
   'sse-error-payload': sseErrorPayload,
   'sse-event-payload': sseEventPayload,
   'sse-offset-only-payload': sseOffsetOnlyPayload,

@@ -25,17 +25,26 @@ export function assertAccepts<V>(name: SchemaName, arb: fc.Arbitrary<V>, numRuns
   fc.assert(
     fc.property(arb, (value) => {
       const r = validate(name, value);
-      if (!r.valid) throw new Error(`${name} rejected a valid value:\n${formatErrors(r.errors)}\nvalue: ${show(value)}`);
+      if (!r.valid)
+        throw new Error(`${name} rejected a valid value:\n${formatErrors(r.errors)}\nvalue: ${show(value)}`);
     }),
     { numRuns },
   );
 }
 
-export function assertRejects<V>(name: SchemaName, arb: fc.Arbitrary<V>, expected: Rejection, numRuns = NUM_RUNS): void {
+export function assertRejects<V>(
+  name: SchemaName,
+  arb: fc.Arbitrary<V>,
+  expected: Rejection,
+  numRuns = NUM_RUNS,
+): void {
   fc.assert(
     fc.property(arb, (value) => {
       const r = validate(name, value);
-      if (r.valid) throw new Error(`${name} accepted a value that breaks ${expected.keyword} at ${expected.at || '(root)'}: ${show(value)}`);
+      if (r.valid)
+        throw new Error(
+          `${name} accepted a value that breaks ${expected.keyword} at ${expected.at || '(root)'}: ${show(value)}`,
+        );
       const hit = r.errors.find((e) => matches(e, expected));
       if (!hit) {
         throw new Error(
@@ -44,7 +53,10 @@ export function assertRejects<V>(name: SchemaName, arb: fc.Arbitrary<V>, expecte
       }
       // The value differs from a valid one only at `at`: no error elsewhere.
       const stray = r.errors.filter((e) => !related(e.instancePath, expected.at));
-      if (stray.length > 0) throw new Error(`${name}: errors away from ${expected.at || '(root)'}:\n${formatErrors(stray)}\nvalue: ${show(value)}`);
+      if (stray.length > 0)
+        throw new Error(
+          `${name}: errors away from ${expected.at || '(root)'}:\n${formatErrors(stray)}\nvalue: ${show(value)}`,
+        );
     }),
     { numRuns },
   );
@@ -53,7 +65,8 @@ export function assertRejects<V>(name: SchemaName, arb: fc.Arbitrary<V>, expecte
 function matches(e: SchemaError, x: Rejection): boolean {
   if (e.keyword !== x.keyword || e.instancePath !== x.at) return false;
   if (x.rule !== undefined && e.rule !== x.rule) return false;
-  if (x.missing !== undefined && (e.params as { missingProperty?: unknown }).missingProperty !== x.missing) return false;
+  if (x.missing !== undefined && (e.params as { missingProperty?: unknown }).missingProperty !== x.missing)
+    return false;
   return true;
 }
 
@@ -68,7 +81,14 @@ function show(value: unknown): string {
 }
 
 /** JSON pointer of a slash-separated field path (`a/0/b` → `/a/0/b`); names hold no `/`, a `~` is escaped. */
-export const pointer = (path: string): string => (path === '' ? '' : '/' + path.split('/').map((t) => t.replace(/~/g, '~0')).join('/'));
+export const pointer = (path: string): string =>
+  path === ''
+    ? ''
+    : '/' +
+      path
+        .split('/')
+        .map((t) => t.replace(/~/g, '~0'))
+        .join('/');
 
 /**
  * A copy of `value` with `replacement` at the slash-separated `path`; missing

@@ -16,14 +16,22 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import qs from 'qs';
 import { decodeOffset } from '../../emulator/events.ts';
 import { buildEmulator, parseForm } from '../../emulator/index.ts';
-import { ajv as projectAjv, formatErrors, SCHEMA_BASE, schemaFiles, validate, type SchemaName } from '../../schemas/index.ts';
+import {
+  ajv as projectAjv,
+  formatErrors,
+  SCHEMA_BASE,
+  schemaFiles,
+  validate,
+  type SchemaName,
+} from '../../schemas/index.ts';
 import { OPENAPI_FILE, generateOpenApi, seedExamples } from '../../spec/build.ts';
 import { BEARER, CLIENT_CREDENTIALS, buildOpenApi, componentName, defComponentName } from '../../spec/openapi.ts';
 import { operations, type Operation } from '../../spec/operations.ts';
 import { validValues } from './arbitraries.ts';
 import { EVENT_TYPES } from './document.ts';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof import('ajv-formats').default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof import('ajv-formats').default;
 
 const committed = (): OpenAPIV3_1.Document => JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as OpenAPIV3_1.Document;
 const examples = seedExamples();
@@ -89,23 +97,80 @@ test('security schemes: bearer JWT, and OAuth 2.0 client credentials at /oauth/t
   const oauth = schemes[CLIENT_CREDENTIALS] as OpenAPIV3_1.OAuth2SecurityScheme;
   expect(oauth.type).toBe('oauth2');
   expect(oauth.flows.clientCredentials?.tokenUrl).toBe('/oauth/token/');
-  expect(Object.keys(oauth.flows.clientCredentials?.scopes ?? {}).sort()).toEqual([...new Set(ops.flatMap((o) => o.scopes))].sort());
+  expect(Object.keys(oauth.flows.clientCredentials?.scopes ?? {}).sort()).toEqual(
+    [...new Set(ops.flatMap((o) => o.scopes))].sort(),
+  );
 });
 
-const limits: { title: string; op: Operation['id']; name: string; where: 'path' | 'query'; schema: Record<string, unknown>; extra?: Record<string, unknown> }[] = [
-  { title: 'user id maximum length 300', op: 'token-sets.list', name: 'id', where: 'path', schema: { type: 'string', maxLength: 300 } },
+const limits: {
+  title: string;
+  op: Operation['id'];
+  name: string;
+  where: 'path' | 'query';
+  schema: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+}[] = [
+  {
+    title: 'user id maximum length 300',
+    op: 'token-sets.list',
+    name: 'id',
+    where: 'path',
+    schema: { type: 'string', maxLength: 300 },
+  },
   { title: 'experiment id', op: 'experiments.transition', name: 'id', where: 'path', schema: { type: 'string' } },
   { title: 'client grant id', op: 'client-grants.get', name: 'id', where: 'path', schema: { type: 'string' } },
-  { title: 'from maximum length 1024', op: 'events.subscribe', name: 'from', where: 'query', schema: { type: 'string', maxLength: 1024 } },
-  { title: 'from_timestamp maximum length 20, RFC 3339', op: 'events.subscribe', name: 'from_timestamp', where: 'query', schema: { type: 'string', maxLength: 20, format: 'date-time' } },
-  { title: 'event_type repeatable (explode) with the event type enum', op: 'events.subscribe', name: 'event_type', where: 'query',
-    schema: { type: 'array', items: { $ref: '#/components/schemas/EventType' } }, extra: { style: 'form', explode: true } },
-  { title: 'event stream id exactly 26 characters', op: 'event-streams.get', name: 'id', where: 'path', schema: { type: 'string', minLength: 26, maxLength: 26 } },
-  { title: 'take 1 to 100, default 50', op: 'event-streams.list', name: 'take', where: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+  {
+    title: 'from maximum length 1024',
+    op: 'events.subscribe',
+    name: 'from',
+    where: 'query',
+    schema: { type: 'string', maxLength: 1024 },
+  },
+  {
+    title: 'from_timestamp maximum length 20, RFC 3339',
+    op: 'events.subscribe',
+    name: 'from_timestamp',
+    where: 'query',
+    schema: { type: 'string', maxLength: 20, format: 'date-time' },
+  },
+  {
+    title: 'event_type repeatable (explode) with the event type enum',
+    op: 'events.subscribe',
+    name: 'event_type',
+    where: 'query',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/EventType' } },
+    extra: { style: 'form', explode: true },
+  },
+  {
+    title: 'event stream id exactly 26 characters',
+    op: 'event-streams.get',
+    name: 'id',
+    where: 'path',
+    schema: { type: 'string', minLength: 26, maxLength: 26 },
+  },
+  {
+    title: 'take 1 to 100, default 50',
+    op: 'event-streams.list',
+    name: 'take',
+    where: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+  },
   { title: 'list from', op: 'event-streams.list', name: 'from', where: 'query', schema: { type: 'string' } },
   { title: 'profile id', op: 'custom-text.put', name: 'id', where: 'path', schema: { type: 'string' } },
-  { title: 'language enum en', op: 'custom-text.put', name: 'language', where: 'path', schema: { type: 'string', enum: ['en'] } },
-  { title: 'page enum get-started', op: 'custom-text.put', name: 'page', where: 'path', schema: { type: 'string', enum: ['get-started'] } },
+  {
+    title: 'language enum en',
+    op: 'custom-text.put',
+    name: 'language',
+    where: 'path',
+    schema: { type: 'string', enum: ['en'] },
+  },
+  {
+    title: 'page enum get-started',
+    op: 'custom-text.put',
+    name: 'page',
+    where: 'path',
+    schema: { type: 'string', enum: ['get-started'] },
+  },
 ];
 for (const l of limits) {
   test(`${l.op}: parameter ${l.name} (${l.where}): ${l.title}`, () => {
@@ -137,9 +202,15 @@ test('token-set listing: documented errors 401, 403, 404, 429, and 429 carries t
   const responses = operationOf(opById('token-sets.list')).responses ?? {};
   expect(Object.keys(responses).sort()).toEqual(['200', '401', '403', '404', '429']);
   const tooMany = responses['429'] as OpenAPIV3_1.ResponseObject;
-  expect(Object.keys(tooMany.headers ?? {}).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+  expect(Object.keys(tooMany.headers ?? {}).sort()).toEqual([
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+  ]);
   const ok = responses['200'] as OpenAPIV3_1.ResponseObject;
-  expect(ok.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/FederatedConnectionTokenSetList' });
+  expect(ok.content?.['application/json']?.schema).toEqual({
+    $ref: '#/components/schemas/FederatedConnectionTokenSetList',
+  });
 });
 
 test('events: the success response is text/event-stream, data lines described by the SSE payload schemas', () => {
@@ -153,13 +224,16 @@ test('events: the success response is text/event-stream, data lines described by
 const componentSource = new Map<string, string>();
 for (const [file, schema] of Object.entries(schemaFiles)) {
   componentSource.set(componentName(file), `${file}.schema.json`);
-  for (const key of Object.keys((schema as { $defs?: object }).$defs ?? {})) componentSource.set(defComponentName(file, key), `${file}.schema.json#/$defs/${key}`);
+  for (const key of Object.keys((schema as { $defs?: object }).$defs ?? {}))
+    componentSource.set(defComponentName(file, key), `${file}.schema.json#/$defs/${key}`);
 }
 
 test('components/schemas: one per schema file and one per $defs entry of a file (hoisted), without $id, $schema or $defs', () => {
   const schemas = doc.components?.schemas ?? {};
   expect(Object.keys(schemas).sort()).toEqual([...componentSource.keys()].sort());
-  expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['ExperimentStatus', 'ConnectionOptions', 'OidcMetadata', 'ConnectionCreatedObjectStrings']));
+  expect(Object.keys(schemas)).toEqual(
+    expect.arrayContaining(['ExperimentStatus', 'ConnectionOptions', 'OidcMetadata', 'ConnectionCreatedObjectStrings']),
+  );
   for (const [name, s] of Object.entries(schemas)) {
     expect(s, name).not.toHaveProperty('$id');
     expect(s, name).not.toHaveProperty('$schema');
@@ -199,7 +273,10 @@ for (const op of ops) {
       for (const p of params) {
         expect(p, `${op.id} ${p.name}`).toHaveProperty('example');
         const check = projectAjv.compile(projectSchema(p.schema) as object);
-        expect(check(p.example), `${op.id} ${p.in} ${p.name} = ${JSON.stringify(p.example)}: ${projectAjv.errorsText(check.errors)}`).toBe(true);
+        expect(
+          check(p.example),
+          `${op.id} ${p.in} ${p.name} = ${JSON.stringify(p.example)}: ${projectAjv.errorsText(check.errors)}`,
+        ).toBe(true);
       }
     });
   }
@@ -230,9 +307,22 @@ test('the examples address the resources of a fresh emulator (its default seed)'
     // Not one of the draft experiments the suite's writes use up.
     expect(state.fixtures.experimentIds).not.toContain(examples.experimentId);
     // The list example is the second page of two: its from is the next of the first page.
-    const token = await app.inject({ method: 'POST', url: '/oauth/token/', payload: { grant_type: 'client_credentials', client_id: app.emulator.auth.clients.full.clientId, client_secret: app.emulator.auth.clients.full.clientSecret, audience: 'http://localhost/api/v2/' } });
+    const token = await app.inject({
+      method: 'POST',
+      url: '/oauth/token/',
+      payload: {
+        grant_type: 'client_credentials',
+        client_id: app.emulator.auth.clients.full.clientId,
+        client_secret: app.emulator.auth.clients.full.clientSecret,
+        audience: 'http://localhost/api/v2/',
+      },
+    });
     const auth = { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}` };
-    const first = await app.inject({ method: 'GET', url: `/api/v2/event-streams?take=${examples.eventStreamsPage.take}`, headers: auth });
+    const first = await app.inject({
+      method: 'GET',
+      url: `/api/v2/event-streams?take=${examples.eventStreamsPage.take}`,
+      headers: auth,
+    });
     expect(first.json<{ next?: string }>().next).toBe(examples.eventStreamsPage.from);
   } finally {
     await app.close();
@@ -242,19 +332,27 @@ test('the examples address the resources of a fresh emulator (its default seed)'
 test('token-set listing: the X-RateLimit-* headers of a 429 are required', () => {
   const tooMany = (operationOf(opById('token-sets.list')).responses ?? {})['429'] as OpenAPIV3_1.ResponseObject;
   for (const [name, h] of Object.entries(tooMany.headers ?? {})) {
-    const header = doc.components?.headers?.[(h as OpenAPIV3_1.ReferenceObject).$ref.replace('#/components/headers/', '')] as OpenAPIV3_1.HeaderObject;
+    const header = doc.components?.headers?.[
+      (h as OpenAPIV3_1.ReferenceObject).$ref.replace('#/components/headers/', '')
+    ] as OpenAPIV3_1.HeaderObject;
     expect(header.required, name).toBe(true);
   }
 });
 
 test('form bodies: the JWKS declares the bracket notation the suite sends (deepObject, explode), custom text plain fields', () => {
-  const keys = (operationOf(opById('custom-signing-keys.put')).requestBody as OpenAPIV3_1.RequestBodyObject).content['application/x-www-form-urlencoded']!;
+  const keys = (operationOf(opById('custom-signing-keys.put')).requestBody as OpenAPIV3_1.RequestBodyObject).content[
+    'application/x-www-form-urlencoded'
+  ]!;
   expect(keys.encoding).toEqual({ keys: { style: 'deepObject', explode: true } });
   // As tests/custom-signing-keys.spec.ts sends it, and as a qs-reading server reads it back.
   expect(parseForm(qs.stringify(keys.example, { encodeValuesOnly: true }))).toEqual(keys.example);
-  const text = (operationOf(opById('custom-text.put')).requestBody as OpenAPIV3_1.RequestBodyObject).content['application/x-www-form-urlencoded']!;
+  const text = (operationOf(opById('custom-text.put')).requestBody as OpenAPIV3_1.RequestBodyObject).content[
+    'application/x-www-form-urlencoded'
+  ]!;
   expect(text.encoding).toBeUndefined();
-  expect(Object.fromEntries(new URLSearchParams(new URLSearchParams(text.example as Record<string, string>).toString()))).toEqual(text.example);
+  expect(
+    Object.fromEntries(new URLSearchParams(new URLSearchParams(text.example as Record<string, string>).toString())),
+  ).toEqual(text.example);
 });
 
 test('the component schemas accept what the schema files accept (refs rewritten, meaning kept)', () => {
@@ -267,7 +365,8 @@ test('the component schemas accept what the schema files accept (refs rewritten,
     const check = ajv.getSchema(`https://openapi.invalid/doc#/components/schemas/${componentName(name)}`)!;
     fc.assert(
       fc.property(validValues[name] as fc.Arbitrary<unknown>, (v) => {
-        if (!check(v)) throw new Error(`${componentName(name)} rejected ${JSON.stringify(v)}: ${ajv.errorsText(check.errors)}`);
+        if (!check(v))
+          throw new Error(`${componentName(name)} rejected ${JSON.stringify(v)}: ${ajv.errorsText(check.errors)}`);
       }),
       { numRuns: 30 },
     );

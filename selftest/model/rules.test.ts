@@ -18,7 +18,9 @@ test('rule ids are unique', () => {
 });
 
 test('rule ids are lower-case, dotted and kebab-case', () => {
-  expect(all.filter((r) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/.test(r.id)).map((r) => r.id)).toEqual([]);
+  expect(all.filter((r) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/.test(r.id)).map((r) => r.id)).toEqual(
+    [],
+  );
 });
 
 test('every rule has a section, a requirement and at least one known operation', () => {
@@ -33,7 +35,12 @@ test('every rule has a section, a requirement and at least one known operation',
 test('observe rules quote a point the document leaves unspecified', () => {
   // An observation is only for what the document does not show.
   for (const r of all.filter((x) => x.level === 'observe')) {
-    expect(/not shown|elsewhere not shown|not shown\.|starts from the latest|Start position|Allowed source states|active ones/.test(r.requirement), r.id).toBe(true);
+    expect(
+      /not shown|elsewhere not shown|not shown\.|starts from the latest|Start position|Allowed source states|active ones/.test(
+        r.requirement,
+      ),
+      r.id,
+    ).toBe(true);
   }
 });
 
@@ -59,11 +66,23 @@ test('every x-rule annotation in the schemas names an existing rule', () => {
 test('every limit of the document has a rule', () => {
   // The Limits table, row by row.
   for (const id of [
-    'event-streams.list.take.range', 'events.from.max-length', 'events.from-timestamp.max-length', 'token-sets.list.user-id.max-length',
-    'event-stream.id.length', 'event-stream.name.length', 'event-stream.subscriptions.min-items', 'event-stream.status.enum',
-    'client-grant.audience.min-length', 'client-grant.scope.items.min-length', 'client-grant.authorization-details-types.length',
-    'custom-signing-keys.put.min-one-key', 'custom-text.put.value.max-length',
+    'event-streams.list.take.range',
+    'events.from.max-length',
+    'events.from-timestamp.max-length',
+    'token-sets.list.user-id.max-length',
+    'event-stream.id.length',
+    'event-stream.name.length',
+    'event-stream.subscriptions.min-items',
+    'event-stream.status.enum',
+    'client-grant.audience.min-length',
+    'client-grant.scope.items.min-length',
+    'client-grant.authorization-details-types.length',
+    'custom-signing-keys.put.min-one-key',
+    'custom-text.put.value.max-length',
   ]) {
-    expect(all.some((r) => r.id === id), id).toBe(true);
+    expect(
+      all.some((r) => r.id === id),
+      id,
+    ).toBe(true);
   }
 });

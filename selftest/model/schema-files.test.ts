@@ -13,7 +13,9 @@ import { componentName, resolveSchemaRef } from '../../spec/openapi.ts';
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
 const sameNames: Equal<keyof SchemaTypes, SchemaName> = true;
 
-const files = readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+const files = readdirSync(SCHEMAS_DIR)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort();
 
 test('every schema file has $id https://conformance.invalid/schemas/<file name> and $schema 2020-12', () => {
   expect(files.length).toBeGreaterThan(0);
@@ -51,7 +53,8 @@ test('every $ref resolves to a schema file of the folder and to a node inside it
       count++;
       const { file, pointer } = resolveSchemaRef(ref, name);
       let target: unknown = schemaFiles[file];
-      for (const token of pointer.split('/').slice(1)) target = (target as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const token of pointer.split('/').slice(1))
+        target = (target as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
       expect(target, `${name}: ${ref}`).toBeInstanceOf(Object);
     });
   }
@@ -62,6 +65,9 @@ test('a $ref that leaves the schemas folder is refused, never fetched', () => {
   expect(() => resolveSchemaRef('https://example.com/x.schema.json', 'jwks')).toThrow(/leaves the schemas folder/);
   expect(() => resolveSchemaRef('nope.schema.json', 'jwks')).toThrow(/names no schema file/);
   expect(resolveSchemaRef('jwk.schema.json', 'jwks')).toEqual({ file: 'jwk', pointer: '' });
-  expect(resolveSchemaRef('https://conformance.invalid/schemas/jwk.schema.json#/properties/kid', 'jwks')).toEqual({ file: 'jwk', pointer: '/properties/kid' });
+  expect(resolveSchemaRef('https://conformance.invalid/schemas/jwk.schema.json#/properties/kid', 'jwks')).toEqual({
+    file: 'jwk',
+    pointer: '/properties/kid',
+  });
   expect(resolveSchemaRef('#/$defs/status', 'experiment')).toEqual({ file: 'experiment', pointer: '/$defs/status' });
 });

@@ -8,8 +8,14 @@ import { schemaNames, validate, formatErrors, type SchemaName } from '../../sche
 import { validValues } from './arbitraries.ts';
 import { assertAccepts } from './check.ts';
 import {
-  ALLOCATION_STRATEGIES, DEFAULT_FOR, EVENT_STREAM_STATUSES, EVENT_TYPES, EXPERIMENT_STATUSES, ORGANIZATION_USAGES,
-  SUBJECT_TYPES, TRANSITION_TARGETS,
+  ALLOCATION_STRATEGIES,
+  DEFAULT_FOR,
+  EVENT_STREAM_STATUSES,
+  EVENT_TYPES,
+  EXPERIMENT_STATUSES,
+  ORGANIZATION_USAGES,
+  SUBJECT_TYPES,
+  TRANSITION_TARGETS,
 } from './document.ts';
 
 for (const name of Object.keys(schemaNames) as SchemaName[]) {
@@ -20,18 +26,66 @@ for (const name of Object.keys(schemaNames) as SchemaName[]) {
 
 /** Minimal valid bodies to put one enum value in. */
 const experiment = {
-  id: 'exp_abc', name: 'n', feature_flag_id: 'f', authentication_flow: 'a', allocation_strategy: 'percentage',
-  assignment_config: { subject: 'device' }, status: 'draft', is_valid: true, allocations: [],
-  created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-01T00:00:00Z',
+  id: 'exp_abc',
+  name: 'n',
+  feature_flag_id: 'f',
+  authentication_flow: 'a',
+  allocation_strategy: 'percentage',
+  assignment_config: { subject: 'device' },
+  status: 'draft',
+  is_valid: true,
+  allocations: [],
+  created_at: '2024-01-01T00:00:00Z',
+  updated_at: '2024-01-01T00:00:00Z',
 };
-const documentedEnums: { title: string; schema: SchemaName; values: readonly string[]; body: (v: string) => unknown }[] = [
-  { title: 'experiment status', schema: 'experiment', values: EXPERIMENT_STATUSES, body: (status) => ({ ...experiment, status }) },
-  { title: 'experiment allocation_strategy', schema: 'experiment', values: ALLOCATION_STRATEGIES, body: (allocation_strategy) => ({ ...experiment, allocation_strategy }) },
-  { title: 'transition target status', schema: 'experiment-transition-request', values: TRANSITION_TARGETS, body: (status) => ({ status }) },
-  { title: 'client grant organization_usage', schema: 'client-grant', values: ORGANIZATION_USAGES, body: (organization_usage) => ({ organization_usage }) },
-  { title: 'client grant default_for', schema: 'client-grant', values: DEFAULT_FOR, body: (default_for) => ({ default_for }) },
-  { title: 'client grant subject_type', schema: 'client-grant', values: SUBJECT_TYPES, body: (subject_type) => ({ subject_type }) },
-  { title: 'event stream status', schema: 'event-stream', values: EVENT_STREAM_STATUSES, body: (status) => ({ status }) },
+const documentedEnums: {
+  title: string;
+  schema: SchemaName;
+  values: readonly string[];
+  body: (v: string) => unknown;
+}[] = [
+  {
+    title: 'experiment status',
+    schema: 'experiment',
+    values: EXPERIMENT_STATUSES,
+    body: (status) => ({ ...experiment, status }),
+  },
+  {
+    title: 'experiment allocation_strategy',
+    schema: 'experiment',
+    values: ALLOCATION_STRATEGIES,
+    body: (allocation_strategy) => ({ ...experiment, allocation_strategy }),
+  },
+  {
+    title: 'transition target status',
+    schema: 'experiment-transition-request',
+    values: TRANSITION_TARGETS,
+    body: (status) => ({ status }),
+  },
+  {
+    title: 'client grant organization_usage',
+    schema: 'client-grant',
+    values: ORGANIZATION_USAGES,
+    body: (organization_usage) => ({ organization_usage }),
+  },
+  {
+    title: 'client grant default_for',
+    schema: 'client-grant',
+    values: DEFAULT_FOR,
+    body: (default_for) => ({ default_for }),
+  },
+  {
+    title: 'client grant subject_type',
+    schema: 'client-grant',
+    values: SUBJECT_TYPES,
+    body: (subject_type) => ({ subject_type }),
+  },
+  {
+    title: 'event stream status',
+    schema: 'event-stream',
+    values: EVENT_STREAM_STATUSES,
+    body: (status) => ({ status }),
+  },
   { title: 'event type', schema: 'event-type', values: EVENT_TYPES, body: (t) => t },
 ];
 for (const e of documentedEnums) {

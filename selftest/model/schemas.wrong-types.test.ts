@@ -9,9 +9,20 @@ import type { SchemaName } from '../../schemas/index.ts';
 import * as arb from './arbitraries.ts';
 import { assertRejects, pointer, setAt } from './check.ts';
 import {
-  ALLOCATION_FIELDS, CLIENT_GRANT_FIELDS, CONNECTION_CREATED_OBJECT_FIELDS, EVENT_CONTEXT_FIELDS, EVENT_ENVELOPE_FIELDS,
-  EVENT_STREAM_FIELDS, EVENT_STREAM_PAGE_FIELDS, EXPERIMENT_FIELDS, JWK_FIELDS, JWKS_FIELDS, SSE_EVENT_PAYLOAD_FIELDS,
-  TOKEN_SET_FIELDS, type FieldKind, type FieldTable,
+  ALLOCATION_FIELDS,
+  CLIENT_GRANT_FIELDS,
+  CONNECTION_CREATED_OBJECT_FIELDS,
+  EVENT_CONTEXT_FIELDS,
+  EVENT_ENVELOPE_FIELDS,
+  EVENT_STREAM_FIELDS,
+  EVENT_STREAM_PAGE_FIELDS,
+  EXPERIMENT_FIELDS,
+  JWK_FIELDS,
+  JWKS_FIELDS,
+  SSE_EVENT_PAYLOAD_FIELDS,
+  TOKEN_SET_FIELDS,
+  type FieldKind,
+  type FieldTable,
 } from './document.ts';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'object' | 'array';
@@ -29,14 +40,14 @@ const ofType: Record<JsonType, fc.Arbitrary<unknown>> = {
 
 /** The JSON types a field of each kind may hold. */
 const allowed: Record<FieldKind, readonly JsonType[]> = {
-  'string': ['string'],
+  string: ['string'],
   'date-time': ['string'],
   'date-time|null': ['string', 'null'],
-  'boolean': ['boolean'],
-  'integer': ['integer'],
-  'number': ['integer', 'number'],
-  'object': ['object'],
-  'array': ['array'],
+  boolean: ['boolean'],
+  integer: ['integer'],
+  number: ['integer', 'number'],
+  object: ['object'],
+  array: ['array'],
   'string[]': ['array'],
 };
 
@@ -50,7 +61,11 @@ const tables: { schema: SchemaName; base: fc.Arbitrary<unknown>; fields: FieldTa
   { schema: 'allocation', base: arb.allocation, fields: ALLOCATION_FIELDS },
   { schema: 'experiment', base: arb.experiment, fields: EXPERIMENT_FIELDS },
   // Without client_id and default_for: with both present the grant also breaks their exclusion (`not`).
-  { schema: 'client-grant', base: arb.clientGrant.map((g) => setAt(setAt(g, 'client_id', undefined), 'default_for', undefined)), fields: CLIENT_GRANT_FIELDS },
+  {
+    schema: 'client-grant',
+    base: arb.clientGrant.map((g) => setAt(setAt(g, 'client_id', undefined), 'default_for', undefined)),
+    fields: CLIENT_GRANT_FIELDS,
+  },
   { schema: 'event-stream', base: arb.eventStream, fields: EVENT_STREAM_FIELDS },
   { schema: 'event-stream-page', base: arb.eventStreamPage, fields: EVENT_STREAM_PAGE_FIELDS },
   { schema: 'jwk', base: arb.jwk, fields: JWK_FIELDS },
@@ -65,15 +80,26 @@ for (const { schema, base, fields } of tables) {
   for (const [path, kind] of Object.entries(fields)) {
     const wrong = wrongFor(kind);
     test(`${schema}: ${path} must be ${kind}; ${wrong.types.join(', ')} rejected (type)`, () => {
-      assertRejects(schema, fc.tuple(base, wrong.values).map(([b, v]) => setAt(b, path, v)), { keyword: 'type', at: pointer(path) });
+      assertRejects(
+        schema,
+        fc.tuple(base, wrong.values).map(([b, v]) => setAt(b, path, v)),
+        { keyword: 'type', at: pointer(path) },
+      );
     });
     if (kind === 'string[]') {
       const notString = wrongFor('string');
       test(`${schema}: ${path} items must be strings; ${notString.types.join(', ')} rejected (type)`, () => {
         // Items before the wrong one are valid items (non-empty: some arrays require minLength 1).
-        const values = fc.tuple(base, fc.array(arb.textBetween(1, 12), { maxLength: 2 }), notString.values).map(([b, before, v]) => ({ value: setAt(b, path, [...before, v]), index: before.length }));
+        const values = fc
+          .tuple(base, fc.array(arb.textBetween(1, 12), { maxLength: 2 }), notString.values)
+          .map(([b, before, v]) => ({ value: setAt(b, path, [...before, v]), index: before.length }));
         // The wrong item's index varies: check each value against its own pointer.
-        fc.assert(fc.property(values, ({ value, index }) => assertRejects(schema, fc.constant(value), { keyword: 'type', at: `${pointer(path)}/${index}` }, 1)), { numRuns: 30 });
+        fc.assert(
+          fc.property(values, ({ value, index }) =>
+            assertRejects(schema, fc.constant(value), { keyword: 'type', at: `${pointer(path)}/${index}` }, 1),
+          ),
+          { numRuns: 30 },
+        );
       });
     }
   }
@@ -81,9 +107,14 @@ for (const { schema, base, fields } of tables) {
 
 // Shapes that are not objects at all.
 const roots: { schema: SchemaName; kind: FieldKind }[] = [
-  { schema: 'custom-text', kind: 'object' }, { schema: 'experiment', kind: 'object' }, { schema: 'client-grant', kind: 'object' },
-  { schema: 'event-stream', kind: 'object' }, { schema: 'jwks', kind: 'object' }, { schema: 'token-set', kind: 'object' },
-  { schema: 'token-set-list', kind: 'array' }, { schema: 'event-type', kind: 'string' },
+  { schema: 'custom-text', kind: 'object' },
+  { schema: 'experiment', kind: 'object' },
+  { schema: 'client-grant', kind: 'object' },
+  { schema: 'event-stream', kind: 'object' },
+  { schema: 'jwks', kind: 'object' },
+  { schema: 'token-set', kind: 'object' },
+  { schema: 'token-set-list', kind: 'array' },
+  { schema: 'event-type', kind: 'string' },
 ];
 for (const { schema, kind } of roots) {
   const wrong = wrongFor(kind);
@@ -94,5 +125,9 @@ for (const { schema, kind } of roots) {
 
 test('custom-text: values must be strings; integer, number, boolean, null, object, array rejected (type)', () => {
   const wrong = wrongFor('string');
-  assertRejects('custom-text', fc.tuple(arb.customText, wrong.values).map(([t, v]) => ({ ...t, welcome: v })), { keyword: 'type', at: '/welcome', rule: 'custom-text.types' });
+  assertRejects(
+    'custom-text',
+    fc.tuple(arb.customText, wrong.values).map(([t, v]) => ({ ...t, welcome: v })),
+    { keyword: 'type', at: '/welcome', rule: 'custom-text.types' },
+  );
 });

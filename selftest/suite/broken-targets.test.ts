@@ -20,7 +20,14 @@ async function tcpServer(mode: 'silent' | 'garbage'): Promise<{ port: number; cl
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  return { port, close: () => new Promise((r) => { sockets.forEach((s) => s.destroy()); server.close(() => r()); }) };
+  return {
+    port,
+    close: () =>
+      new Promise((r) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => r());
+      }),
+  };
 }
 
 async function closedPort(): Promise<number> {
@@ -48,7 +55,10 @@ test('should report an unreachable base URL', async () => {
 test('should report a TLS error', async () => {
   const srv = await tcpServer('garbage');
   try {
-    const run = await runSuite({ CONFORMANCE_BASE_URL: `https://127.0.0.1:${srv.port}/api/v2`, CONFORMANCE_TOKEN: 'a.b.c' });
+    const run = await runSuite({
+      CONFORMANCE_BASE_URL: `https://127.0.0.1:${srv.port}/api/v2`,
+      CONFORMANCE_TOKEN: 'a.b.c',
+    });
     expectOneClearMessage(run, /TLS handshake with 127\.0\.0\.1:\d+ failed/);
   } finally {
     await srv.close();
@@ -58,7 +68,11 @@ test('should report a TLS error', async () => {
 test('should report a target that hangs', async () => {
   const srv = await tcpServer('silent');
   try {
-    const run = await runSuite({ CONFORMANCE_BASE_URL: `http://127.0.0.1:${srv.port}/api/v2`, CONFORMANCE_TOKEN: 'a.b.c', CONFORMANCE_TIMEOUT_MS: '3000' });
+    const run = await runSuite({
+      CONFORMANCE_BASE_URL: `http://127.0.0.1:${srv.port}/api/v2`,
+      CONFORMANCE_TOKEN: 'a.b.c',
+      CONFORMANCE_TIMEOUT_MS: '3000',
+    });
     expectOneClearMessage(run, /did not answer in time/);
   } finally {
     await srv.close();
@@ -80,7 +94,11 @@ test('should report a token that lacks the in-scope scopes', async () => {
   const emu = await startEmulator();
   try {
     const env = emu.env();
-    const run = await runSuite({ ...env, CONFORMANCE_CLIENT_ID: env.CONFORMANCE_LIMITED_CLIENT_ID!, CONFORMANCE_CLIENT_SECRET: env.CONFORMANCE_LIMITED_CLIENT_SECRET! });
+    const run = await runSuite({
+      ...env,
+      CONFORMANCE_CLIENT_ID: env.CONFORMANCE_LIMITED_CLIENT_ID!,
+      CONFORMANCE_CLIENT_SECRET: env.CONFORMANCE_LIMITED_CLIENT_SECRET!,
+    });
     expectOneClearMessage(run, /lacks the in-scope scopes/);
   } finally {
     await emu.close();

@@ -17,11 +17,15 @@ test('should send at most 250 requests and no write in the default read-only run
   const writes: string[] = [];
   const target = new URL(emu.authUrl);
   const proxy = createServer((req, res) => {
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method!) && !req.url!.startsWith('/oauth/token')) writes.push(`${req.method} ${req.url}`);
-    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode!, r.headers);
-      r.pipe(res);
-    });
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method!) && !req.url!.startsWith('/oauth/token'))
+      writes.push(`${req.method} ${req.url}`);
+    const up = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     res.on('close', () => up.destroy());
     req.pipe(up);
@@ -30,7 +34,12 @@ test('should send at most 250 requests and no write in the default read-only run
   const origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   try {
     // Through the proxy; the audience stays the emulator's own.
-    const env = Object.fromEntries(Object.entries(emu.env()).map(([k, v]) => [k, k === 'CONFORMANCE_AUDIENCE' ? v : v.replaceAll(emu.authUrl, origin)]));
+    const env = Object.fromEntries(
+      Object.entries(emu.env()).map(([k, v]) => [
+        k,
+        k === 'CONFORMANCE_AUDIENCE' ? v : v.replaceAll(emu.authUrl, origin),
+      ]),
+    );
     // What a user sets for a tenant: the target and credentials, and the defaults for everything else.
     const run = await runSuite({
       CONFORMANCE_BASE_URL: env.CONFORMANCE_BASE_URL!,
@@ -45,7 +54,9 @@ test('should send at most 250 requests and no write in the default read-only run
       CONFORMANCE_EVENTS_WAIT_MS: '1000',
     });
     expect(run.code, run.output.slice(-3000)).toBe(0);
-    const report = JSON.parse(readFileSync(join(run.reports, 'conformance.json'), 'utf8')) as { requests: { total: number; byOperation: Record<string, number> } };
+    const report = JSON.parse(readFileSync(join(run.reports, 'conformance.json'), 'utf8')) as {
+      requests: { total: number; byOperation: Record<string, number> };
+    };
     test.info().annotations.push({ type: 'requests', description: JSON.stringify(report.requests) });
     expect(report.requests.total).toBeGreaterThan(50);
     expect(report.requests.total).toBeLessThanOrEqual(250);

@@ -23,7 +23,10 @@ interface Outcome {
 async function once(env: Record<string, string>): Promise<Outcome> {
   const file = join(mkdtempSync(join(tmpdir(), 'conformance-ledger-')), 'results.json');
   const run = await runSuite({ ...env, PLAYWRIGHT_JSON_OUTPUT_FILE: file }, CHECK);
-  type Suite = { specs?: Array<{ tests: Array<{ status: string; annotations: Outcome['annotations'] }> }>; suites?: Suite[] };
+  type Suite = {
+    specs?: Array<{ tests: Array<{ status: string; annotations: Outcome['annotations'] }> }>;
+    suites?: Suite[];
+  };
   const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: Suite[] };
   const tests: Array<{ status: string; annotations: Outcome['annotations'] }> = [];
   const walk = (s: Suite) => {
@@ -50,12 +53,18 @@ test('should keep the moves verdict over runs on one emulator, then skip on used
     // Runs 1-2 each find an experiment that still takes a move; run 2 names the one run 1 used up.
     expect(outcomes.slice(0, 2).map((o) => o.status)).toEqual(['expected', 'expected']);
     expect(usedUp(outcomes[0]!)).toEqual([]);
-    expect(usedUp(outcomes[1]!)).toEqual([expect.stringContaining(`CONFORMANCE_EXPERIMENT_IDS: ${ids[0]} (left completed`)]);
+    expect(usedUp(outcomes[1]!)).toEqual([
+      expect.stringContaining(`CONFORMANCE_EXPERIMENT_IDS: ${ids[0]} (left completed`),
+    ]);
     // Run 3: every experiment used up by earlier runs: skipped with the reason, each named.
     expect(outcomes[2]!.status).toBe('skipped');
     expect(outcomes[2]!.code).toBe(0);
     expect(usedUp(outcomes[2]!)).toHaveLength(2);
-    expect(usedUp(outcomes[2]!)).toEqual(expect.arrayContaining(ids.map((id) => expect.stringContaining(`CONFORMANCE_EXPERIMENT_IDS: ${id} (left completed`))));
+    expect(usedUp(outcomes[2]!)).toEqual(
+      expect.arrayContaining(
+        ids.map((id) => expect.stringContaining(`CONFORMANCE_EXPERIMENT_IDS: ${id} (left completed`)),
+      ),
+    );
   } finally {
     rmSync(state, { recursive: true, force: true });
     await emu.close();
@@ -67,7 +76,11 @@ test('should fail a target that refuses every move on experiments no run left an
   const emu = await startEmulator({ fault: 'transition-refuses-every-move' });
   const state = mkdtempSync(join(tmpdir(), 'conformance-state-'));
   try {
-    const outcome = await once({ ...emu.env(), CONFORMANCE_EXPERIMENT_IDS: emu.fixtures.experimentIds.slice(0, 2).join(','), CONFORMANCE_STATE_DIR: state });
+    const outcome = await once({
+      ...emu.env(),
+      CONFORMANCE_EXPERIMENT_IDS: emu.fixtures.experimentIds.slice(0, 2).join(','),
+      CONFORMANCE_STATE_DIR: state,
+    });
     expect(outcome.status).toBe('unexpected');
   } finally {
     rmSync(state, { recursive: true, force: true });

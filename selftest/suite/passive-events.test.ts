@@ -19,7 +19,12 @@ const PASSIVE = {
 
 async function passiveRun(grep: string, fault?: string): Promise<{ code: number | null; output: string }> {
   const emu = await startEmulator({ control: true, heartbeatMs: 250, fault: fault ?? '' });
-  const inject = () => fetch(`${emu.controlUrl}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'group.created' }) }).catch(() => undefined);
+  const inject = () =>
+    fetch(`${emu.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'group.created' }),
+    }).catch(() => undefined);
   const timer = setInterval(inject, 100);
   try {
     const env = emu.env();

@@ -28,7 +28,10 @@ test.describe.serial('a recorded profile', () => {
     const run = await runConformance({}, ['--record-profile', file, ...grep]);
     expect(run.code, run.output.slice(-2000)).toBe(0);
     expect(existsSync(file)).toBe(true);
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { version: number; observations: Record<string, string[]> };
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+      version: number;
+      observations: Record<string, string[]>;
+    };
     expect(profile.version).toBe(1);
     expect(profile.observations['custom-signing-keys.put.status | JSON PUT answered']).toEqual(['200']);
   });

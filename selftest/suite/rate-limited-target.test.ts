@@ -20,16 +20,19 @@ test('should complete with no failure against a target allowing 4 requests per s
   emu.app.server.on('request', (_req, res) => res.on('finish', () => void (res.statusCode === 429 && tooMany++)));
   try {
     const env = emu.env();
-    const run = await runSuite({
-      CONFORMANCE_BASE_URL: env.CONFORMANCE_BASE_URL!,
-      CONFORMANCE_CLIENT_ID: env.CONFORMANCE_CLIENT_ID!,
-      CONFORMANCE_CLIENT_SECRET: env.CONFORMANCE_CLIENT_SECRET!,
-      CONFORMANCE_LIMITED_CLIENT_ID: env.CONFORMANCE_LIMITED_CLIENT_ID!,
-      CONFORMANCE_LIMITED_CLIENT_SECRET: env.CONFORMANCE_LIMITED_CLIENT_SECRET!,
-      CONFORMANCE_CLIENT_GRANT_ID: env.CONFORMANCE_CLIENT_GRANT_ID!,
-      // No activity on this target: the passive event checks need not wait long to skip.
-      CONFORMANCE_EVENTS_WAIT_MS: '1000',
-    }, ['--grep', '@client-grants|@token-sets|@sse']);
+    const run = await runSuite(
+      {
+        CONFORMANCE_BASE_URL: env.CONFORMANCE_BASE_URL!,
+        CONFORMANCE_CLIENT_ID: env.CONFORMANCE_CLIENT_ID!,
+        CONFORMANCE_CLIENT_SECRET: env.CONFORMANCE_CLIENT_SECRET!,
+        CONFORMANCE_LIMITED_CLIENT_ID: env.CONFORMANCE_LIMITED_CLIENT_ID!,
+        CONFORMANCE_LIMITED_CLIENT_SECRET: env.CONFORMANCE_LIMITED_CLIENT_SECRET!,
+        CONFORMANCE_CLIENT_GRANT_ID: env.CONFORMANCE_CLIENT_GRANT_ID!,
+        // No activity on this target: the passive event checks need not wait long to skip.
+        CONFORMANCE_EVENTS_WAIT_MS: '1000',
+      },
+      ['--grep', '@client-grants|@token-sets|@sse'],
+    );
     expect(run.code, run.output.slice(-3000)).toBe(0);
     expect(run.output).toMatch(/\d+ passed/);
     expect(run.output).not.toMatch(/^\s*\d+ failed/m);

@@ -26,13 +26,21 @@ export function runSuite(env: Record<string, string>, args: string[] = [], timeo
 }
 
 /** `npm run conformance -- args`: the wrapper with the suite's own options (profiles). */
-export function runConformance(env: Record<string, string>, args: string[] = [], timeoutMs = 120_000): Promise<SuiteRun> {
+export function runConformance(
+  env: Record<string, string>,
+  args: string[] = [],
+  timeoutMs = 120_000,
+): Promise<SuiteRun> {
   return run(process.execPath, ['--import', 'tsx', '--', 'harness/run/command.ts', ...args], env, timeoutMs);
 }
 
 async function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<SuiteRun> {
   const reports = mkdtempSync(join(tmpdir(), 'conformance-selftest-'));
-  const r = await runProcess(cmd, args, { cwd: ROOT, env: cleanEnv({ CONFORMANCE_REPORTS_DIR: reports, ...env }), timeoutMs });
+  const r = await runProcess(cmd, args, {
+    cwd: ROOT,
+    env: cleanEnv({ CONFORMANCE_REPORTS_DIR: reports, ...env }),
+    timeoutMs,
+  });
   return { code: r.code, output: r.output, ms: r.ms, reports };
 }
 

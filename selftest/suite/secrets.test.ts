@@ -12,8 +12,11 @@ import { everythingWritten, runSuite } from './run-suite.ts';
 test.setTimeout(180_000);
 
 /** A token for one of the emulator's clients, through the suite's own token request. */
-async function token(emu: Awaited<ReturnType<typeof startEmulator>>, c: { clientId: string; clientSecret: string }): Promise<string> {
-  return (((await requestToken(emu, c)).json) as { access_token: string }).access_token;
+async function token(
+  emu: Awaited<ReturnType<typeof startEmulator>>,
+  c: { clientId: string; clientSecret: string },
+): Promise<string> {
+  return ((await requestToken(emu, c)).json as { access_token: string }).access_token;
 }
 
 test('should write no token and no client secret anywhere', async () => {
@@ -21,7 +24,12 @@ test('should write no token and no client secret anywhere', async () => {
   try {
     const main = await token(emu, emu.clients.full);
     const limited = await token(emu, emu.clients.limited);
-    const run = await runSuite({ ...emu.env(), CONFORMANCE_EMBEDDED: '1', CONFORMANCE_TOKEN: main, CONFORMANCE_LIMITED_TOKEN: limited });
+    const run = await runSuite({
+      ...emu.env(),
+      CONFORMANCE_EMBEDDED: '1',
+      CONFORMANCE_TOKEN: main,
+      CONFORMANCE_LIMITED_TOKEN: limited,
+    });
     expect(run.code, run.output.slice(-3000)).toBe(0);
     const secrets: Record<string, string> = {
       'main token': main,
@@ -39,7 +47,10 @@ test('should write no token and no client secret anywhere', async () => {
       if (run.output.includes(secret)) leaks.push(`${what} in the console output`);
       for (const f of written) if (f.text.includes(secret)) leaks.push(`${what} in ${f.file}`);
     }
-    test.info().annotations.push({ type: 'scanned', description: `${written.length} files and archive entries, ${run.output.length} characters of console output, ${Object.keys(secrets).length} secrets` });
+    test.info().annotations.push({
+      type: 'scanned',
+      description: `${written.length} files and archive entries, ${run.output.length} characters of console output, ${Object.keys(secrets).length} secrets`,
+    });
     expect(leaks).toEqual([]);
   } finally {
     await emu.close();

@@ -11,22 +11,53 @@
 import { expect, test } from '@playwright/test';
 import type { Exchange } from '../../harness/requests/client.ts';
 import { must, mustMatchSchema, mustRefuse, RuleViolation, SuiteDefect } from '../../harness/vocabulary/must.ts';
-import { ANNOTATION, decide, type Annotation, type CheckOutcome, type Violation } from '../../harness/verdicts/decide.ts';
+import {
+  ANNOTATION,
+  decide,
+  type Annotation,
+  type CheckOutcome,
+  type Violation,
+} from '../../harness/verdicts/decide.ts';
 import { rulesExercised } from '../../schemas/index.ts';
 
-const declare = (...ids: string[]) => ({ annotation: ids.map((description) => ({ type: ANNOTATION.rule, description })) });
+const declare = (...ids: string[]) => ({
+  annotation: ids.map((description) => ({ type: ANNOTATION.rule, description })),
+});
 const annotationsOf = (type: string) => test.info().annotations.filter((a) => a.type === type);
 
 function exchange(status: number, json: unknown = {}): Exchange {
   const text = JSON.stringify(json);
-  return { method: 'GET', target: '/client-grants/cg_1', url: 'http://127.0.0.1:1/api/v2/client-grants/cg_1', authorization: 'token', status, headers: {}, contentType: 'application/json', text, json, waitedMs: 0 };
+  return {
+    method: 'GET',
+    target: '/client-grants/cg_1',
+    url: 'http://127.0.0.1:1/api/v2/client-grants/cg_1',
+    authorization: 'token',
+    status,
+    headers: {},
+    contentType: 'application/json',
+    text,
+    json,
+    waitedMs: 0,
+  };
 }
 
 test.describe('recording in a check', () => {
   test('should record a violation as data before throwing', declare('token-sets.list.unknown-user'), () => {
-    expect(() => must('token-sets.list.unknown-user', false, { expected: 'status 404', actual: 'status 200', exchange: exchange(200) })).toThrow(RuleViolation);
+    expect(() =>
+      must('token-sets.list.unknown-user', false, {
+        expected: 'status 404',
+        actual: 'status 200',
+        exchange: exchange(200),
+      }),
+    ).toThrow(RuleViolation);
     const [v] = annotationsOf(ANNOTATION.violation).map((a) => JSON.parse(a.description!) as Violation);
-    expect(v).toMatchObject({ rule: 'token-sets.list.unknown-user', level: 'must', expected: 'status 404', actual: 'status 200', request: 'GET /client-grants/cg_1 → 200' });
+    expect(v).toMatchObject({
+      rule: 'token-sets.list.unknown-user',
+      level: 'must',
+      expected: 'status 404',
+      actual: 'status 200',
+      request: 'GET /client-grants/cg_1 → 200',
+    });
     expect(v!.curl).toContain('"$CONFORMANCE_TOKEN"');
     expect(annotationsOf(ANNOTATION.checked).map((a) => a.description)).toEqual(['token-sets.list.unknown-user']);
   });
@@ -37,22 +68,39 @@ test.describe('recording in a check', () => {
     expect(annotationsOf(ANNOTATION.violation)).toHaveLength(0);
   });
 
-  test('should keep one violation per rule, the latest (a shrunk property case), with a count', declare('experiments.transition.status-enum'), () => {
-    for (const status of [42, 7]) expect(() => mustRefuse('experiments.transition.status-enum', exchange(200, { status }), `status ${status}`)).toThrow(RuleViolation);
-    const vs = annotationsOf(ANNOTATION.violation).map((a) => JSON.parse(a.description!) as Violation);
-    expect(vs).toHaveLength(1);
-    expect(vs[0]!.count).toBe(2);
-    expect(vs[0]!.body).toContain('7');
-  });
+  test(
+    'should keep one violation per rule, the latest (a shrunk property case), with a count',
+    declare('experiments.transition.status-enum'),
+    () => {
+      for (const status of [42, 7])
+        expect(() =>
+          mustRefuse('experiments.transition.status-enum', exchange(200, { status }), `status ${status}`),
+        ).toThrow(RuleViolation);
+      const vs = annotationsOf(ANNOTATION.violation).map((a) => JSON.parse(a.description!) as Violation);
+      expect(vs).toHaveLength(1);
+      expect(vs[0]!.count).toBe(2);
+      expect(vs[0]!.body).toContain('7');
+    },
+  );
 
-  test('should treat a rule the check does not declare as a defect of the suite', declare('token-sets.list.success'), () => {
-    expect(() => must('token-sets.list.unknown-user', true, { expected: 'x', actual: 'x' })).toThrow(SuiteDefect);
-    expect(annotationsOf(ANNOTATION.defect)[0]!.description).toContain('token-sets.list.unknown-user');
-    expect(annotationsOf(ANNOTATION.violation)).toHaveLength(0);
-  });
+  test(
+    'should treat a rule the check does not declare as a defect of the suite',
+    declare('token-sets.list.success'),
+    () => {
+      expect(() => must('token-sets.list.unknown-user', true, { expected: 'x', actual: 'x' })).toThrow(SuiteDefect);
+      expect(annotationsOf(ANNOTATION.defect)[0]!.description).toContain('token-sets.list.unknown-user');
+      expect(annotationsOf(ANNOTATION.violation)).toHaveLength(0);
+    },
+  );
 
   test('should never pass a check whose evidence is a server error', declare('custom-signing-keys.put.form'), () => {
-    expect(() => must('custom-signing-keys.put.form', true, { expected: 'not 415', actual: 'status 500', exchange: exchange(503) })).toThrow(RuleViolation);
+    expect(() =>
+      must('custom-signing-keys.put.form', true, {
+        expected: 'not 415',
+        actual: 'status 500',
+        exchange: exchange(503),
+      }),
+    ).toThrow(RuleViolation);
     const [v] = annotationsOf(ANNOTATION.violation).map((a) => JSON.parse(a.description!) as Violation);
     expect(v!.actual).toContain('server error');
   });
@@ -68,21 +116,33 @@ test.describe('rules a value exercises', () => {
     expect(rulesExercised('token-set-list', [{ id: 'a' }])).toContain('token-set.types');
   });
 
-  test('should exercise a member\'s rule only when the member is present', () => {
+  test("should exercise a member's rule only when the member is present", () => {
     expect(rulesExercised('token-set', { id: 'a' })).not.toContain('timestamps.date-time');
-    expect(rulesExercised('token-set', { id: 'a', issued_at: '2025-01-01T00:00:00Z' })).toContain('timestamps.date-time');
+    expect(rulesExercised('token-set', { id: 'a', issued_at: '2025-01-01T00:00:00Z' })).toContain(
+      'timestamps.date-time',
+    );
   });
 });
 
 test.describe('deciding a rule', () => {
-  const outcome = (title: string, status: string, ...annotations: Annotation[]): CheckOutcome => ({ title, status, annotations });
+  const outcome = (title: string, status: string, ...annotations: Annotation[]): CheckOutcome => ({
+    title,
+    status,
+    annotations,
+  });
   const rule = (id: string) => ({ type: ANNOTATION.rule, description: id });
   const checked = (id: string) => ({ type: ANNOTATION.checked, description: id });
-  const violation = (id: string) => ({ type: ANNOTATION.violation, description: JSON.stringify({ rule: id, level: 'must', requirement: '', expected: 'a', actual: 'b' }) });
+  const violation = (id: string) => ({
+    type: ANNOTATION.violation,
+    description: JSON.stringify({ rule: id, level: 'must', requirement: '', expected: 'a', actual: 'b' }),
+  });
   const id = 'token-sets.list.unknown-user';
 
   test('should pass a rule a check evaluated, and name that check', () => {
-    const d = decide([outcome('A', 'passed', rule(id), checked(id)), outcome('B', 'skipped', rule(id), { type: 'skip', description: 'no fixture' })]).get(id)!;
+    const d = decide([
+      outcome('A', 'passed', rule(id), checked(id)),
+      outcome('B', 'skipped', rule(id), { type: 'skip', description: 'no fixture' }),
+    ]).get(id)!;
     expect(d.verdict).toBe('pass');
     expect(d.decidedBy).toEqual(['A']);
     expect(d.skippedBy).toEqual([{ title: 'B', reason: 'no fixture' }]);
@@ -99,7 +159,10 @@ test.describe('deciding a rule', () => {
   });
 
   test('should fail a rule on a recorded violation, whatever the message says', () => {
-    const d = decide([outcome('A', 'failed', rule(id), checked(id), violation(id)), outcome('B', 'passed', rule(id), checked(id))]).get(id)!;
+    const d = decide([
+      outcome('A', 'failed', rule(id), checked(id), violation(id)),
+      outcome('B', 'passed', rule(id), checked(id)),
+    ]).get(id)!;
     expect(d.verdict).toBe('fail');
     expect(d.failedBy[0]!.violation!.rule).toBe(id);
   });
@@ -116,7 +179,17 @@ test.describe('deciding a rule', () => {
 
   test('should fail an observe rule on a profile violation, declared or not', () => {
     const obs = 'custom-signing-keys.put.status';
-    const profiled = { type: ANNOTATION.violation, description: JSON.stringify({ rule: obs, level: 'observe', requirement: '', expected: '200', actual: '201', profile: { aspect: 'x' } }) };
+    const profiled = {
+      type: ANNOTATION.violation,
+      description: JSON.stringify({
+        rule: obs,
+        level: 'observe',
+        requirement: '',
+        expected: '200',
+        actual: '201',
+        profile: { aspect: 'x' },
+      }),
+    };
     expect(decide([outcome('A', 'failed', rule(id), checked(id), profiled)]).get(obs)!.verdict).toBe('fail');
   });
 });
