@@ -2,18 +2,14 @@
  * Endpoints 3: GET /client-grants/{id} — one client grant; unknown id → 404
  * `inexistent_client_grant`.
  */
-import { operation } from '../../spec/operations.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
-import { param, routePath, type RouteDef } from './shared.js';
+import { param, type RouteDef, operationRoute } from './shared.js';
 
 export function clientGrantRoutes(ctx: EmulatorContext): RouteDef[] {
   return [
     {
-      method: 'GET',
-      url: routePath('client-grants.get'),
-      operation: 'client-grants.get',
-      scopes: operation('client-grants.get').scopes,
+      ...operationRoute('client-grants.get'),
       handler: (request) => {
         const grant = ctx.state.clientGrants.get(param(request, 'id'));
         if (grant === undefined) throw apiError('inexistent_client_grant');

@@ -14,12 +14,11 @@
  *    so careful clients can snapshot with GET and restore with PUT or DELETE
  *    (neither is shown by the document).
  */
-import { operation } from '../../spec/operations.js';
 import { managementScopes } from '../auth.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import type { Jwk } from '../state.js';
-import { isPlainObject, JSON_OR_FORM, routePath, validateBody, type RouteDef } from './shared.js';
+import { isPlainObject, JSON_OR_FORM, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
@@ -43,10 +42,7 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
   const url = routePath('custom-signing-keys.put');
   return [
     {
-      method: 'PUT',
-      url,
-      operation: 'custom-signing-keys.put',
-      scopes: operation('custom-signing-keys.put').scopes,
+      ...operationRoute('custom-signing-keys.put'),
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
         const body = request.body;

@@ -9,13 +9,12 @@
  * - body not an object of string → string, a value over 2000 characters,
  *   an empty key, or HTML outside the allow-list of html-policy.ts → 400 `invalid_body`.
  */
-import { operation } from '../../spec/operations.js';
 import { managementScopes } from '../auth.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { htmlViolation } from '../html-policy.js';
 import { customTextKey } from '../state.js';
-import { JSON_OR_FORM, param, routePath, validateBody, type RouteDef } from './shared.js';
+import { JSON_OR_FORM, param, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
 
 export const LANGUAGES: readonly string[] = ['en'];
 export const PAGES: readonly string[] = ['get-started'];
@@ -53,10 +52,7 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
   const url = routePath('custom-text.put');
   return [
     {
-      method: 'PUT',
-      url,
-      operation: 'custom-text.put',
-      scopes: operation('custom-text.put').scopes,
+      ...operationRoute('custom-text.put'),
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
         const t = target(ctx, request);

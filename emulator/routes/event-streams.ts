@@ -8,10 +8,9 @@
  * - The answer is `{ eventStreams, next }`; `next` is present only when more
  *   streams remain, so the last page has no `next`.
  */
-import { operation } from '../../spec/operations.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
-import { codePoints, param, routePath, singleQuery, type RouteDef } from './shared.js';
+import { codePoints, param, singleQuery, type RouteDef, operationRoute } from './shared.js';
 
 export const EVENT_STREAM_ID_LENGTH = 26;
 export const TAKE_MIN = 1;
@@ -46,10 +45,7 @@ function parseTake(ctx: EmulatorContext, raw: string | undefined): number {
 export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
   return [
     {
-      method: 'GET',
-      url: routePath('event-streams.get'),
-      operation: 'event-streams.get',
-      scopes: operation('event-streams.get').scopes,
+      ...operationRoute('event-streams.get'),
       handler: (request) => {
         const id = param(request, 'id');
         if (codePoints(id) !== EVENT_STREAM_ID_LENGTH)
@@ -60,10 +56,7 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
       },
     },
     {
-      method: 'GET',
-      url: routePath('event-streams.list'),
-      operation: 'event-streams.list',
-      scopes: operation('event-streams.list').scopes,
+      ...operationRoute('event-streams.list'),
       handler: (request) => {
         const take = parseTake(ctx, singleQuery(request, 'take'));
         const from = singleQuery(request, 'from');

@@ -16,12 +16,11 @@
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { operation } from '../../spec/operations.js';
 import type { EmulatorContext, OpenStream } from '../context.js';
 import { apiError } from '../errors.js';
 import { decodeOffset, encodeOffset, isEventType, OFFSET_ONLY, sseFrame, type LoggedEvent } from '../events.js';
 import type { SseFrame } from '../faults/mutations.js';
-import { codePoints, repeatedQuery, routePath, singleQuery, type RouteDef } from './shared.js';
+import { codePoints, repeatedQuery, singleQuery, type RouteDef, operationRoute } from './shared.js';
 
 export const FROM_MAX = 1024;
 export const FROM_TIMESTAMP_MAX = 20;
@@ -174,10 +173,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
 export function eventRoutes(ctx: EmulatorContext): RouteDef[] {
   return [
     {
-      method: 'GET',
-      url: routePath('events.subscribe'),
-      operation: 'events.subscribe',
-      scopes: operation('events.subscribe').scopes,
+      ...operationRoute('events.subscribe'),
       handler: (request, reply) => {
         const start = readQuery(ctx, request);
         openStream(ctx, request, reply, start);

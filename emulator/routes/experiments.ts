@@ -17,11 +17,10 @@
  * ends the run (to completed, or to archived from active or paused);
  * updated_at on every successful move.
  */
-import { operation } from '../../spec/operations.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { experimentStatuses, type ExperimentStatus } from '../state.js';
-import { isPlainObject, JSON_ONLY, nowIso, param, routePath, validateBody, type RouteDef } from './shared.js';
+import { isPlainObject, JSON_ONLY, nowIso, param, validateBody, type RouteDef, operationRoute } from './shared.js';
 
 export const TRANSITIONS: Readonly<Record<ExperimentStatus, readonly ExperimentStatus[]>> = {
   draft: ['active'],
@@ -34,10 +33,7 @@ export const TRANSITIONS: Readonly<Record<ExperimentStatus, readonly ExperimentS
 export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
   return [
     {
-      method: 'POST',
-      url: routePath('experiments.transition'),
-      operation: 'experiments.transition',
-      scopes: operation('experiments.transition').scopes,
+      ...operationRoute('experiments.transition'),
       contentTypes: JSON_ONLY,
       handler: (request) => {
         const body: unknown = request.body;

@@ -31,6 +31,12 @@ export function routePath(id: OperationId): string {
   return API_PREFIX + operation(id).path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/** What spec/operations.ts says of an operation's route: its method, path and scopes, written there once. */
+export function operationRoute(id: OperationId): Pick<RouteDef, 'method' | 'url' | 'operation' | 'scopes'> {
+  const op = operation(id);
+  return { method: op.method, url: routePath(id), operation: id, scopes: op.scopes };
+}
+
 export const JSON_ONLY = ['application/json'] as const;
 export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
 

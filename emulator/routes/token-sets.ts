@@ -4,11 +4,10 @@
  * passed is left out when the list is read). id longer than 300 characters
  * → 400 `invalid_uri`; unknown user → 404 `inexistent_user`.
  */
-import { operation } from '../../spec/operations.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import type { TokenSet } from '../state.js';
-import { codePoints, param, routePath, type RouteDef } from './shared.js';
+import { codePoints, param, type RouteDef, operationRoute } from './shared.js';
 
 /** Endpoints 1: "maximum length 300 (user identifier)". */
 export const USER_ID_MAX = 300;
@@ -16,10 +15,7 @@ export const USER_ID_MAX = 300;
 export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
   return [
     {
-      method: 'GET',
-      url: routePath('token-sets.list'),
-      operation: 'token-sets.list',
-      scopes: operation('token-sets.list').scopes,
+      ...operationRoute('token-sets.list'),
       handler: (request) => {
         const id = param(request, 'id');
         if (codePoints(id) > USER_ID_MAX)

@@ -9,7 +9,7 @@ import type { Config } from '../run/config.ts';
 import type { EventsHarness } from '../fixtures/fixtures.ts';
 import type { SseConnection, SseMessage } from '../requests/sse.ts';
 import { schemaOf } from '../../schemas/index.ts';
-import { ruleGroup, type Declared } from './declare.ts';
+import { ruleGroup, type Declared, type RuleRef } from './declare.ts';
 
 export const EVENT_TYPES = (schemaOf('event-type') as { enum: string[] }).enum;
 const SPECIAL = ['error', 'offset-only'];
@@ -268,4 +268,24 @@ export async function readUpTo(
         got,
         unfinished: `${[...waiting].join(', ')} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)`,
       };
+}
+
+/** events.filter.only-requested: no event of a type the subscription did not ask for. */
+export function mustBeOnlyRequested(
+  rule: RuleRef<'events.filter.only-requested'>,
+  conn: SseConnection,
+  wanted: readonly string[],
+  detail?: string,
+): void {
+  const others = conn.events.filter((m) => !wanted.includes(m.event));
+  must(
+    rule,
+    others.length === 0,
+    ev(
+      conn,
+      `only ${wanted.join(', ')}`,
+      `${others.length} other events: ${[...new Set(others.map((m) => m.event))].join(', ')}`,
+      detail,
+    ),
+  );
 }
