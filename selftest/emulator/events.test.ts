@@ -10,7 +10,7 @@ import { encodeOffset } from '../../emulator/events.js';
 import { HISTORY_EVENTS } from '../../emulator/state.js';
 import type { Query } from '../../harness/requests/client.js';
 import { subscribe as openStream, type SseConnection, type SseMessage } from '../../harness/requests/sse.js';
-import { body, harness } from './helpers.js';
+import { body, fetchFullToken, harness } from './helpers.js';
 
 /** How long a test waits for one message (or for the end of a stream). */
 const WAIT_MS = 5000;
@@ -21,17 +21,7 @@ const connections: SseConnection[] = [];
 
 test.beforeAll(async () => {
   emu = await startEmulator({ control: true, heartbeatMs: 100 });
-  const res = await fetch(`${emu.authUrl}/oauth/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: emu.clients.full.clientId,
-      client_secret: emu.clients.full.clientSecret,
-      audience: emu.audience,
-    }),
-  });
-  token = ((await res.json()) as { access_token: string }).access_token;
+  token = await fetchFullToken(emu);
 });
 test.afterEach(() => {
   for (const c of connections.splice(0)) c.close();
@@ -251,17 +241,7 @@ test.describe('events stream @sse', () => {
   test('should end open streams when the emulator closes', async () => {
     const other = await startEmulator({ heartbeatMs: 50 });
     try {
-      const t = await fetch(`${other.authUrl}/oauth/token/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          grant_type: 'client_credentials',
-          client_id: other.clients.full.clientId,
-          client_secret: other.clients.full.clientSecret,
-          audience: other.audience,
-        }),
-      });
-      const tok = ((await t.json()) as { access_token: string }).access_token;
+      const tok = await fetchFullToken(other);
       const r = await subscribeTo(other.baseUrl, tok);
       await other.close();
       await r.waitForEnd(WAIT_MS);

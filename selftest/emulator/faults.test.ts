@@ -17,7 +17,7 @@ import { resolveOptions } from '../../emulator/options.js';
 import { rulesOf, validate } from '../../schemas/index.js';
 import { rules, type Rule } from '../../spec/rules.js';
 import { subscribe, type SseConnection } from '../../harness/requests/sse.js';
-import { API, body, harness, withEmulator, type Harness } from './helpers.js';
+import { API, body, fetchFullToken, harness, withEmulator, type Harness } from './helpers.js';
 
 const EMULATOR_DIR = join(import.meta.dirname, '..', '..', 'emulator');
 const FAULT_LAYER = join(EMULATOR_DIR, 'faults');
@@ -435,17 +435,7 @@ async function withStream(
   const emu = await startEmulator({ heartbeatMs: 50, control: true, fault: opts.fault ?? '', variant: opts.variant });
   let r: SseConnection | undefined;
   try {
-    const res = await fetch(`${emu.authUrl}/oauth/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: emu.clients.full.clientId,
-        client_secret: emu.clients.full.clientSecret,
-        audience: emu.audience,
-      }),
-    });
-    const token = ((await res.json()) as { access_token: string }).access_token;
+    const token = await fetchFullToken(emu);
     r = await subscribe(emu.baseUrl, token, { see429: true });
     expect(r.status).toBe(200);
     await fn(r, emu);
@@ -496,17 +486,7 @@ test('sse-comments-retry: the stream opens with retry and sends keep-alive comme
   const emu = await startEmulator({ heartbeatMs: 50, fault: '', variant: 'sse-comments-retry' });
   const abort = new AbortController();
   try {
-    const tok = await fetch(`${emu.authUrl}/oauth/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: emu.clients.full.clientId,
-        client_secret: emu.clients.full.clientSecret,
-        audience: emu.audience,
-      }),
-    });
-    const token = ((await tok.json()) as { access_token: string }).access_token;
+    const token = await fetchFullToken(emu);
     const res = await fetch(`${emu.baseUrl}/events`, {
       headers: { authorization: `Bearer ${token}` },
       signal: abort.signal,

@@ -6,6 +6,7 @@ import { test } from '@playwright/test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildEmulator, type EmulatorOptions } from '../../emulator/index.js';
 import type { ClientRole } from '../../emulator/auth.js';
+import type { startEmulator } from '../../emulator/index.js';
 
 export const API = '/api/v2';
 
@@ -117,4 +118,20 @@ export async function withEmulator(
   } finally {
     await h.close();
   }
+}
+
+/** The full client's token from a listening emulator, by the documented request (a form body to /oauth/token/). */
+export async function fetchFullToken(emu: Awaited<ReturnType<typeof startEmulator>>): Promise<string> {
+  const res = await fetch(`${emu.authUrl}/oauth/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: emu.clients.full.clientId,
+      client_secret: emu.clients.full.clientSecret,
+      audience: emu.audience,
+    }),
+  });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
 }

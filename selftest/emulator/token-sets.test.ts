@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { formatErrors, validate } from '../../schemas/index.js';
 import { startEmulator } from '../../emulator/index.js';
-import { body, harness, type Harness } from './helpers.js';
+import { body, fetchFullToken, harness, type Harness } from './helpers.js';
 
 let h: Harness;
 test.beforeAll(async () => {
@@ -98,16 +98,7 @@ test.describe('token-set seed and the calendar @token-sets', () => {
       const now = () => Date.now() + years * YEAR;
       const emu = await startEmulator({ now });
       try {
-        const token = await fetch(`${emu.authUrl}/oauth/token/`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            grant_type: 'client_credentials',
-            client_id: emu.clients.full.clientId,
-            client_secret: emu.clients.full.clientSecret,
-            audience: emu.audience,
-          }),
-        }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+        const token = await fetchFullToken(emu);
         const seen: { expires_at: string | null; issued_at: string; last_used_at: string | null }[] = [];
         for (const id of [emu.fixtures.userId, emu.fixtures.userWithOneTokenSetId]) {
           const res = await fetch(`${emu.baseUrl}${path(id)}`, { headers: { authorization: `Bearer ${token}` } });
