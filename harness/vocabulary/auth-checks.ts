@@ -87,11 +87,67 @@ function runJws(which: string, token: string | undefined): string {
 
 const bearer = (token: string) => ({ header: `Bearer ${token}` });
 
+/** What every group of an operation's authentication checks shares. */
+interface Probing {
+  id: ProbedOperation;
+  op: ReturnType<typeof operation>;
+  probe: Probe;
+  around: NonNullable<AuthCheckOptions['around']>;
+  lookUp: (api: Api, config: Config) => Promise<string | undefined>;
+}
+
 export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOptions = {}): void {
   const op = operation(id);
-  const around = opts.around ?? ((_a, _c, fn) => fn());
-  const acceptance = ACCEPTANCE[id];
-  const lookUp = async (api: Api, config: Config) => (opts.target ? opts.target(api, config) : undefined);
+  const p: Probing = {
+    id,
+    op,
+    probe,
+    around: opts.around ?? ((_a, _c, fn) => fn()),
+    lookUp: async (api, config) => (opts.target ? opts.target(api, config) : undefined),
+  };
+  test.describe(`authentication of ${op.method} ${op.path} @auth ${op.tag}`, () => {
+    test.beforeEach(({ config }) => {
+      test.skip(
+        op.writes && config.writes === 'none',
+        'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused',
+      );
+    });
+    credentialChecks(p);
+    forgedTokenChecks(p);
+    scopeAndAcceptanceChecks(p);
+  });
+}
+
+/** No token, or an Authorization header that is not a bearer JWT: refused. */
+function credentialChecks({ id, probe, around, lookUp }: Probing): void {
+  const noToken = declareRules('auth.bearer.required');
+  test('should refuse a request without a token', noToken, async ({ api, anonApi, config }) => {
+    const target = await lookUp(api, config);
+    await around(api, config, async () => {
+      const ex = await probe(anonApi, config, 'none', target);
+      mustRefuse(noToken.authBearerRequired, ex, 'no Authorization header');
+      if (id !== 'token-sets.list')
+        observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
+    });
+  });
+
+  const malformed = declareRules('auth.bearer.malformed');
+  test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
+    const target = await lookUp(api, config);
+    await around(api, config, async () => {
+      for (const header of ['Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer ', 'Bearer conformance-not-a-jwt']) {
+        mustRefuse(
+          malformed.authBearerMalformed,
+          await probe(anonApi, config, { header }, target),
+          `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`,
+        );
+      }
+    });
+  });
+}
+
+/** Tampered and forged tokens: refused as invalid (401 on the token-set listing, a 4xx elsewhere). */
+function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
   // The token-set listing answers 401 to an invalid token (Errors); elsewhere the status is not shown: a 4xx.
   const signature = () =>
     id === 'token-sets.list'
@@ -107,159 +163,125 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
     else observe('auth.unauthenticated.status', `${id}: a forged or tampered token answered`, String(ex.status));
   };
 
-  test.describe(`authentication of ${op.method} ${op.path} @auth ${op.tag}`, () => {
-    test.beforeEach(({ config }) => {
-      test.skip(
-        op.writes && config.writes === 'none',
-        'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused',
+  const altered = signature();
+  test('should refuse a JWT whose signature was altered', altered, async ({ api, anonApi, config }) => {
+    // Any JWT form: the last segment is a JWS signature or a JWE authentication tag.
+    const token = config.runToken!;
+    const target = await lookUp(api, config);
+    await around(api, config, async () => {
+      refusedAsInvalid(
+        altered,
+        await probe(anonApi, config, bearer(tamperSignature(token)), target),
+        'the JWT signature is invalid',
       );
     });
+  });
 
-    const noToken = declareRules('auth.bearer.required');
-    test('should refuse a request without a token', noToken, async ({ api, anonApi, config }) => {
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        const ex = await probe(anonApi, config, 'none', target);
-        mustRefuse(noToken.authBearerRequired, ex, 'no Authorization header');
-        if (id !== 'token-sets.list')
-          observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
-      });
-    });
-
-    const malformed = declareRules('auth.bearer.malformed');
-    test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        for (const header of ['Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer ', 'Bearer conformance-not-a-jwt']) {
-          mustRefuse(
-            malformed.authBearerMalformed,
-            await probe(anonApi, config, { header }, target),
-            `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`,
-          );
-        }
-      });
-    });
-
-    const altered = signature();
-    test('should refuse a JWT whose signature was altered', altered, async ({ api, anonApi, config }) => {
-      // Any JWT form: the last segment is a JWS signature or a JWE authentication tag.
-      const token = config.runToken!;
+  const unsigned = signature();
+  test(
+    "should refuse an unsigned JWT (alg none) carrying the run token's claims",
+    unsigned,
+    async ({ api, anonApi, config }) => {
+      const token = runJws("run's token", config.runToken);
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         refusedAsInvalid(
-          altered,
-          await probe(anonApi, config, bearer(tamperSignature(token)), target),
-          'the JWT signature is invalid',
+          unsigned,
+          await probe(anonApi, config, bearer(unsignedToken(token)!), target),
+          'alg none, empty signature: the JWT signature is invalid',
         );
       });
-    });
+    },
+  );
 
-    const unsigned = signature();
-    test(
-      "should refuse an unsigned JWT (alg none) carrying the run token's claims",
-      unsigned,
-      async ({ api, anonApi, config }) => {
-        const token = runJws("run's token", config.runToken);
-        const target = await lookUp(api, config);
-        await around(api, config, async () => {
-          refusedAsInvalid(
-            unsigned,
-            await probe(anonApi, config, bearer(unsignedToken(token)!), target),
-            'alg none, empty signature: the JWT signature is invalid',
-          );
-        });
-      },
-    );
-
-    const foreign = signature();
-    test(
-      "should refuse a JWT signed by a key that is not the tenant's, also with that key in its header",
-      foreign,
-      async ({ api, anonApi, config }) => {
-        const token = runJws("run's token", config.runToken);
-        const target = await lookUp(api, config);
-        await around(api, config, async () => {
-          refusedAsInvalid(
-            foreign,
-            await probe(anonApi, config, bearer((await foreignKeyToken(token, false))!), target),
-            "the run token's claims signed by a key of the suite's own under the tenant's kid",
-          );
-          refusedAsInvalid(
-            foreign,
-            await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target),
-            "the run token's claims signed by a key of the suite's own, that key embedded in the header (jwk)",
-          );
-        });
-      },
-    );
-
-    const changedPayload = signature();
-    test(
-      "should refuse the run's token with its payload changed after signing",
-      changedPayload,
-      async ({ api, anonApi, config }) => {
-        const limited = config.limitedRunToken;
-        const useLimited = !!limited && decodeJwt(limited) !== undefined;
-        const original = useLimited ? limited! : runJws("run's token", config.runToken);
-        const [changed, why] = useLimited
-          ? [
-              changedPayloadToken(original, raiseScope)!,
-              'the limited token with its scope raised to the in-scope scopes, its signature kept',
-            ]
-          : [
-              changedPayloadToken(original, (p) => ({
-                ...p,
-                exp: (typeof p.exp === 'number' ? p.exp : Math.floor(Date.now() / 1000)) + 3600,
-              }))!,
-              "the run's token with a later exp, its signature kept",
-            ];
-        const target = await lookUp(api, config);
-        await around(api, config, async () => {
-          // The original first: a verifier must not let the changed payload through because it has seen the signature before.
-          await probe(anonApi, config, bearer(original), target);
-          refusedAsInvalid(changedPayload, await probe(anonApi, config, bearer(changed), target), why);
-        });
-      },
-    );
-
-    const scope = declareRules('auth.scope.enforced');
-    test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
+  const foreign = signature();
+  test(
+    "should refuse a JWT signed by a key that is not the tenant's, also with that key in its header",
+    foreign,
+    async ({ api, anonApi, config }) => {
+      const token = runJws("run's token", config.runToken);
       const target = await lookUp(api, config);
       await around(api, config, async () => {
-        const ex = await probe(limitedApi, config, 'token', target);
-        mustRefuse(
-          scope.authScopeEnforced,
-          ex,
-          `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`,
+        refusedAsInvalid(
+          foreign,
+          await probe(anonApi, config, bearer((await foreignKeyToken(token, false))!), target),
+          "the run token's claims signed by a key of the suite's own under the tenant's kid",
         );
-        if (id !== 'token-sets.list')
-          observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+        refusedAsInvalid(
+          foreign,
+          await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target),
+          "the run token's claims signed by a key of the suite's own, that key embedded in the header (jwk)",
+        );
       });
-    });
+    },
+  );
 
-    const accepted = declareRules('oauth.token.accepted');
-    test("should accept the run's token", accepted, async ({ api, config }) => {
+  const changedPayload = signature();
+  test(
+    "should refuse the run's token with its payload changed after signing",
+    changedPayload,
+    async ({ api, anonApi, config }) => {
+      const limited = config.limitedRunToken;
+      const useLimited = !!limited && decodeJwt(limited) !== undefined;
+      const original = useLimited ? limited! : runJws("run's token", config.runToken);
+      const [changed, why] = useLimited
+        ? [
+            changedPayloadToken(original, raiseScope)!,
+            'the limited token with its scope raised to the in-scope scopes, its signature kept',
+          ]
+        : [
+            changedPayloadToken(original, (p) => ({
+              ...p,
+              exp: (typeof p.exp === 'number' ? p.exp : Math.floor(Date.now() / 1000)) + 3600,
+            }))!,
+            "the run's token with a later exp, its signature kept",
+          ];
       const target = await lookUp(api, config);
-      const unaddressable = acceptance.unaddressable?.(config, target);
-      test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
       await around(api, config, async () => {
-        const ex = await probe(api, config, 'token', target);
-        const success = ex.status >= 200 && ex.status < 300;
-        // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
-        const openRefusal =
-          acceptance.open !== undefined &&
-          ex.status >= 400 &&
-          ex.status < 500 &&
-          ex.status !== 401 &&
-          ex.status !== 403;
-        must(accepted.oauthTokenAccepted, success || openRefusal, {
-          expected: acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success',
-          actual: `status ${ex.status}`,
-          exchange: ex,
-        });
-        if (openRefusal)
-          observe('oauth.token.accepted.other-refusal', `${id}: the run's token answered`, String(ex.status));
+        // The original first: a verifier must not let the changed payload through because it has seen the signature before.
+        await probe(anonApi, config, bearer(original), target);
+        refusedAsInvalid(changedPayload, await probe(anonApi, config, bearer(changed), target), why);
       });
+    },
+  );
+}
+
+/** A token without the in-scope scopes is refused; the run's token is accepted. */
+function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): void {
+  const acceptance = ACCEPTANCE[id];
+  const scope = declareRules('auth.scope.enforced');
+  test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
+    const target = await lookUp(api, config);
+    await around(api, config, async () => {
+      const ex = await probe(limitedApi, config, 'token', target);
+      mustRefuse(
+        scope.authScopeEnforced,
+        ex,
+        `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`,
+      );
+      if (id !== 'token-sets.list')
+        observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+    });
+  });
+
+  const accepted = declareRules('oauth.token.accepted');
+  test("should accept the run's token", accepted, async ({ api, config }) => {
+    const target = await lookUp(api, config);
+    const unaddressable = acceptance.unaddressable?.(config, target);
+    test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
+    await around(api, config, async () => {
+      const ex = await probe(api, config, 'token', target);
+      const success = ex.status >= 200 && ex.status < 300;
+      // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
+      const openRefusal =
+        acceptance.open !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 401 && ex.status !== 403;
+      must(accepted.oauthTokenAccepted, success || openRefusal, {
+        expected: acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success',
+        actual: `status ${ex.status}`,
+        exchange: ex,
+      });
+      if (openRefusal)
+        observe('oauth.token.accepted.other-refusal', `${id}: the run's token answered`, String(ex.status));
     });
   });
 }
