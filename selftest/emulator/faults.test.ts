@@ -17,7 +17,7 @@ import { resolveOptions } from '../../emulator/options.js';
 import { rulesOf, validate } from '../../schemas/index.js';
 import { rules, type Rule } from '../../spec/rules.js';
 import { subscribe, type SseConnection } from '../../harness/requests/sse.js';
-import { API, body, fetchFullToken, harness, withEmulator, type Harness } from './helpers.js';
+import { API, body, fetchFullToken, harness, requestToken, withEmulator, type Harness } from './helpers.js';
 
 const EMULATOR_DIR = join(import.meta.dirname, '..', '..', 'emulator');
 const FAULT_LAYER = join(EMULATOR_DIR, 'faults');
@@ -220,17 +220,7 @@ test.describe('faults in action (inject)', () => {
 
   test('token-wrong-secret-accepted: a wrong secret gets a token', async () => {
     await withEmulator({ fault: 'token-wrong-secret-accepted' }, async (h) => {
-      const c = h.app.emulator.auth.clients.full;
-      const res = await h.app.inject({
-        method: 'POST',
-        url: '/oauth/token/',
-        payload: {
-          grant_type: 'client_credentials',
-          client_id: c.clientId,
-          client_secret: 'wrong',
-          audience: '/api/v2/',
-        },
-      });
+      const res = await requestToken(h.app, 'full', { client_secret: 'wrong' });
       expect(res.statusCode).toBe(200);
       expect(typeof body(res)['access_token']).toBe('string');
     });

@@ -10,7 +10,7 @@ import { startEmulator } from '../../emulator/index.js';
 import type { Config } from '../../harness/run/config.js';
 import { fetchToken } from '../../harness/requests/tokens.js';
 import { changedPayloadToken, foreignKeyToken, jwtKind, unsignedToken } from '../../harness/vocabulary/jwt.js';
-import { body, withEmulator, type Harness } from './helpers.js';
+import { body, requestToken, withEmulator, type Harness } from './helpers.js';
 
 const tokenSets = (h: Harness) =>
   `/users/${encodeURIComponent(h.app.emulator.state.fixtures.userId)}/federated-connections-tokensets`;
@@ -77,18 +77,7 @@ test.describe('forged tokens', () => {
 
   test('token-sets-scopes-all-of: a token narrowed to read:federated_connections_tokens is refused, the full one served', async () => {
     await withEmulator({ fault: 'token-sets-scopes-all-of' }, async (h) => {
-      const c = h.app.emulator.auth.clients.full;
-      const res = await h.app.inject({
-        method: 'POST',
-        url: '/oauth/token/',
-        payload: {
-          grant_type: 'client_credentials',
-          client_id: c.clientId,
-          client_secret: c.clientSecret,
-          audience: '/api/v2/',
-          scope: 'read:federated_connections_tokens',
-        },
-      });
+      const res = await requestToken(h.app, 'full', { scope: 'read:federated_connections_tokens' });
       expect(body(res)['scope']).toBe('read:federated_connections_tokens');
       expect(
         (await h.api('GET', tokenSets(h), { token: body<{ access_token: string }>(res).access_token })).statusCode,

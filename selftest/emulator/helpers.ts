@@ -24,6 +24,26 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The documented token request of a client, in process; `change` alters its fields (a wrong secret, a narrower scope). */
+export function requestToken(
+  app: FastifyInstance,
+  role: ClientRole = 'full',
+  change: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const c = app.emulator.auth.clients[role];
+  return app.inject({
+    method: 'POST',
+    url: '/oauth/token/',
+    payload: {
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      audience: '/api/v2/',
+      ...change,
+    },
+  });
+}
+
 export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
   const app = await buildEmulator(options);
   await app.ready();
@@ -31,17 +51,7 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
   const token = async (role: ClientRole = 'full') => {
     let t = tokens.get(role);
     if (t === undefined) {
-      const c = app.emulator.auth.clients[role];
-      const res = await app.inject({
-        method: 'POST',
-        url: '/oauth/token/',
-        payload: {
-          grant_type: 'client_credentials',
-          client_id: c.clientId,
-          client_secret: c.clientSecret,
-          audience: '/api/v2/',
-        },
-      });
+      const res = await requestToken(app, role);
       if (res.statusCode !== 200) throw new Error(`token for ${role}: ${res.statusCode} ${res.body}`);
       t = (res.json() as { access_token: string }).access_token;
       tokens.set(role, t);
