@@ -16,6 +16,9 @@
  * only the checks of its rule.
  */
 import type { RuleId } from '../../spec/rules.ts';
+import { round1 } from './blind/round-1.ts';
+import { round2 } from './blind/round-2.ts';
+import { round3 } from './blind/round-3.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -29,6 +32,13 @@ export interface Fault {
    * causes (the read-only profile of `npm run verify` leaves it out).
    */
   needs?: 'writes';
+  /**
+   * A fault written blind (by someone who read the document, the standards
+   * and this emulator, never the checks), with the round it came in. The
+   * whole suite runs against it, as against an independent server: it is
+   * caught when any rule fails, whichever rule the writer named.
+   */
+  round?: number;
 }
 
 export const faults = [
@@ -681,6 +691,11 @@ export const faults = [
     rule: 'custom-text.types',
     how: 'The answer maps each key to { text: value } instead of the string.',
   },
+
+  // The faults written blind, a round a file (see Fault.round).
+  ...round1,
+  ...round2,
+  ...round3,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */
