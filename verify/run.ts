@@ -29,14 +29,19 @@
  * Writes reports/verify/verify.json and verify.md; exits 1 unless every
  * fault is caught and every guard passes.
  *
- * Options: --fault NAME (repeatable), --variant NAME (repeatable),
+ * Faults written blind (`round` in the catalogue) are swept against the
+ * whole suite, as an independent server would be; their record (caught
+ * before any check changed, verify/blind-rounds.json) is printed beside what
+ * this run caught.
+ *
+ * Options: --fault NAME (repeatable), --round N (the faults of a blind round; repeatable), --variant NAME (repeatable),
  * --quick (one fault per rule, no guards), --no-guards, --no-read-only,
  * --jobs N (Playwright workers, 2).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { faults, type Fault } from '../emulator/faults/catalogue.ts';
@@ -51,6 +56,24 @@ import type { VerifyMessage } from './reporter.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'reports', 'verify');
+/** The record of the blind rounds: what each caught when it came, before any check changed. */
+const RECORD = join(ROOT, 'verify', 'blind-rounds.json');
+
+/** One blind round as recorded when its faults came. */
+export interface BlindRound {
+  round: number;
+  faults: number;
+  /** Caught by the suite as it stood when the round came, before any check changed. */
+  caughtBefore: number;
+  missedBefore: string[];
+  /** The commit of the suite the round was measured against, and when. */
+  suite: string;
+  measured: string;
+}
+
+function readRecord(): BlindRound[] {
+  return existsSync(RECORD) ? (JSON.parse(readFileSync(RECORD, 'utf8')) as { rounds: BlindRound[] }).rounds : [];
+}
 
 interface RunResult {
   passed: number;
@@ -234,14 +257,26 @@ function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
   };
 }
 
-/** A fault is caught when the run fails its rule on a recorded violation of it. */
-const caughtBy = (r: RunResult, rule: string) => r.failures.filter((x) => x.rules.includes(rule));
+/**
+ * A fault is caught when the run fails its rule on a recorded violation of it.
+ * A fault written blind (`round`) runs the whole suite, as against an
+ * independent server: it is caught when any rule fails on a recorded violation.
+ */
+const caughtBy = (r: RunResult, f: Fault) =>
+  r.failures.filter((x) => (f.round !== undefined ? x.rules.length > 0 : x.rules.includes(f.rule)));
+
+/** The checks a fault's project runs: its rule's, or the whole suite for a fault written blind. */
+const grepFor = (f: Fault) => (f.round !== undefined ? undefined : grepForRule(f.rule));
 
 interface FaultRow {
   fault: string;
   rule: string;
   how: string;
+  /** The blind round it was written in, if any. */
+  round?: number;
   caughtBy: string[];
+  /** The rules that failed (a fault written blind may be caught under another rule than the one its writer named). */
+  failedRules: string[];
   otherFailures: string[];
   checksRun: number;
 }
@@ -250,13 +285,17 @@ const sweepRow = (f: Fault, r: RunResult): FaultRow => ({
   fault: f.name,
   rule: f.rule,
   how: f.how,
-  caughtBy: caughtBy(r, f.rule).map((x) => x.title),
+  ...(f.round !== undefined ? { round: f.round } : {}),
+  caughtBy: caughtBy(r, f).map((x) => x.title),
+  failedRules: Object.entries(r.verdicts)
+    .filter(([, v]) => v === 'fail')
+    .map(([id]) => id),
   otherFailures: r.failures.filter((x) => !x.rules.includes(f.rule)).map((x) => x.title),
   checksRun: r.passed + r.failed,
 });
 
 const progress = (label: string, total: number) => (f: Fault, r: RunResult, i: number) => {
-  const hit = caughtBy(r, f.rule).length > 0;
+  const hit = caughtBy(r, f).length > 0;
   console.log(
     `${label}[${String(i).padStart(3)}/${total}] ${hit ? 'caught ' : 'MISSED '} ${f.name.padEnd(40)} ${f.rule}${hit ? '' : `  (${r.passed} passed, ${r.failed} failed: ${r.failures.map((x) => x.rules.join('+')).join('; ') || 'no failure'})`}`,
   );
@@ -291,6 +330,7 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       fault: { type: 'string', multiple: true },
+      round: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
       quick: { type: 'boolean', default: false },
       'no-guards': { type: 'boolean', default: false },
@@ -303,11 +343,15 @@ function parseOptions(): Options {
     const unknown = values.fault.filter((f) => !faults.some((x) => x.name === f));
     if (unknown.length) throw new Error(`unknown fault(s): ${unknown.join(', ')}`);
     selected = faults.filter((f) => values.fault!.includes(f.name));
+  } else if (values.round?.length) {
+    const rounds = values.round.map(Number);
+    selected = faults.filter((f) => 'round' in f && rounds.includes(f.round));
+    if (!selected.length) throw new Error(`no fault of round(s) ${values.round.join(', ')}`);
   } else if (values.quick) {
     const seen = new Set<string>();
     selected = faults.filter((f) => !seen.has(f.rule) && seen.add(f.rule));
   }
-  const runGuards = !values['no-guards'] && !values.quick && !values.fault?.length;
+  const runGuards = !values['no-guards'] && !values.quick && !values.fault?.length && !values.round?.length;
   const selectedVariants = values.variant?.length
     ? variants.filter((v) => values.variant!.includes(v.name))
     : runGuards
@@ -377,7 +421,7 @@ function planProjects(o: Options, t: Targets): Plan[] {
     ...o.selected.map((f, i): Plan => ({
       name: `fault:${f.name}`,
       target: t.faults[i]!,
-      grep: grepForRule(f.rule),
+      grep: grepFor(f),
       close: true,
       done: (r) => progress('', o.selected.length)(f, r, ++done),
     })),
@@ -432,7 +476,7 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
     roFaults.map((f, i) => ({
       name: `read-only:${f.name}`,
       target: roTargets[i]!,
-      grep: grepForRule(f.rule),
+      grep: grepFor(f),
       close: true,
       done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone),
     })),
@@ -487,6 +531,7 @@ function summaryOf(
           mutationScore: ro.score,
         }
       : undefined,
+    blindRounds: blindRounds(rows),
     coverage: cov,
     wallMs,
   };
@@ -507,6 +552,30 @@ const guardRunsOf = (s: VerifySummary) => [
     : []),
 ];
 
+/** Each blind round: as recorded when it came (caught before any check changed), and as caught by this run. */
+function blindRounds(rows: readonly FaultRow[]) {
+  return readRecord().map((r) => {
+    const swept = rows.filter((x) => x.round === r.round);
+    return {
+      ...r,
+      sweptNow: swept.length,
+      caughtNow: swept.filter((x) => x.caughtBy.length > 0).length,
+      missedNow: swept.filter((x) => !x.caughtBy.length).map((x) => x.fault),
+    };
+  });
+}
+
+function printBlindRounds(s: VerifySummary): void {
+  if (!s.blindRounds.length) return;
+  console.log(
+    `\nfaults written blind (${relative(ROOT, RECORD)}): round, faults, caught before its checks changed, caught now`,
+  );
+  for (const r of s.blindRounds)
+    console.log(
+      `  round ${r.round}: ${String(r.faults).padStart(3)} faults   before ${r.caughtBefore}/${r.faults}   now ${r.sweptNow ? `${r.caughtNow}/${r.sweptNow}${r.missedNow.length ? `  (missed: ${r.missedNow.join(', ')})` : ''}` : 'not swept in this run'}`,
+    );
+}
+
 function printSummary(s: VerifySummary): void {
   console.log(`\n${'fault'.padEnd(40)} ${'rule'.padEnd(46)} caught by`);
   for (const r of s.faults)
@@ -514,6 +583,7 @@ function printSummary(s: VerifySummary): void {
       `${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`,
     );
   console.log(`\n${formatCoverage(s.coverage)}`);
+  printBlindRounds(s);
   const caught = s.faults.filter((r) => r.caughtBy.length > 0).length;
   console.log(`\nmutation score: ${caught}/${s.faults.length} faults caught (${s.mutationScore.toFixed(1)}%)`);
   if (s.readOnly) {
@@ -583,6 +653,7 @@ type Summary = {
     faults: FaultRow[];
     mutationScore: number;
   };
+  blindRounds: ReturnType<typeof blindRounds>;
   coverage: ReturnType<typeof coverage>;
   wallMs: number;
 };
@@ -622,6 +693,21 @@ function markdown(s: Summary): string {
     ...faultTable(s.faults),
     '',
     ...(s.readOnly ? ['## Faults under the read-only profile', '', ...faultTable(s.readOnly.faults), ''] : []),
+    ...(s.blindRounds.length
+      ? [
+          '## Faults written blind',
+          '',
+          'Written by someone who read the document, the standards and the emulator, never the checks; each swept against the whole suite. "Before": as the suite stood when the round came, before any check changed (verify/blind-rounds.json).',
+          '',
+          '| round | faults | caught before | caught now | missed now |',
+          '|---|---|---|---|---|',
+          ...s.blindRounds.map(
+            (r) =>
+              `| ${r.round} | ${r.faults} | ${r.caughtBefore} | ${r.sweptNow ? r.caughtNow : 'not swept'} | ${r.missedNow.join(', ') || '—'} |`,
+          ),
+          '',
+        ]
+      : []),
     '## Rule coverage',
     '',
     '| rule | level | checks | faults |',
