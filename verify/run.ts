@@ -34,11 +34,12 @@
  * before any check changed, verify/blind-rounds.json) is printed beside what
  * this run caught.
  *
- * Options: --fault NAME (repeatable), --round N (the faults of a blind round; repeatable), --variant NAME (repeatable),
+ * Options: --fault NAME (repeatable), --round N (the faults of a blind round; repeatable),
+ * --record-before (with --round: record a round not yet recorded, as caught now), --variant NAME (repeatable),
  * --quick (one fault per rule, no guards), --no-guards, --no-read-only,
  * --jobs N (Playwright workers, 2).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -69,6 +70,27 @@ export interface BlindRound {
   /** The commit of the suite the round was measured against, and when. */
   suite: string;
   measured: string;
+}
+
+/** Adds to the record the blind rounds this run swept that it does not hold yet (a round's "before" is written once). */
+function recordRounds(rows: readonly FaultRow[]): void {
+  const rounds = readRecord();
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  for (const round of [...new Set(rows.flatMap((r) => (r.round !== undefined ? [r.round] : [])))].sort()) {
+    if (rounds.some((r) => r.round === round)) continue;
+    const swept = rows.filter((r) => r.round === round);
+    if (swept.length !== faults.filter((f) => 'round' in f && f.round === round).length) continue;
+    rounds.push({
+      round,
+      faults: swept.length,
+      caughtBefore: swept.filter((r) => r.caughtBy.length > 0).length,
+      missedBefore: swept.filter((r) => !r.caughtBy.length).map((r) => r.fault),
+      suite: commit,
+      measured: new Date().toISOString().slice(0, 10),
+    });
+    console.log(`recorded blind round ${round} in ${relative(ROOT, RECORD)}`);
+  }
+  writeFileSync(RECORD, `${JSON.stringify({ rounds: rounds.sort((a, b) => a.round - b.round) }, null, 2)}\n`);
 }
 
 function readRecord(): BlindRound[] {
@@ -324,6 +346,8 @@ interface Options {
   /** The second run of the baseline, and every variant unless --variant names some. */
   runGuards: boolean;
   readOnly: boolean;
+  /** Record each swept blind round not yet in the record: what the suite catches of it before any check changes. */
+  recordBefore: boolean;
 }
 
 function parseOptions(): Options {
@@ -331,6 +355,7 @@ function parseOptions(): Options {
     options: {
       fault: { type: 'string', multiple: true },
       round: { type: 'string', multiple: true },
+      'record-before': { type: 'boolean', default: false },
       variant: { type: 'string', multiple: true },
       quick: { type: 'boolean', default: false },
       'no-guards': { type: 'boolean', default: false },
@@ -363,6 +388,7 @@ function parseOptions(): Options {
     selectedVariants,
     runGuards,
     readOnly: !values['no-read-only'],
+    recordBefore: values['record-before'],
   };
 }
 
@@ -634,6 +660,7 @@ async function main(): Promise<void> {
   const ro = o.readOnly ? await sweepReadOnly(o, results.get('read-only')!) : undefined;
 
   const cov = coverage(await listChecks(ROOT), faults);
+  if (o.recordBefore) recordRounds(o.selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!)));
   const summary = summaryOf(o, results, ro, cov, Date.now() - t0);
   writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(OUT, 'verify.md'), markdown(summary));
