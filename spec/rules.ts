@@ -923,6 +923,14 @@ export const rules = [
     note: 'After a second PUT with other keys, the answer holds exactly the new keys.',
   },
   {
+    id: 'custom-signing-keys.put.public-only',
+    level: 'must',
+    section: S.ep7,
+    operations: ['custom-signing-keys.put'],
+    requirement: 'Create or replace the set of custom public signing keys, as a JWKS.',
+    note: 'The set holds public keys: a key sent with its private part (RFC 7518 6.2.2 d) is refused, or stored and answered without it.',
+  },
+  {
     id: 'custom-signing-keys.put.min-one-key',
     level: 'must',
     section: S.limits,

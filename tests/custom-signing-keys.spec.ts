@@ -20,6 +20,7 @@ import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 
 // These checks share one resource (the tenant's key set): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -31,6 +32,49 @@ test.describe.configure({ mode: 'default' });
 async function publicJwk(kid: string): Promise<Record<string, unknown>> {
   const { publicKey } = await generateKeyPair('ES256', { extractable: true });
   return { ...(await exportJWK(publicKey)), kid, use: 'sig', key_ops: ['verify'] };
+}
+
+/**
+ * Kids the property draws its sets from: two that differ only in case (RFC
+ * 7515 4.1.4: "The kid value is a case-sensitive string"), a long one, and
+ * plain ones, so that two PUTs in a row share some kids and not others.
+ */
+const KID_POOL = [
+  'conformance-k1',
+  'conformance-K1',
+  'conformance-k2',
+  'conformance-k3',
+  `conformance-${'k'.repeat(64)}`,
+] as const;
+
+/** The members of a JWK the suite sent (those the answer must carry as sent). */
+type SentKey = Record<string, unknown> & { kid: string };
+
+/** The keys of an answer, by kid (a set: the order of keys is not stated). */
+const byKid = (json: unknown) =>
+  new Map(
+    ((json as { keys?: unknown })?.keys as Array<Record<string, unknown>> | undefined)
+      ?.filter((k) => k && typeof k === 'object')
+      .map((k) => [String(k.kid), k]) ?? [],
+  );
+
+/**
+ * Each key sent, as sent: the answer's key of the same kid holds every member
+ * sent with the same value (it may add members of its own), and no key but
+ * those sent. Names what differs, or undefined.
+ */
+function keysDiffer(sent: readonly SentKey[], json: unknown): string | undefined {
+  const got = byKid(json);
+  const count = ((json as { keys?: unknown[] })?.keys ?? []).length;
+  if (count !== sent.length) return `${count} keys answered for ${sent.length} sent`;
+  for (const k of sent) {
+    const g = got.get(k.kid);
+    if (!g) return `no key with kid ${k.kid}`;
+    for (const [m, v] of Object.entries(k))
+      if (JSON.stringify(g[m]) !== JSON.stringify(v))
+        return `key ${k.kid}: ${m} answered ${JSON.stringify(g[m])?.slice(0, 60)}, sent ${JSON.stringify(v).slice(0, 60)}`;
+  }
+  return undefined;
 }
 
 const kidsOf = (json: unknown) => ((json as { keys?: Array<{ kid?: string }> })?.keys ?? []).map((k) => k.kid);
@@ -94,6 +138,86 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       );
     });
   });
+
+  const relation = declareRules(
+    'custom-signing-keys.put.json',
+    'custom-signing-keys.put.replaces',
+    schemaRules('jwks'),
+  );
+  test(
+    'should answer exactly the keys sent, member for member, for any set of keys, kids already stored included (property)',
+    relation,
+    async ({ api, config }) => {
+      // Two PUTs in a row of keys drawn from one pool of kids: each answers its own keys, with their
+      // own material, whether or not a key of the same kid was stored by the PUT before.
+      const set = fc.uniqueArray(fc.constantFrom(...KID_POOL), { minLength: 1, maxLength: 4 });
+      const members = fc.record({ use: fc.boolean(), ops: fc.boolean() });
+      await withCustomSigningKeysRestored(api, async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.tuple(set, set), members, async (puts, m) => {
+            for (const kids of puts) {
+              const sent: SentKey[] = [];
+              for (const kid of kids) {
+                const { use: _u, key_ops: _o, ...bare } = await publicJwk(kid);
+                sent.push({
+                  ...bare,
+                  kid,
+                  ...(m.use ? { use: 'sig' } : {}),
+                  ...(m.ops ? { key_ops: ['verify'] } : {}),
+                });
+              }
+              const ex = await putJson(api, sent);
+              mustSucceed(relation.customSigningKeysPutJson, ex);
+              mustMatchSchema('jwks', ex.json, ex);
+              const differ = keysDiffer(sent, ex.json);
+              must(relation.customSigningKeysPutReplaces, differ === undefined, {
+                expected: `exactly the ${sent.length} key(s) sent (${kids.join(', ')}), each member as sent`,
+                actual: differ ?? '',
+                exchange: ex,
+              });
+            }
+          }),
+          fcParams(config, 8),
+        );
+      });
+    },
+  );
+
+  const publicOnly = declareRules('custom-signing-keys.put.public-only');
+  test('should not store or answer the private part of a key', publicOnly, async ({ api }) => {
+    await withCustomSigningKeysRestored(api, async () => {
+      // RFC 7517/7518: d is the EC private key; the set holds public signing keys.
+      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = { ...(await exportJWK(privateKey)), kid: 'conformance-private-1', use: 'sig' };
+      const ex = await putJson(api, [jwk]);
+      const answered = byKid(ex.json).get('conformance-private-1');
+      const refused = ex.status >= 400 && ex.status < 500;
+      must(publicOnly.customSigningKeysPutPublicOnly, refused || (ex.status < 300 && answered?.d === undefined), {
+        expected: 'a 4xx, or the key answered without its private member d',
+        actual: `status ${ex.status}${answered && 'd' in answered ? ', d answered' : ''}`,
+        exchange: ex,
+      });
+    });
+  });
+
+  // RFC 7517 4 and 4.1: a JWK is a JSON object, and its kty MUST be present (a string).
+  for (const [title, key] of [
+    ['a string', 'conformance'],
+    ['a number', 42],
+    ['null', null],
+    ['an array', [{ kty: 'EC' }]],
+    ['an object without kty', { kid: 'conformance-no-kty', use: 'sig' }],
+    ['an object whose kty is not a string', { kid: 'conformance-kty-number', kty: 7 }],
+  ] as const) {
+    const notJwk = declareRules('jwks.keys', 'http.json-error-bodies');
+    test(`should refuse a key that is not a JWK: ${title}`, notJwk, async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        const ex = await api.put(KEYS_PATH, { json: { keys: [key] } });
+        mustRefuse(notJwk.jwksKeys, ex, `keys is an array of JWK objects; sent ${JSON.stringify(key)}`);
+        mustBeJsonErrorBody(notJwk, ex);
+      });
+    });
+  }
 
   for (const [title, body] of [
     ['an empty keys array', { keys: [] }],

@@ -603,6 +603,12 @@ export const faults = [
 
   // ------------------------------------------------- custom signing keys
   {
+    name: 'keys-private-members-stored',
+    rule: 'custom-signing-keys.put.public-only',
+    how: 'A key sent with its private part (d) is stored and answered with it.',
+    needs: 'writes',
+  },
+  {
     name: 'keys-json-415',
     rule: 'custom-signing-keys.put.json',
     how: 'PUT /keys/custom-signing refuses application/json bodies with 415 (form only).',

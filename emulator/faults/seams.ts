@@ -102,6 +102,11 @@ export class Deviations {
     return !this.on('no-snapshot-routes');
   }
 
+  /** Whether a custom signing key holding a private member (d, p, q, ..., k) is refused. */
+  get refusesPrivateKeyMembers(): boolean {
+    return !this.on('keys-private-members-stored');
+  }
+
   // ---------------------------------------------------- authentication
 
   /** Whether a request with no bearer JWT (no header, or another kind) is let in as the full client. */
