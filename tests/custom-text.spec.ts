@@ -23,6 +23,16 @@ import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { customTextPath, withCustomTextRestored } from '../harness/fixtures/restore.ts';
 import type { Config } from '../harness/run/config.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
+import {
+  activeContent,
+  activeMarkup,
+  ALPHABETS,
+  basicMarkup,
+  codePointLength,
+  plainText,
+  type AlphabetName,
+} from '../harness/vocabulary/partitions.ts';
+import type { Exchange } from '../harness/requests/client.ts';
 
 // These checks share one resource (the profile's text): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -34,6 +44,21 @@ function profile(config: Config): string {
 
 const put = (api: Api, id: string, map: Record<string, string>, language = 'en', page = 'get-started') =>
   api.put(customTextPath(id, language, page), { json: map });
+
+/** The two request content types the document names for this PUT. */
+const MEDIA = ['json', 'form'] as const;
+const putAs = (api: Api, id: string, media: (typeof MEDIA)[number], map: Record<string, string>) =>
+  media === 'json'
+    ? put(api, id, map)
+    : api.put(customTextPath(id), {
+        body: new URLSearchParams(map).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      });
+
+/** The value an answer maps a key to. */
+const answered = (ex: Exchange, key: string) => (ex.json as Record<string, unknown> | undefined)?.[key];
+/** Two texts the same up to Unicode normalisation (NFC), which a server may apply to what it stores. */
+const sameText = (a: unknown, b: string) => typeof a === 'string' && a.normalize('NFC') === b.normalize('NFC');
 
 test.describe('custom text of a self-service profile @custom-text @writes', () => {
   const json = declareRules(
@@ -112,6 +137,105 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
       );
     });
   });
+
+  const unicode = declareRules(
+    'custom-text.put.value.max-length',
+    'custom-text.put.resulting-map',
+    'custom-text.put.json',
+    'custom-text.put.form',
+  );
+  test(
+    'should take any plain text up to 2000 characters, counted as characters in every script, answer it as sent, and refuse 2001 (property)',
+    unicode,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      // Inside, just inside and at the limit; each alphabet counted as the document counts: characters.
+      const sizes = fc.oneof(fc.integer({ min: 1, max: 1998 }), fc.constantFrom(1999, 2000));
+      const cases = fc
+        .tuple(fc.constantFrom(...(Object.keys(ALPHABETS) as AlphabetName[])), sizes, fc.constantFrom(...MEDIA))
+        .chain(([alphabet, n, media]) =>
+          fc.record({
+            alphabet: fc.constant(alphabet),
+            media: fc.constant(media),
+            value: plainText(alphabet, n),
+            over: plainText(alphabet, 2001),
+          }),
+        );
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(cases, async ({ alphabet, media, value, over }) => {
+            const n = codePointLength(value);
+            const ex = await putAs(api, id, media, { [key]: value });
+            const rule = media === 'json' ? unicode.customTextPutJson : unicode.customTextPutForm;
+            must(rule, ex.status >= 200 && ex.status < 300, {
+              expected: `a 2xx for a ${alphabet} value of ${n} characters (${Buffer.byteLength(value)} UTF-8 bytes, ${value.length} UTF-16 units), sent ${media}`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+            must(unicode.customTextPutResultingMap, sameText(answered(ex, key), value), {
+              expected: `${key} answered as sent (${n} ${alphabet} characters)`,
+              actual: `${key}: ${JSON.stringify(answered(ex, key))?.slice(0, 120)}`,
+              exchange: ex,
+            });
+            mustRefuse(
+              unicode.customTextPutValueMaxLength,
+              await putAs(api, id, media, { [key]: over }),
+              `a ${alphabet} value of 2001 characters (${Buffer.byteLength(over)} UTF-8 bytes), sent ${media}`,
+            );
+          }),
+          fcParams(config, 12),
+        );
+      });
+    },
+  );
+
+  const allowedMarkup = declareRules('custom-text.put.html.basic-allowed');
+  test(
+    'should accept basic styling tags and hyperlinks, nested, around any text (property)',
+    allowedMarkup,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(basicMarkup, async (html) => {
+            const ex = await put(api, id, { [config.customTextKey]: html });
+            must(allowedMarkup.customTextPutHtmlBasicAllowed, ex.status >= 200 && ex.status < 300, {
+              expected: 'a 2xx: basic styling tags and hyperlinks are allowed',
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          }),
+          fcParams(config, 6),
+        );
+      });
+    },
+  );
+
+  const activeRefused = declareRules('custom-text.put.html.restricted');
+  test(
+    'should never store markup beyond basic styling and hyperlinks: active elements, event handlers, script URLs in any spelling (property)',
+    activeRefused,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(activeMarkup, async (html) => {
+            const ex = await put(api, id, { [config.customTextKey]: html });
+            const stored = answered(ex, config.customTextKey);
+            const refused = ex.status >= 400 && ex.status < 500;
+            const left = typeof stored === 'string' ? activeContent(stored) : 'no text value answered';
+            must(activeRefused.customTextPutHtmlRestricted, refused || (ex.status < 300 && left === undefined), {
+              expected: 'a 4xx, or a stored value holding only basic styling and hyperlinks',
+              actual: `status ${ex.status}${refused ? '' : `; stored ${JSON.stringify(stored)?.slice(0, 120)} holds ${left}`}`,
+              exchange: ex,
+            });
+          }),
+          fcParams(config, 15),
+        );
+      });
+    },
+  );
 
   for (const language of ['fr', 'EN', 'en-US']) {
     const languageEnum = declareRules('custom-text.put.language.enum', 'http.json-error-bodies');

@@ -1,0 +1,166 @@
+/**
+ * Input partitions derived from the standards that define an input's type,
+ * as fast-check arbitraries: the checks draw their values from these rather
+ * than from the first value that comes to mind.
+ *
+ * - Unicode "characters" (the document's limits count characters): code
+ *   points, by how each encoding counts them differently (ASCII: one byte;
+ *   Latin-1: two UTF-8 bytes; the rest of the Basic Multilingual Plane: three;
+ *   outside it: four UTF-8 bytes and two UTF-16 code units; a base letter with
+ *   a combining mark: two code points, one grapheme).
+ * - HTML (the OWASP XSS prevention cheat sheet): markup that is not "basic
+ *   styling tags and hyperlinks": script-bearing elements, event-handler
+ *   attributes, script URLs, in the spellings a naive filter misses.
+ */
+import { Parser } from 'htmlparser2';
+import { fc } from './properties.ts';
+
+const cp = (from: number, to: number) => fc.integer({ min: from, max: to }).map((c) => String.fromCodePoint(c));
+
+/** Printable ASCII but the characters that make markup (< > & " '), so that a value stays plain text. */
+const ASCII = fc.constantFrom(
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?-_()[]{}#%+=/@*~^|$',
+);
+
+/** Each alphabet: characters counted as one by the document, and as 1 to 4 units by some encoding. */
+export const ALPHABETS = {
+  ascii: ASCII,
+  latin1: cp(0xc0, 0xff),
+  bmp: fc.oneof(cp(0x0400, 0x04ff), cp(0x4e00, 0x9fff), cp(0xac00, 0xd7a3)),
+  astral: fc.oneof(cp(0x1f300, 0x1f64f), cp(0x20000, 0x2a6df), cp(0x1d400, 0x1d7ff)),
+  combining: fc.constantFrom('e\u0301', 'a\u0308', 'n\u0303').map((s) => s),
+} as const;
+
+export type AlphabetName = keyof typeof ALPHABETS;
+
+/** Code points of a string (what the document's "characters" count). */
+export const codePointLength = (s: string) => [...s].length;
+
+/**
+ * Plain text of exactly `n` characters (code points) from one alphabet: its
+ * first and last characters are ASCII letters, so that a server trimming
+ * white space has nothing to trim. For `combining`, a mark counts as one.
+ */
+export function plainText(alphabet: AlphabetName, n: number): fc.Arbitrary<string> {
+  const inner = Math.max(0, n - 2);
+  const body = fc
+    .array(ALPHABETS[alphabet], { minLength: inner, maxLength: inner })
+    .map((parts) => [...parts.join('')].slice(0, inner).join(''))
+    .map((s) => (codePointLength(s) < inner ? s + 'x'.repeat(inner - codePointLength(s)) : s));
+  return body.map((s) => (n === 1 ? 'T' : `T${s}${'Z'}`));
+}
+
+// ------------------------------------------------------------------ HTML
+
+/** Elements that are neither basic styling nor a hyperlink, and that carry or load script or content. */
+const ACTIVE_ELEMENTS = [
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'applet',
+  'img',
+  'svg',
+  'math',
+  'video',
+  'audio',
+  'source',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'template',
+] as const;
+
+/** Scheme-bearing attributes whose value a browser may run. */
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'background', 'poster']);
+const SCRIPT_SCHEME = /^(?:javascript|vbscript|data):/i;
+// eslint-disable-next-line no-control-regex
+const squash = (v: string) => v.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]+/g, '');
+
+/** Mixed case, as a filter comparing lower-case names misses it. */
+const anyCase = (word: string) =>
+  fc
+    .array(fc.boolean(), { minLength: word.length, maxLength: word.length })
+    .map((up) => [...word].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
+
+/** Script URLs as the cheat sheet spells them: plain, mixed case, entity-encoded, with white space inside. */
+const scriptUrl = fc.oneof(
+  anyCase('javascript').map((s) => `${s}:alert(1)`),
+  fc.constant('&#106;avascript:alert(1)'),
+  fc.constant('&#x6A;avascript:alert(1)'),
+  fc.constant('java&#x09;script:alert(1)'),
+  fc.constant(' javascript:alert(1)'),
+  fc.constant('vbscript:msgbox(1)'),
+  fc.constant('data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='),
+);
+
+/** One construct that is not basic styling or a hyperlink, with the text around it. */
+export const activeMarkup: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.oneof(
+      // An active element, its name in any case.
+      fc
+        .tuple(fc.constantFrom(...ACTIVE_ELEMENTS), fc.boolean())
+        .chain(([el, closed]) =>
+          anyCase(el).map((name) =>
+            el === 'img' || el === 'input' || el === 'source' || el === 'link' || el === 'meta' || el === 'base'
+              ? `<${name} src=x onerror=alert(1)>`
+              : `<${name}>alert(1)${closed ? `</${name}>` : ''}`,
+          ),
+        ),
+      // An event handler on an allowed tag.
+      fc
+        .tuple(
+          fc.constantFrom('b', 'i', 'a', 'p', 'span'),
+          fc.constantFrom('onclick', 'onmouseover', 'onfocus', 'onerror'),
+        )
+        .chain(([tag, on]) => anyCase(on).map((attr) => `<${tag} ${attr}="alert(1)">x</${tag}>`)),
+      // A hyperlink to a script URL.
+      scriptUrl.map((url) => `<a href="${url}">x</a>`),
+    ),
+    fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 '),
+  )
+  .map(([markup, before]) => `${before}${markup}`);
+
+/** Basic styling and a hyperlink, nested, around any text: what the document allows. */
+export const basicMarkup: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.array(fc.constantFrom('b', 'strong', 'i', 'em', 'u'), { minLength: 1, maxLength: 3 }),
+    plainText('bmp', 8),
+    fc.boolean(),
+  )
+  .map(([tags, text, link]) => {
+    const inner = link ? `<a href="https://example.com/help?q=1">${text}</a>` : text;
+    return tags.reduceRight((acc, t) => `<${t}>${acc}</${t}>`, inner);
+  });
+
+/**
+ * What in a stored value is more than basic styling and hyperlinks: an
+ * active element, an event-handler attribute, or a script URL (entities
+ * decoded, white space and controls removed, as browsers do). Undefined when
+ * nothing is.
+ */
+export function activeContent(value: string): string | undefined {
+  let found: string | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if ((ACTIVE_ELEMENTS as readonly string[]).includes(name)) found ??= `a <${name}> element`;
+        for (const [attr, v] of Object.entries(attributes)) {
+          if (/^on/i.test(attr)) found ??= `an ${attr} attribute on <${name}>`;
+          if (URL_ATTRIBUTES.has(attr) && SCRIPT_SCHEME.test(squash(v))) found ??= `${attr}="${v}" on <${name}>`;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(value);
+  parser.end();
+  return found;
+}
