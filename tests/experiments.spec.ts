@@ -68,7 +68,21 @@ interface Walk {
   accepted: number;
   statuses: number[];
   table: string[];
+  /** The experiment as the last accepted move answered it. */
+  last?: Record<string, unknown>;
 }
+
+/**
+ * What a move changes: the status, and (not shown whether) the timestamps
+ * and validity. Every other member of the experiment stays as it was.
+ */
+const MOVED = new Set(['status', 'updated_at', 'started_at', 'ended_at', 'is_valid']);
+
+/** Members that differ between two answers for one experiment, but those a move changes. */
+const changedBeyondStatus = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => !MOVED.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
 
 test.describe('experiment transitions @experiments @writes', () => {
   const returnsExperiment = declareRules(
@@ -84,63 +98,76 @@ test.describe('experiment transitions @experiments @writes', () => {
       requireWrites(config);
       requireFixture(config.experimentIds[0], `${VARIABLE} (needs at least 1 id)`);
 
-      /** Walks one experiment through every target; checks each accepted move's answer. */
-      const walk = async (id: string): Promise<Walk> => {
-        const w: Walk = { id, accepted: 0, statuses: [], table: [] };
-        let from = 'its current status';
-        for (const status of WALK) {
-          const ex = await move(api, id, status);
-          w.statuses.push(ex.status);
-          w.table.push(`${from} → ${status}: ${ex.status}`);
-          if (ex.status < 200 || ex.status >= 300) continue;
-          left(config, id, ex, status);
-          w.accepted++;
-          observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
-          must(
-            returnsExperiment.experimentsTransitionReturnsExperiment,
-            !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json),
-            {
-              expected: 'the updated experiment (a JSON object)',
-              actual:
-                ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`,
-              exchange: ex,
-            },
-          );
-          mustMatchSchema('experiment', ex.json, ex);
-          const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
-          must(returnsExperiment.experimentsTransitionRequestedStatus, body.status === status, {
-            expected: `status ${status}`,
-            actual: `status ${body.status}`,
+      /** One move of an experiment's walk; checks the answer, and its relation to the experiment's previous answer. */
+      const step = async (w: Walk, status: (typeof WALK)[number]): Promise<void> => {
+        const from = w.table.length ? WALK[w.table.length - 1] : 'its current status';
+        const ex = await move(api, w.id, status);
+        w.statuses.push(ex.status);
+        w.table.push(`${from} → ${status}: ${ex.status}`);
+        if (ex.status < 200 || ex.status >= 300) return;
+        left(config, w.id, ex, status);
+        w.accepted++;
+        observe('experiments.transition.success-status', 'accepted move answered', String(ex.status));
+        must(
+          returnsExperiment.experimentsTransitionReturnsExperiment,
+          !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json),
+          {
+            expected: 'the updated experiment (a JSON object)',
+            actual:
+              ex.json === undefined ? 'no JSON body' : `JSON ${Array.isArray(ex.json) ? 'array' : typeof ex.json}`,
+            exchange: ex,
+          },
+        );
+        mustMatchSchema('experiment', ex.json, ex);
+        const body = ex.json as { id: string; status: string; started_at?: string; ended_at?: string };
+        must(returnsExperiment.experimentsTransitionRequestedStatus, body.status === status, {
+          expected: `status ${status}`,
+          actual: `status ${body.status}`,
+          exchange: ex,
+        });
+        must(returnsExperiment.experimentsTransitionSameExperiment, body.id === w.id, {
+          expected: `experiment ${w.id}`,
+          actual: `experiment ${body.id}`,
+          exchange: ex,
+        });
+        // The same experiment in every member a move leaves alone, on every later move too.
+        if (w.last) {
+          const changed = changedBeyondStatus(w.last, ex.json as Record<string, unknown>);
+          must(returnsExperiment.experimentsTransitionSameExperiment, changed.length === 0, {
+            expected: `experiment ${w.id} as its previous move answered it, but for ${[...MOVED].join(', ')}`,
+            actual: `changed: ${changed.map((k) => `${k} ${JSON.stringify(w.last![k])?.slice(0, 40)} → ${JSON.stringify((ex.json as Record<string, unknown>)[k])?.slice(0, 40)}`).join('; ')}`,
             exchange: ex,
           });
-          must(returnsExperiment.experimentsTransitionSameExperiment, body.id === id, {
-            expected: `experiment ${id}`,
-            actual: `experiment ${body.id}`,
-            exchange: ex,
-          });
-          observe(
-            'experiments.transition.timestamps',
-            `after → ${status}`,
-            `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`,
-          );
-          from = status;
         }
-        return w;
+        w.last = ex.json as Record<string, unknown>;
+        observe(
+          'experiments.transition.timestamps',
+          `after → ${status}`,
+          `started_at ${body.started_at ? 'set' : 'absent'}, ended_at ${body.ended_at ? 'set' : 'absent'}`,
+        );
       };
 
-      // Before giving up, look for a move still possible on any listed experiment.
+      /**
+       * Walks experiments two at a time, their moves interleaved (a move of one between two of
+       * the other's), so that each answer must name the experiment of its own path, not the one
+       * moved before it. Stops at the first pair where a move was accepted.
+       */
       const refusedAll: Array<{ walk: Walk; before: LedgerEntry | undefined }> = [];
-      for (const id of candidates(config)) {
-        const w = await walk(id);
-        if (w.accepted > 0) {
+      const ids = candidates(config);
+      for (let i = 0; i < ids.length; i += 2) {
+        const pair = ids.slice(i, i + 2).map((id): Walk => ({ id, accepted: 0, statuses: [], table: [] }));
+        for (const status of WALK) for (const w of pair) await step(w, status);
+        const took = pair.filter((w) => w.accepted > 0);
+        for (const w of pair.filter((x) => x.accepted === 0))
+          refusedAll.push({ walk: w, before: lastEntry(config, VARIABLE, w.id) });
+        if (took.length) {
           observe(
             'experiments.transition.table',
             `${WALK.join(' → ')} from the experiment's status`,
-            w.table.map((t) => t.replace(/^.* → /, '→ ')).join('; '),
+            took[0]!.table.map((t) => t.replace(/^.* → /, '→ ')).join('; '),
           );
           break;
         }
-        refusedAll.push({ walk: w, before: lastEntry(config, VARIABLE, id) });
       }
 
       // Used up: every move refused (4xx, never a 5xx) where this suite itself left the experiment in a status.
