@@ -17,7 +17,7 @@
  * one after another with the file's other writes.
  */
 import type { Api, Authorization, Exchange } from '../requests/client.ts';
-import { must, mustRefuse, mustStatus, observe } from './must.ts';
+import { must, mustBeJsonErrorBody, mustRefuse, mustStatus, observe } from './must.ts';
 import type { Config } from '../run/config.ts';
 import { test } from '../fixtures/fixtures.ts';
 import { declareRules, type Declared } from './declare.ts';
@@ -120,27 +120,26 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
 
 /** No token, or an Authorization header that is not a bearer JWT: refused. */
 function credentialChecks({ id, probe, around, lookUp }: Probing): void {
-  const noToken = declareRules('auth.bearer.required');
+  const noToken = declareRules('auth.bearer.required', 'http.json-error-bodies');
   test('should refuse a request without a token', noToken, async ({ api, anonApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
       const ex = await probe(anonApi, config, 'none', target);
       mustRefuse(noToken.authBearerRequired, ex, 'no Authorization header');
+      mustBeJsonErrorBody(noToken, ex);
       if (id !== 'token-sets.list')
         observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
     });
   });
 
-  const malformed = declareRules('auth.bearer.malformed');
+  const malformed = declareRules('auth.bearer.malformed', 'http.json-error-bodies');
   test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
       for (const header of ['Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer ', 'Bearer conformance-not-a-jwt']) {
-        mustRefuse(
-          malformed.authBearerMalformed,
-          await probe(anonApi, config, { header }, target),
-          `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`,
-        );
+        const ex = await probe(anonApi, config, { header }, target);
+        mustRefuse(malformed.authBearerMalformed, ex, `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`);
+        mustBeJsonErrorBody(malformed, ex);
       }
     });
   });
@@ -151,14 +150,15 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
   // The token-set listing answers 401 to an invalid token (Errors); elsewhere the status is not shown: a 4xx.
   const signature = () =>
     id === 'token-sets.list'
-      ? declareRules('auth.jwt.signature', 'token-sets.list.unauthorized')
-      : declareRules('auth.jwt.signature');
+      ? declareRules('auth.jwt.signature', 'token-sets.list.unauthorized', 'http.json-error-bodies')
+      : declareRules('auth.jwt.signature', 'http.json-error-bodies');
   const refusedAsInvalid = (
-    d: Declared<'auth.jwt.signature'> & Partial<Declared<'token-sets.list.unauthorized'>>,
+    d: Declared<'auth.jwt.signature' | 'http.json-error-bodies'> & Partial<Declared<'token-sets.list.unauthorized'>>,
     ex: Exchange,
     why: string,
   ) => {
     mustRefuse(d.authJwtSignature, ex, why);
+    mustBeJsonErrorBody(d, ex);
     if (d.tokenSetsListUnauthorized) mustStatus(d.tokenSetsListUnauthorized, ex, 401);
     else observe('auth.unauthenticated.status', `${id}: a forged or tampered token answered`, String(ex.status));
   };
@@ -249,7 +249,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
 /** A token without the in-scope scopes is refused; the run's token is accepted. */
 function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): void {
   const acceptance = ACCEPTANCE[id];
-  const scope = declareRules('auth.scope.enforced');
+  const scope = declareRules('auth.scope.enforced', 'http.json-error-bodies');
   test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
@@ -259,6 +259,7 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
         ex,
         `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`,
       );
+      mustBeJsonErrorBody(scope, ex);
       if (id !== 'token-sets.list')
         observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
     });

@@ -234,11 +234,22 @@ export function mustBeJson(id: RuleRef | RuleId, ex: Exchange): void {
  */
 export function mustBeJsonErrorBody(declared: Declared<'http.json-error-bodies'>, ex: Exchange): void {
   if (ex.status < 400 || ex.status >= 500 || ex.text.trim() === '') return;
-  must(declared.httpJsonErrorBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+  must(declared.httpJsonErrorBodies, isJsonMediaType(ex.contentType) && parsesAsJson(ex), {
     expected: "a refused request's body in JSON, with a JSON media type",
     actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
     exchange: ex,
   });
+}
+
+/** Whether an answer's body is JSON (the SSE client keeps a refusal's text without parsing it). */
+function parsesAsJson(ex: Exchange): boolean {
+  if (ex.json !== undefined) return true;
+  try {
+    JSON.parse(ex.text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Bodies sent as application/json that are not JSON. */

@@ -1,0 +1,124 @@
+/**
+ * The HTTP layer, for every operation: "All request and response bodies are
+ * JSON unless stated" (Endpoints). Every refusal the HTTP layer can give
+ * (an unknown route, a method the path does not take, a media type it does
+ * not take, a body too large or too deep, odd query forms, an Accept it
+ * cannot meet) answers, when it has a body, a JSON body with a JSON media
+ * type; which status it uses is not shown. Writes go only to ids that do not
+ * exist, so nothing on the target can change.
+ */
+import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
+import type { Api, Exchange, RequestOptions } from '../harness/requests/client.ts';
+import { isJsonMediaType } from '../harness/requests/client.ts';
+import { declareRules } from '../harness/vocabulary/declare.ts';
+import { must } from '../harness/vocabulary/must.ts';
+import { pathOf } from '../spec/operations.ts';
+
+const UNKNOWN = {
+  user: 'conformance-nobody-http',
+  grant: 'cgr_conformanceNoSuchGrant',
+  stream: 'est_conformancenosuchstrea',
+  experiment: 'exp_conformanceNoSuchExperiment',
+  profile: 'ssp_conformanceNoSuchProfile',
+};
+const TEXT = pathOf('custom-text.put', { id: UNKNOWN.profile, language: 'en', page: 'get-started' });
+const MOVE = pathOf('experiments.transition', { id: UNKNOWN.experiment });
+
+interface Provocation {
+  what: string;
+  writes?: boolean;
+  send: (api: Api) => Promise<Exchange>;
+}
+
+const send =
+  (method: string, path: string, opts: RequestOptions = {}) =>
+  (api: Api) =>
+    api.send(method, path, opts);
+
+/** One request per refusal the HTTP layer can produce, on paths of every operation. */
+const PROVOCATIONS: readonly Provocation[] = [
+  { what: 'an unknown route under {base_url}', send: send('GET', '/conformance-no-such-route') },
+  { what: 'GET on the experiment move (a POST)', send: send('GET', MOVE) },
+  {
+    what: 'take given twice on the event-stream listing',
+    send: send('GET', pathOf('event-streams.list'), { query: { take: ['1', '2'] } }),
+  },
+  {
+    what: 'take and from in bracket form on the event-stream listing',
+    send: send('GET', pathOf('event-streams.list'), { query: { 'take[]': '1', 'from[]': 'x' } }),
+  },
+  {
+    what: 'Accept: text/html on an unknown client grant',
+    send: send('GET', pathOf('client-grants.get', { id: UNKNOWN.grant }), { headers: { accept: 'text/html' } }),
+  },
+  {
+    what: 'Accept: application/xml on the event-stream listing',
+    send: send('GET', pathOf('event-streams.list'), { headers: { accept: 'application/xml' } }),
+  },
+  {
+    what: 'DELETE on an unknown client grant',
+    writes: true,
+    send: send('DELETE', pathOf('client-grants.get', { id: UNKNOWN.grant })),
+  },
+  {
+    what: 'POST on an unknown event stream',
+    writes: true,
+    send: send('POST', pathOf('event-streams.get', { id: UNKNOWN.stream }), { json: {} }),
+  },
+  {
+    what: "PATCH on an unknown user's token sets",
+    writes: true,
+    send: send('PATCH', pathOf('token-sets.list', { id: UNKNOWN.user }), { json: {} }),
+  },
+  {
+    what: 'PUT on the experiment move (a POST)',
+    writes: true,
+    send: send('PUT', MOVE, { json: { status: 'paused' } }),
+  },
+  {
+    what: 'a move sent as text/plain',
+    writes: true,
+    send: send('POST', MOVE, { body: '{"status":"paused"}', contentType: 'text/plain' }),
+  },
+  {
+    what: 'custom text sent as application/xml',
+    writes: true,
+    send: send('PUT', TEXT, { body: '<introduction>x</introduction>', contentType: 'application/xml' }),
+  },
+  {
+    what: 'custom text of 3 MB',
+    writes: true,
+    send: send('PUT', TEXT, { json: { introduction: 'x'.repeat(3_000_000) } }),
+  },
+  {
+    what: 'custom text nested 100,000 arrays deep (RFC 8259 9: a parser may limit nesting, and then refuses)',
+    writes: true,
+    send: send('PUT', TEXT, { body: `${'['.repeat(100_000)}${']'.repeat(100_000)}`, contentType: 'application/json' }),
+  },
+];
+
+test.describe('the HTTP layer answers JSON @http', () => {
+  for (const p of PROVOCATIONS) {
+    const json = declareRules('http.json-error-bodies', 'http.json-bodies');
+    test(`should answer ${p.what} in JSON, and never with a server error`, json, async ({ api, config }) => {
+      if (p.writes) requireWrites(config);
+      const ex = await p.send(api);
+      const body = ex.text.trim() !== '';
+      const inJson = isJsonMediaType(ex.contentType) && ex.json !== undefined;
+      if (ex.status >= 200 && ex.status < 300) {
+        must(json.httpJsonBodies, !body || inJson, {
+          expected: 'a JSON body with a JSON media type',
+          actual: `Content-Type ${ex.contentType || '(none)'}, body ${inJson ? 'JSON' : 'not JSON'}`,
+          exchange: ex,
+        });
+        return;
+      }
+      // A refusal's status is not shown; its body, when it has one, is JSON. A 5xx is never a pass.
+      must(json.httpJsonErrorBodies, ex.status >= 300 && (!body || inJson), {
+        expected: 'a refusal whose body, if any, is JSON with a JSON media type',
+        actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}, body ${body ? (inJson ? 'JSON' : 'not JSON') : 'empty'}`,
+        exchange: ex,
+      });
+    });
+  }
+});
