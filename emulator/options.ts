@@ -69,6 +69,17 @@ export interface ResolvedOptions {
   now: () => number;
 }
 
+/**
+ * The emulator as the suite's embedded target (the global setup's, verify's):
+ * heartbeats and the rate-limited client's window short, so that the checks
+ * that wait for real behaviour (the next heartbeat, the reset of a window)
+ * wait a fraction of a second rather than the defaults' seconds.
+ */
+export const AS_EMBEDDED_TARGET = {
+  heartbeatMs: 250,
+  rateLimitedClient: { limit: 10, windowSeconds: 2 },
+} as const satisfies EmulatorOptions;
+
 export const DEFAULTS = {
   port: 0,
   host: '127.0.0.1',
@@ -146,7 +157,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimit: rate('rateLimit', options.rateLimit ?? DEFAULTS.rateLimit),
     rateLimitedClient: rate(
       'rateLimitedClient',
-      options.rateLimitedClient ?? deviations.rateLimitedClientWindow(DEFAULTS.rateLimitedClient),
+      deviations.rateLimitedClientWindow(options.rateLimitedClient ?? DEFAULTS.rateLimitedClient),
     ),
     heartbeatMs: positiveInt('heartbeatMs', options.heartbeatMs ?? DEFAULTS.heartbeatMs, 3_600_000),
     control: options.control ?? DEFAULTS.control,

@@ -10,7 +10,7 @@
 import { request as playwrightRequest } from '@playwright/test';
 import { Api, type Exchange } from '../harness/requests/client.ts';
 import { resetDelayMs } from '../harness/requests/rate-limit.ts';
-import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
+import { must, mustBeJsonErrorBody, mustStatus, observe } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { fetchToken } from '../harness/requests/tokens.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
@@ -27,6 +27,14 @@ const num = (v: string | undefined): number | undefined =>
  * with Remaining 0 is correct, and a token bucket may let one more through.
  */
 const UNREFUSED_RUN = 5;
+/**
+ * How late after X-RateLimit-Reset a request may still be refused: Reset in
+ * whole epoch seconds may be rounded down by up to a second. Waiting as the
+ * header says, plus this, must work.
+ */
+const RESET_TOLERANCE_MS = 1000;
+/** The longest the probe waits for a window to reset before trying again. */
+const MAX_RESET_WAIT_MS = 20_000;
 
 /** The form of X-RateLimit-Reset, for the observation: epoch seconds or seconds to go, with or without a fraction. */
 function resetForm(v: string | undefined): string {
@@ -47,6 +55,10 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   const seen: Seen[] = [];
   /** Answers after a Remaining 0, within its window, that were neither a 429 nor a renewed budget. */
   let unrefused: Seen[] = [];
+  /** The request sent once the 429's X-RateLimit-Reset had passed, and how long it waited. */
+  let afterReset: { ex: Exchange; waitedMs: number } | undefined;
+  /** Why no request was sent after the reset. */
+  let noRetry: string | undefined;
 
   test.beforeAll(async ({ config }) => {
     test.skip(
@@ -78,6 +90,18 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
           spent = { seen: s, until: s.at + (resetDelayMs(ex.headers['x-ratelimit-reset'], s.at) ?? 1000) };
         } else if (remaining !== undefined && remaining > 0) spent = undefined;
       }
+      if (limited) {
+        // Waiting as X-RateLimit-Reset says must work: one request once the window has reset.
+        const delay = resetDelayMs(limited.headers['x-ratelimit-reset'], seen.at(-1)!.at);
+        if (delay === undefined) noRetry = 'the 429 gave no numeric X-RateLimit-Reset to wait for';
+        else if (delay > MAX_RESET_WAIT_MS)
+          noRetry = `the 429's window resets in ${Math.round(delay / 1000)} s, past the probe's ${MAX_RESET_WAIT_MS / 1000} s wait`;
+        else {
+          const waitedMs = delay + RESET_TOLERANCE_MS;
+          await new Promise((r) => setTimeout(r, waitedMs));
+          afterReset = { ex: await api.get(path, { see429: true }), waitedMs };
+        }
+      }
     } finally {
       await ctx.dispose();
     }
@@ -107,14 +131,48 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     });
   });
 
-  const headers = declareRules('token-sets.list.rate-limit.headers');
+  const headers = declareRules('token-sets.list.rate-limit.headers', 'http.json-error-bodies');
   test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', headers, async () => {
     test.skip(!limited, 'No 429 within the probe budget');
+    mustBeJsonErrorBody(headers, limited!);
     const missing = HEADERS.filter((h) => limited!.headers[h] === undefined);
     must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, {
       expected: HEADERS.join(', '),
       actual: `missing ${missing.join(', ')}`,
       exchange: limited,
+    });
+  });
+
+  const countdown = declareRules('rate-limit.header-values');
+  test('should have counted X-RateLimit-Remaining down before the 429', countdown, async () => {
+    test.skip(!limited, 'No 429 within the probe budget');
+    // Answers before the 429 that carry both numbers (a target may send them on the 429 only).
+    const counted = seen
+      .slice(0, -1)
+      .map((s) => [num(s.ex.headers['x-ratelimit-remaining']), num(s.ex.headers['x-ratelimit-limit'])] as const)
+      .filter((p): p is readonly [number, number] => p[0] !== undefined && p[1] !== undefined);
+    // A limit that refuses, while every answer before said the whole limit remained, was not described.
+    must(countdown.rateLimitHeaderValues, !counted.length || counted.some(([rem, lim]) => rem < lim), {
+      expected:
+        'X-RateLimit-Remaining below X-RateLimit-Limit on some answer before the 429 (the requests were counted)',
+      actual: `${counted.length} answers before the 429, each with Remaining equal to Limit (${counted[0]?.[1]})`,
+      exchange: seen.at(-2)?.ex,
+    });
+    const over = counted.filter(([rem, lim]) => rem > lim);
+    must(countdown.rateLimitHeaderValues, over.length === 0, {
+      expected: 'Remaining ≤ Limit on every answer',
+      actual: over.map(([rem, lim]) => `Remaining ${rem}, Limit ${lim}`).join('; '),
+    });
+  });
+
+  const reset = declareRules('rate-limit.header-values');
+  test('should take a request again once X-RateLimit-Reset has passed', reset, async () => {
+    test.skip(!limited, 'No 429 within the probe budget');
+    test.skip(noRetry !== undefined, noRetry ?? '');
+    must(reset.rateLimitHeaderValues, afterReset!.ex.status !== 429, {
+      expected: `no 429 ${afterReset!.waitedMs} ms after the 429 (its X-RateLimit-Reset ${limited!.headers['x-ratelimit-reset']}, plus ${RESET_TOLERANCE_MS} ms)`,
+      actual: `status ${afterReset!.ex.status}, X-RateLimit-Reset now ${afterReset!.ex.headers['x-ratelimit-reset']}`,
+      exchange: afterReset!.ex,
     });
   });
 

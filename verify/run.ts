@@ -47,6 +47,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { faults, type Fault } from '../emulator/faults/catalogue.ts';
 import { startEmulator } from '../emulator/index.ts';
+import { AS_EMBEDDED_TARGET } from '../emulator/options.ts';
 import { variants } from '../emulator/faults/variants.ts';
 import { prepareTarget } from '../harness/run/prepare-target.ts';
 import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts/decide.ts';
@@ -132,7 +133,7 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
   // '' rather than undefined: an EMULATOR_FAULT or EMULATOR_VARIANT in the environment must not reach the baseline.
   const emulator = await startEmulator({
     control: true,
-    heartbeatMs: 250,
+    ...AS_EMBEDDED_TARGET,
     fault: opts.fault ?? '',
     variant: opts.variant ?? '',
   });

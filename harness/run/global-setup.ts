@@ -19,7 +19,8 @@ export default async function globalSetup(_: FullConfig): Promise<() => Promise<
   let env = processEnv();
   if (!env.CONFORMANCE_BASE_URL?.trim()) {
     const { startEmulator } = await import('../../emulator/index.ts');
-    const emu = await startEmulator({ control: true, heartbeatMs: 250 });
+    const { AS_EMBEDDED_TARGET } = await import('../../emulator/options.ts');
+    const emu = await startEmulator({ control: true, ...AS_EMBEDDED_TARGET });
     const embedded = { ...emu.env(), CONFORMANCE_EMBEDDED: '1' };
     handOver(embedded);
     env = { ...env, ...embedded };
