@@ -21,7 +21,15 @@ import { must, mustBeJsonErrorBody, mustRefuse, mustStatus, observe } from './mu
 import type { Config } from '../run/config.ts';
 import { test } from '../fixtures/fixtures.ts';
 import { declareRules, type Declared } from './declare.ts';
-import { changedPayloadToken, decodeJwt, foreignKeyToken, tamperSignature, unsignedToken } from './jwt.ts';
+import {
+  changedPayloadToken,
+  decodeJwt,
+  foreignKeyToken,
+  forgeries,
+  tamperSignature,
+  tenantPublicKeys,
+  unsignedToken,
+} from './jwt.ts';
 import { inScopeScopes, operation, type OperationId } from '../../spec/operations.ts';
 
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */
@@ -43,6 +51,18 @@ interface Acceptance {
   /** The point the document leaves open for which a correct target may refuse the probe's request (a 4xx other than 401/403). */
   open?: string;
 }
+
+/** Each probed operation's place, to share the forgeries out among operations against an external target. */
+const OPERATION_INDEX: Record<ProbedOperation, number> = {
+  'token-sets.list': 0,
+  'experiments.transition': 1,
+  'client-grants.get': 2,
+  'events.subscribe': 3,
+  'event-streams.get': 4,
+  'event-streams.list': 5,
+  'custom-signing-keys.put': 6,
+  'custom-text.put': 7,
+};
 
 const ACCEPTANCE: Record<ProbedOperation, Acceptance> = {
   'token-sets.list': {
@@ -212,6 +232,23 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
           await probe(anonApi, config, bearer((await foreignKeyToken(token, true))!), target),
           "the run token's claims signed by a key of the suite's own, that key embedded in the header (jwk)",
         );
+      });
+    },
+  );
+
+  const partitions = signature();
+  test(
+    'should refuse every forgery RFC 7515, RFC 7518 and RFC 8725 warn of (alg none spellings, HMAC under the public key, re-encoded segments, a foreign JWE)',
+    partitions,
+    async ({ api, anonApi, config }) => {
+      const token = runJws("run's token", config.runToken);
+      const all = forgeries(token, await tenantPublicKeys(config.authUrl));
+      // Against an external target each operation sends a third of them, a different third per operation.
+      const share = config.embedded ? all : all.filter((_, i) => i % 3 === OPERATION_INDEX[id] % 3);
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        for (const f of share)
+          refusedAsInvalid(partitions, await probe(anonApi, config, bearer(f.token), target), f.what);
       });
     },
   );

@@ -6,6 +6,7 @@
  * unsigned, signed by a key of the run's own, and the run's token with its
  * payload changed after signing.
  */
+import { createHmac, createPublicKey, randomBytes, type JsonWebKey } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
 /** A JWS compact serialisation (RFC 7515 7.1): three base64url segments, the signature possibly empty (alg none). */
@@ -127,4 +128,92 @@ export async function foreignKeyToken(token: string, embedJwk: boolean): Promise
   if (typeof jwt.header.kid === 'string') header.kid = jwt.header.kid;
   if (embedJwk) header.jwk = jwk;
   return new SignJWT(jwt.payload).setProtectedHeader(header as { alg: string }).sign(privateKey);
+}
+
+// ---------------------------------------------------------------------------
+// Forgeries by partition: what RFC 7515, RFC 7518 and the JWT best current
+// practice (RFC 8725) warn a verifier against, each made from the run's token.
+
+/** The tenant's published verification keys (a JWKS at /.well-known/jwks.json on the auth host), or none. */
+const published = new Map<string, Promise<JWK[]>>();
+export function tenantPublicKeys(authUrl: string): Promise<JWK[]> {
+  let p = published.get(authUrl);
+  if (!p) {
+    p = fetch(`${authUrl}/.well-known/jwks.json`, { signal: AbortSignal.timeout(10_000) })
+      .then(async (r) => (r.ok ? (((await r.json()) as { keys?: JWK[] }).keys ?? []) : []))
+      .then((keys) => keys.filter((k) => k && typeof k === 'object'))
+      .catch(() => []);
+    published.set(authUrl, p);
+  }
+  return p;
+}
+
+const hmac = (alg: 'HS256' | 'HS384' | 'HS512', secret: Buffer | string, input: string) =>
+  createHmac(`sha${alg.slice(2)}`, secret)
+    .update(input)
+    .digest('base64url');
+
+/** The token's claims under `header`, signed with HMAC under `secret` (a key the verifier holds as public). */
+function hmacToken(header: Record<string, unknown>, payload: unknown, secret: Buffer | string): string {
+  const alg = header.alg as 'HS256' | 'HS384' | 'HS512';
+  const input = `${segment(header)}.${segment(payload)}`;
+  return `${input}.${hmac(alg, secret, input)}`;
+}
+
+/** The forms of a public key that an HMAC-confused verifier may use as the secret. */
+function publicKeyForms(jwk: JWK): Array<[string, Buffer | string]> {
+  const forms: Array<[string, Buffer | string]> = [['its JWK as JSON', JSON.stringify(jwk)]];
+  try {
+    const key = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    const spki = key.export({ type: 'spki', format: 'pem' }).toString();
+    forms.push(['its PEM (SPKI)', spki], ['its PEM without the last newline', spki.trimEnd()]);
+    if (jwk.kty === 'RSA') forms.push(['its PEM (PKCS #1)', key.export({ type: 'pkcs1', format: 'pem' }).toString()]);
+  } catch {
+    // A key node cannot read: its JSON form is still a secret a confused verifier could use.
+  }
+  if (typeof jwk.n === 'string')
+    forms.push(['its modulus n', jwk.n], ['the bytes of its modulus n', Buffer.from(jwk.n, 'base64url')]);
+  if (typeof jwk.x === 'string') forms.push(['its x coordinate', jwk.x]);
+  return forms;
+}
+
+/**
+ * Forged tokens, each a partition of what a verifier must refuse: `alg: none`
+ * in other spellings, and keeping the signature (RFC 8725 3.1); HMAC signed
+ * with the tenant's own public key in each form a confused verifier might
+ * use as the secret (RFC 8725 2.1, 3.1); an empty HMAC secret under a kid
+ * naming a file (RFC 8725 3.10); the run's token with a segment re-encoded
+ * in padded or standard base64 (RFC 7515 2, 5.2: the signing input is the
+ * segments as sent); a JWE the tenant never issued (RFC 7516).
+ */
+export function forgeries(token: string, tenantKeys: readonly JWK[]): Array<{ what: string; token: string }> {
+  const jwt = decodeJwt(token);
+  if (!jwt) return [];
+  const [h, p, sig] = token.split('.') as [string, string, string];
+  const out: Array<{ what: string; token: string }> = [];
+  for (const alg of ['None', 'NONE', 'nOnE'])
+    out.push({ what: `alg ${alg}, no signature`, token: `${segment({ alg, typ: 'JWT' })}.${p}.` });
+  out.push({ what: 'alg none with the original signature kept', token: `${segment({ alg: 'none' })}.${p}.${sig}` });
+  for (const jwk of tenantKeys.slice(0, 2)) {
+    const kid = typeof jwk.kid === 'string' ? jwk.kid : jwt.header.kid;
+    for (const [form, secret] of publicKeyForms(jwk))
+      out.push({
+        what: `HS256 with the tenant's public key ${jwk.kid ?? ''} as the HMAC secret: ${form}`,
+        token: hmacToken({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) }, jwt.payload, secret),
+      });
+  }
+  out.push({
+    what: 'HS256 with an empty secret, kid naming /dev/null',
+    token: hmacToken({ alg: 'HS256', typ: 'JWT', kid: '../../../../../../dev/null' }, jwt.payload, ''),
+  });
+  if (h.length % 4 !== 0)
+    out.push({ what: 'the header segment padded with =', token: `${h}${'='.repeat(4 - (h.length % 4))}.${p}.${sig}` });
+  const std = Buffer.from(p, 'base64url').toString('base64');
+  if (std.replace(/=+$/, '') !== p)
+    out.push({ what: 'the payload segment in standard base64', token: `${h}.${std}.${sig}` });
+  out.push({
+    what: 'a JWE the tenant never issued (alg dir, enc A256GCM)',
+    token: `${segment({ alg: 'dir', enc: 'A256GCM' })}..${randomBytes(12).toString('base64url')}.${randomBytes(64).toString('base64url')}.${randomBytes(16).toString('base64url')}`,
+  });
+  return out;
 }
