@@ -135,4 +135,41 @@ test.describe('token endpoint @auth', () => {
       `${ex.status} ${JSON.stringify((ex.json as { error?: unknown })?.error ?? null)}`,
     );
   });
+  const wrongPartitions = declareRules('oauth.token.bad-client');
+  test(
+    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty; client id changed",
+    wrongPartitions,
+    async ({ config }) => {
+      const { clientId: id, clientSecret: secret } = requireFixture(
+        config.credentials,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET',
+      );
+      const flip = (s: string, i: number) => `${s.slice(0, i)}${s[i] === 'A' ? 'B' : 'A'}${s.slice(i + 1)}`;
+      const swapCase = (s: string) =>
+        [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+      // A comparison by prefix, by length, without case, or of the id alone lets one of these through.
+      const wrong: Array<[string, ClientCredentials]> = [
+        ['its first character changed', { clientId: id, clientSecret: flip(secret, 0) }],
+        ['its last character changed', { clientId: id, clientSecret: flip(secret, secret.length - 1) }],
+        ['cut by one character', { clientId: id, clientSecret: secret.slice(0, -1) }],
+        ['its first half only', { clientId: id, clientSecret: secret.slice(0, Math.ceil(secret.length / 2)) }],
+        ['with its case swapped', { clientId: id, clientSecret: swapCase(secret) }],
+        ['empty', { clientId: id, clientSecret: '' }],
+        ["the secret under another client's id", { clientId: `${id}x`, clientSecret: secret }],
+      ];
+      for (const [what, creds] of wrong) {
+        if (creds.clientSecret === secret && creds.clientId === id) continue;
+        const ex = await tokenExchange(config, creds);
+        must(
+          wrongPartitions.oauthTokenBadClient,
+          ex.status >= 400 && ex.status < 500 && accessToken(ex) === undefined,
+          {
+            expected: `a 4xx without an access_token: the client secret ${what}`,
+            actual: `status ${ex.status}${accessToken(ex) === undefined ? '' : ', an access_token'}`,
+            exchange: ex,
+          },
+        );
+      }
+    },
+  );
 });
