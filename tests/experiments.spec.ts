@@ -240,15 +240,63 @@ test.describe('experiment transitions @experiments @writes', () => {
     }
   });
 
+  const otherId = declareRules('experiments.transition.same-experiment');
+  test(
+    'should never answer a move of an id near a listed one with that experiment (suffix, prefix, cut, case, encoded)',
+    otherId,
+    async ({ api, config }) => {
+      const id = experiment(config, 2);
+      const near = [
+        `${id}x`,
+        `${id}/`,
+        `x${id}`,
+        id.slice(0, -1),
+        `${id.slice(0, -1)}${id.slice(-1) === 'a' ? 'b' : 'a'}`,
+        id.toUpperCase(),
+        `${id}%00`,
+        `${id}%2F..`,
+      ].filter((v) => v !== id);
+      for (const variant of near) {
+        // Built by hand: the variants carry their own encoding.
+        const ex = await api.post(path('ID').replace('/ID/', `/${variant}/`), { json: { status: 'paused' } });
+        const got = (ex.json as { id?: unknown } | undefined)?.id;
+        must(otherId.experimentsTransitionSameExperiment, ex.status < 200 || ex.status >= 300 || got === variant, {
+          expected: `a refusal, or the experiment ${variant} itself`,
+          actual: `status ${ex.status}, experiment ${String(got)}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
+
   const statusEnum2 = declareRules('experiments.transition.status-enum');
   test('should refuse any status outside the enum (property)', statusEnum2, async ({ api, config }) => {
     const id = experiment(config, 2);
-    const outsider = fc.oneof(
-      fc.string().filter((s) => !(TARGETS as readonly string[]).includes(s) && s !== 'draft'),
-      fc.integer(),
-      fc.boolean(),
-      fc.array(fc.constantFrom(...TARGETS), { maxLength: 2 }),
+    // Near misses of each allowed value (a comparison that folds case, trims, normalises or
+    // matches a prefix lets one through), any Unicode string, and other JSON types.
+    const nearMiss = fc.constantFrom(...TARGETS, 'draft').chain((t) =>
+      fc.oneof(
+        fc
+          .array(fc.boolean(), { minLength: t.length, maxLength: t.length })
+          .map((up) => [...t].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''))
+          .filter((v) => v !== t),
+        fc
+          .constantFrom(' ', '\t', '\n', '\u00a0', '\u200b', '\u0000')
+          .chain((w) => fc.constantFrom(`${w}${t}`, `${t}${w}`)),
+        fc.constantFrom(t.slice(0, -1), `${t}d`, `${t}s`, `${t}:`, t.replace('a', '\u0430'), t.replace('e', '\u0435')),
+      ),
     );
+    const outsider = fc
+      .oneof(
+        nearMiss,
+        fc.string({ unit: 'binary', maxLength: 12 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.constantFrom(...TARGETS), { minLength: 1, maxLength: 2 }),
+        fc.constantFrom(...TARGETS).map((t) => ({ status: t })),
+      )
+      .filter((v) => !(TARGETS as readonly unknown[]).includes(v) && v !== 'draft');
     await fc.assert(
       fc.asyncProperty(outsider, async (status) => {
         mustRefuse(
@@ -257,7 +305,7 @@ test.describe('experiment transitions @experiments @writes', () => {
           `status ${JSON.stringify(status)}`,
         );
       }),
-      fcParams(config, 15),
+      fcParams(config, 30),
     );
   });
 });
