@@ -21,6 +21,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { mediaTypeSpellings } from '../harness/vocabulary/partitions.ts';
 
 // These checks share one resource (the tenant's key set): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -178,6 +179,32 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             }
           }),
           fcParams(config, 8),
+        );
+      });
+    },
+  );
+
+  const spellings = declareRules('custom-signing-keys.put.json');
+  test(
+    'should take a JWKS in every spelling of application/json RFC 9110 makes the same (case, charset parameter)',
+    spellings,
+    async ({ api, config }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        await fc.assert(
+          fc.asyncProperty(mediaTypeSpellings('application/json'), async (type) => {
+            const key = await publicJwk('conformance-spelt-1');
+            const ex = await api.put(KEYS_PATH, { body: JSON.stringify({ keys: [key] }), contentType: type });
+            must(
+              spellings.customSigningKeysPutJson,
+              ex.status >= 200 && ex.status < 300 && keysDiffer([key as SentKey], ex.json) === undefined,
+              {
+                expected: `a 2xx answering the key sent (Content-Type ${type} is application/json)`,
+                actual: `status ${ex.status}`,
+                exchange: ex,
+              },
+            );
+          }),
+          fcParams(config, 4),
         );
       });
     },

@@ -29,6 +29,8 @@ import {
   ALPHABETS,
   basicMarkup,
   codePointLength,
+  mediaTypeSpellings,
+  nearMisses,
   plainText,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
@@ -232,6 +234,68 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             });
           }),
           fcParams(config, 15),
+        );
+      });
+    },
+  );
+
+  const pathEnums = declareRules('custom-text.put.language.enum', 'custom-text.put.page.enum');
+  test(
+    'should refuse every near miss of the language en and the page get-started (property)',
+    pathEnums,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const cases = fc.oneof(
+        nearMisses('en').map((language) => ({ language, page: 'get-started' })),
+        nearMisses('get-started').map((page) => ({ language: 'en', page })),
+      );
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(cases, async ({ language, page }) => {
+            // Encoded as a path segment (RFC 3986): the near miss is what the server decodes.
+            const ex = await put(api, id, { [config.customTextKey]: 'x' }, language, page);
+            mustRefuse(
+              language === 'en' ? pathEnums.customTextPutPageEnum : pathEnums.customTextPutLanguageEnum,
+              ex,
+              `language ${JSON.stringify(language)}, page ${JSON.stringify(page)}: only en and get-started are allowed`,
+            );
+          }),
+          fcParams(config, 15),
+        );
+      });
+    },
+  );
+
+  const mediaSpellings = declareRules('custom-text.put.json', 'custom-text.put.form');
+  test(
+    'should take both media types in every spelling RFC 9110 makes the same (case, charset parameter)',
+    mediaSpellings,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      const cases = fc.oneof(
+        mediaTypeSpellings('application/json').map((type) => ({ type, json: true })),
+        mediaTypeSpellings('application/x-www-form-urlencoded').map((type) => ({ type, json: false })),
+      );
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(cases, async ({ type, json }) => {
+            const value = `Spelt ${type}`;
+            const ex = await api.put(customTextPath(id), {
+              body: json ? JSON.stringify({ [key]: value }) : new URLSearchParams({ [key]: value }).toString(),
+              contentType: type,
+            });
+            must(
+              json ? mediaSpellings.customTextPutJson : mediaSpellings.customTextPutForm,
+              ex.status >= 200 && ex.status < 300 && answered(ex, key) === value,
+              {
+                expected: `a 2xx answering ${key}: ${JSON.stringify(value)} (Content-Type ${type} is ${json ? 'application/json' : 'application/x-www-form-urlencoded'})`,
+                actual: `status ${ex.status}, ${key}: ${JSON.stringify(answered(ex, key))}`,
+                exchange: ex,
+              },
+            );
+          }),
+          fcParams(config, 8),
         );
       });
     },

@@ -164,3 +164,47 @@ export function activeContent(value: string): string | undefined {
   parser.end();
   return found;
 }
+
+// ------------------------------------------------------------ enum values
+
+/**
+ * Near misses of an enum value: what a comparison that folds case, trims,
+ * ignores invisible characters, matches a prefix or confuses look-alike
+ * letters would let through. Never the value itself.
+ */
+export function nearMisses(value: string): fc.Arbitrary<string> {
+  return fc
+    .oneof(
+      anyCase(value),
+      fc
+        .constantFrom(' ', '\t', '\u00a0', '\u200b', '\u0000', '%20')
+        .chain((w) => fc.constantFrom(`${w}${value}`, `${value}${w}`)),
+      fc.constantFrom(
+        value.slice(0, -1),
+        value.slice(1),
+        `${value}${value.slice(-1)}`,
+        `${value}-x`,
+        value.replace(/e/, '\u0435').replace(/a/, '\u0430'),
+        value.replace(/-/g, '_'),
+      ),
+    )
+    .filter((v) => v !== value);
+}
+
+// ------------------------------------------------------------ media types
+
+/**
+ * Spellings of a media type that RFC 9110 8.3.1 makes the same: type and
+ * subtype are case-insensitive, and a charset parameter (any case, quoted or
+ * not, with white space around the semicolon) does not change the type.
+ */
+export function mediaTypeSpellings(type: string): fc.Arbitrary<string> {
+  return fc.constantFrom(
+    type,
+    type.toUpperCase(),
+    type.replace(/^./, (c) => c.toUpperCase()),
+    `${type}; charset=utf-8`,
+    `${type};charset=UTF-8`,
+    `${type} ; charset="utf-8"`,
+  );
+}
