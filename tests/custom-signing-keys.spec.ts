@@ -15,6 +15,7 @@ import {
   observe,
   mustBeJsonErrorBody,
   MALFORMED_JSON_BODIES,
+  notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
@@ -226,6 +227,16 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       });
     });
   });
+
+  for (const [title, body] of notAnObject({ keys: [{ kty: 'EC', kid: 'conformance-wrapped' }] })) {
+    const notObject = declareRules('jwks.keys');
+    test(`should refuse a JWKS that is not an object: ${title}`, notObject, async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        const ex = await api.put(KEYS_PATH, { json: body });
+        mustRefuse(notObject.jwksKeys, ex, 'a JWKS is an object with keys');
+      });
+    });
+  }
 
   // RFC 7517 4 and 4.1: a JWK is a JSON object, and its kty MUST be present (a string).
   for (const [title, key] of [

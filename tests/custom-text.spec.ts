@@ -16,6 +16,7 @@ import {
   observe,
   mustBeJsonErrorBody,
   MALFORMED_JSON_BODIES,
+  notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
@@ -309,6 +310,17 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
         const ex = await put(api, id, { [config.customTextKey]: 'x' }, language);
         mustRefuse(languageEnum.customTextPutLanguageEnum, ex, 'language allows only en');
         mustBeJsonErrorBody(languageEnum, ex);
+      });
+    });
+  }
+
+  for (const [title, body] of notAnObject({ introduction: 'x' })) {
+    const notObject = declareRules('custom-text.put.value.type');
+    test(`should refuse a body that is not an object: ${title}`, notObject, async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        const ex = await api.put(customTextPath(id), { json: body });
+        mustRefuse(notObject.customTextPutValueType, ex, 'the body is an object of string keys to string values');
       });
     });
   }

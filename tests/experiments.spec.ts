@@ -17,6 +17,7 @@ import {
   recordUsedUpFixture,
   mustBeJsonErrorBody,
   MALFORMED_JSON_BODIES,
+  notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
@@ -214,6 +215,14 @@ test.describe('experiment transitions @experiments @writes', () => {
       const id = experiment(config, 1);
       const ex = body === undefined ? await api.post(path(id)) : await api.post(path(id), { json: body });
       mustRefuse(statusRequired.experimentsTransitionStatusRequired, ex, 'status is required');
+    });
+  }
+
+  for (const [title, body] of notAnObject({ status: 'paused' })) {
+    const notObject = declareRules('experiments.transition.status-required');
+    test(`should refuse a move whose body is not an object: ${title}`, notObject, async ({ api, config }) => {
+      const ex = await api.post(path(experiment(config, 1)), { json: body });
+      mustRefuse(notObject.experimentsTransitionStatusRequired, ex, 'the body is an object with status');
     });
   }
 

@@ -252,6 +252,20 @@ function parsesAsJson(ex: Exchange): boolean {
   }
 }
 
+/**
+ * JSON texts that are not an object (RFC 8259 2: any JSON value may be a
+ * text's top level), for operations whose body is an object: each wraps or
+ * replaces a valid body, so that a server reading the first element or a
+ * bare value lets it through.
+ */
+export const notAnObject = (valid: unknown): ReadonlyArray<readonly [string, unknown]> => [
+  ['the valid body inside an array', [valid]],
+  ['a string', 'conformance'],
+  ['a number', 1],
+  ['null', null],
+  ['true', true],
+];
+
 /** Bodies sent as application/json that are not JSON. */
 export const MALFORMED_JSON_BODIES: readonly string[] = ['{"status": ', '{keys: []}', 'not json'];
 
