@@ -4,6 +4,9 @@
  * Every write runs inside a snapshot/restore of the tenant's keys (skipped,
  * with the reason, where the target offers no way to snapshot them).
  */
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { stringify as qsStringify } from 'qs';
 import type { Api } from '../harness/requests/client.ts';
@@ -77,6 +80,28 @@ function keysDiffer(sent: readonly SentKey[], json: unknown): string | undefined
         return `key ${k.kid}: ${m} answered ${JSON.stringify(g[m])?.slice(0, 60)}, sent ${JSON.stringify(v).slice(0, 60)}`;
   }
   return undefined;
+}
+
+/**
+ * A public EC P-256 key with its certificate chain (x5c, RFC 7517 4.7) and
+ * thumbprint (x5t#S256, 4.9): a self-signed certificate made for the suite
+ * (harness/fixtures/custom-signing-key.crt.pem; its private key was thrown
+ * away), so that a server checking that the chain matches the key accepts it.
+ */
+function certifiedJwk(kid: string): SentKey {
+  const cert = new X509Certificate(
+    readFileSync(join(import.meta.dirname, '..', 'harness', 'fixtures', 'custom-signing-key.crt.pem')),
+  );
+  const { kty, crv, x, y } = cert.publicKey.export({ format: 'jwk' });
+  return {
+    kty,
+    crv,
+    x,
+    y,
+    kid,
+    x5c: [cert.raw.toString('base64')],
+    'x5t#S256': createHash('sha256').update(cert.raw).digest('base64url'),
+  };
 }
 
 const kidsOf = (json: unknown) => ((json as { keys?: Array<{ kid?: string }> })?.keys ?? []).map((k) => k.kid);
@@ -153,14 +178,19 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       // Two PUTs in a row of keys drawn from one pool of kids: each answers its own keys, with their
       // own material, whether or not a key of the same kid was stored by the PUT before.
       const set = fc.uniqueArray(fc.constantFrom(...KID_POOL), { minLength: 1, maxLength: 4 });
-      const members = fc.record({ use: fc.boolean(), ops: fc.boolean() });
+      const members = fc.record({ use: fc.boolean(), ops: fc.boolean(), certified: fc.boolean() });
       await withCustomSigningKeysRestored(api, async () => {
         await fc.assert(
           fc.asyncProperty(fc.tuple(set, set), members, async (puts, m) => {
             for (const kids of puts) {
               const sent: SentKey[] = [];
               for (const kid of kids) {
-                const { use: _u, key_ops: _o, ...bare } = await publicJwk(kid);
+                // The first key of a set, now and then, with its certificate chain.
+                const {
+                  use: _u,
+                  key_ops: _o,
+                  ...bare
+                } = m.certified && kid === kids[0] ? certifiedJwk(kid) : await publicJwk(kid);
                 sent.push({
                   ...bare,
                   kid,
