@@ -303,25 +303,38 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
   });
 
   const accepted = declareRules('oauth.token.accepted');
-  test("should accept the run's token", accepted, async ({ api, config }) => {
-    const target = await lookUp(api, config);
-    const unaddressable = acceptance.unaddressable?.(config, target);
-    test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
-    await around(api, config, async () => {
-      const ex = await probe(api, config, 'token', target);
-      const success = ex.status >= 200 && ex.status < 300;
-      // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
-      const openRefusal =
-        acceptance.open !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 401 && ex.status !== 403;
-      must(accepted.oauthTokenAccepted, success || openRefusal, {
-        expected: acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success',
-        actual: `status ${ex.status}`,
-        exchange: ex,
+  test(
+    "should accept the run's token, its scheme in any case (RFC 9110 11.1: the scheme is case-insensitive)",
+    accepted,
+    async ({ api, anonApi, config }) => {
+      const target = await lookUp(api, config);
+      const unaddressable = acceptance.unaddressable?.(config, target);
+      test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
+      await around(api, config, async () => {
+        for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
+          const ex =
+            scheme === 'Bearer'
+              ? await probe(api, config, 'token', target)
+              : await probe(anonApi, config, { header: `${scheme} ${config.runToken!}` }, target);
+          const success = ex.status >= 200 && ex.status < 300;
+          // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
+          const openRefusal =
+            acceptance.open !== undefined &&
+            ex.status >= 400 &&
+            ex.status < 500 &&
+            ex.status !== 401 &&
+            ex.status !== 403;
+          must(accepted.oauthTokenAccepted, success || openRefusal, {
+            expected: `${acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success'} for Authorization: ${scheme} <the run's token>`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          if (openRefusal)
+            observe('oauth.token.accepted.other-refusal', `${id}: the run's token answered`, String(ex.status));
+        }
       });
-      if (openRefusal)
-        observe('oauth.token.accepted.other-refusal', `${id}: the run's token answered`, String(ex.status));
-    });
-  });
+    },
+  );
 }
 
 /** The payload with its scope raised to every in-scope scope (in the claim forms the token uses). */
