@@ -15,6 +15,7 @@ import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
+import { nearIds } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('client-grants.get', { id });
 
@@ -54,6 +55,39 @@ test.describe('client grant by id @client-grants', () => {
       expected: `id ${id}`,
       actual: `id ${String(got)}`,
       exchange: ex,
+    });
+  });
+
+  const near = declareRules('client-grants.get.same-grant');
+  test(
+    'should never answer the grant for an id near its own (RFC 3986: another path)',
+    near,
+    async ({ api, config }) => {
+      const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
+      const variants = nearIds(id);
+      // Against an external target, a few of them.
+      for (const v of config.embedded ? variants : variants.filter((_, i) => i % 3 === 0)) {
+        const ex = await api.get(`${path('ID').replace(/ID$/, '')}${v.raw}`);
+        const got = (ex.json as { id?: unknown } | undefined)?.id;
+        must(near.clientGrantsGetSameGrant, ex.status < 200 || ex.status >= 300 || got === v.decoded, {
+          expected: `no grant for ${JSON.stringify(v.decoded)} (${v.what}), or that grant itself`,
+          actual: `status ${ex.status}, grant ${String(got)}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
+
+  const twice = declareRules('client-grants.get.same-grant');
+  test('should answer the same grant, in every field, on two reads', twice, async ({ api, config }) => {
+    const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
+    const [a, b] = [await api.get(path(id)), await api.get(path(id))];
+    mustSucceed(twice.clientGrantsGetSameGrant, a);
+    mustSucceed(twice.clientGrantsGetSameGrant, b);
+    must(twice.clientGrantsGetSameGrant, JSON.stringify(a.json) === JSON.stringify(b.json), {
+      expected: 'the same grant twice',
+      actual: `${a.text.slice(0, 150)} then ${b.text.slice(0, 150)}`,
+      exchange: b,
     });
   });
 

@@ -17,6 +17,7 @@ import { tamperSignature } from '../harness/vocabulary/jwt.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
+import { nearIds } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('token-sets.list', { id });
 /** A user id that no tenant holds, of a given length. */
@@ -64,6 +65,19 @@ test.describe('token sets of a user @token-sets', () => {
     const ex = await api.get(path(unknownUser()));
     mustStatus(unknownUserRules.tokenSetsListUnknownUser, ex, 404);
     mustBeJsonErrorBody(unknownUserRules, ex);
+  });
+
+  const near = declareRules('token-sets.list.unknown-user');
+  test("should refuse every user id near the real user's (RFC 3986: another path)", near, async ({ api, config }) => {
+    const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+    const variants = nearIds(userId);
+    for (const v of config.embedded ? variants : variants.filter((_, i) => i % 3 === 0)) {
+      const ex = await api.get(
+        `${path('ID').replace(/ID\/federated-connections-tokensets$/, '')}${v.raw}/federated-connections-tokensets`,
+      );
+      // No real user holds such an id: refused (404, or a validation failure, whose status is not shown).
+      mustRefuse(near.tokenSetsListUnknownUser, ex, `no user has the id ${JSON.stringify(v.decoded)} (${v.what})`);
+    }
   });
 
   const maxLength = declareRules('token-sets.list.user-id.max-length');

@@ -208,3 +208,37 @@ export function mediaTypeSpellings(type: string): fc.Arbitrary<string> {
     `${type} ; charset="utf-8"`,
   );
 }
+
+// ------------------------------------------------------------ identifiers
+
+/**
+ * Identifiers near a real one, each another identifier (RFC 3986 6.2.1:
+ * paths compare character by character): a character added at either end,
+ * one cut from either end, one changed (at the start, middle or end), a
+ * percent-encoded reserved character inserted. Case changes are left out:
+ * some identifier schemes (ULIDs, Crockford base32) are case-insensitive.
+ * Each is given as sent in the path (`raw`, already encoded) and as the
+ * identifier a server decodes (`decoded`).
+ */
+export function nearIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
+  const swap = (c: string) => (c === '0' ? '1' : /[0-9]/.test(c) ? '0' : c === 'z' || c === 'Z' ? 'y' : 'z');
+  const at = (i: number) => `${id.slice(0, i)}${swap(id[i]!)}${id.slice(i + 1)}`;
+  const enc = (s: string) => encodeURIComponent(s);
+  const mid = Math.floor(id.length / 2);
+  const near = [
+    { what: 'a character added at the end', decoded: `${id}${swap(id.at(-1)!)}` },
+    { what: 'its last character repeated', decoded: `${id}${id.at(-1)}` },
+    { what: 'a character added at the start', decoded: `${swap(id[0]!)}${id}` },
+    { what: 'cut by its last character', decoded: id.slice(0, -1) },
+    { what: 'cut by its first character', decoded: id.slice(1) },
+    { what: 'its first character changed', decoded: at(0) },
+    { what: 'a middle character changed', decoded: at(mid) },
+    { what: 'its last character changed', decoded: at(id.length - 1) },
+  ].map((v) => ({ ...v, raw: enc(v.decoded) }));
+  return [
+    ...near,
+    { what: 'followed by an encoded slash', raw: `${enc(id)}%2Fx`, decoded: `${id}/x` },
+    { what: 'followed by an encoded NUL', raw: `${enc(id)}%00`, decoded: `${id}\u0000` },
+    { what: 'followed by an encoded question mark', raw: `${enc(id)}%3Fx`, decoded: `${id}?x` },
+  ].filter((v) => v.decoded !== id);
+}
