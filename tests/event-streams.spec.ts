@@ -19,6 +19,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
+import { nearIds } from '../harness/vocabulary/partitions.ts';
 
 const LIST = pathOf('event-streams.list');
 const one = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
@@ -62,16 +63,24 @@ function checkPageSize(ex: Exchange, body: Page, size: number, shortBefore: Exch
 }
 
 /** Walks every page by next; checks termination, duplicates and page sizes on the way. */
-async function walk(api: Api, take: number | undefined): Promise<{ ids: string[]; pages: number; last: Page }> {
+async function walk(
+  api: Api,
+  take: number | undefined,
+  /** Send take on the first page only, and follow next without it (the default size, 50, from there). */
+  takeOnFirstOnly = false,
+  maxPages = MAX_PAGES,
+): Promise<{ ids: string[]; streams: Array<{ id?: string }>; pages: number; last: Page }> {
   const ids: string[] = [];
+  const streams: Array<{ id?: string }> = [];
   const followed = new Set<string>();
   let from: string | undefined;
   let shortBefore: Exchange | undefined;
   for (let n = 1; ; n++) {
-    const { ex, body } = await page(api, { take, from });
+    const sent = takeOnFirstOnly && n > 1 ? undefined : take;
+    const { ex, body } = await page(api, { take: sent, from });
     mustSucceed('event-streams.list.success', ex);
     mustMatchSchema('event-stream-page', body, ex);
-    const size = take ?? 50;
+    const size = sent ?? 50;
     checkPageSize(ex, body, size, shortBefore);
     for (const s of body.eventStreams) {
       must('event-streams.list.next.no-duplicates', !ids.includes(s.id!), {
@@ -80,10 +89,11 @@ async function walk(api: Api, take: number | undefined): Promise<{ ids: string[]
         exchange: ex,
       });
       ids.push(s.id!);
+      streams.push(s);
     }
-    if (isLast(body)) return { ids, pages: n, last: body };
-    must('event-streams.list.next.terminates', n < MAX_PAGES, {
-      expected: `a last page within ${MAX_PAGES} pages`,
+    if (isLast(body)) return { ids, streams, pages: n, last: body };
+    must('event-streams.list.next.terminates', n < maxPages, {
+      expected: `a last page within ${maxPages} pages`,
       actual: `page ${n} still has next`,
       exchange: ex,
     });
@@ -181,7 +191,7 @@ test.describe('event streams @event-streams', () => {
     'event-streams.list.take.page-size',
     schemaRules('event-stream-page'),
   );
-  test('should walk every page by next with no duplicate, no gap, and an end', terminates, async ({ api }) => {
+  test('should walk every page by next with no duplicate, no gap, and an end', terminates, async ({ api, config }) => {
     const big = await walk(api, 100);
     observe(
       'event-streams.list.last-page',
@@ -189,17 +199,81 @@ test.describe('event streams @event-streams', () => {
       big.last.next === undefined ? 'absent' : big.last.next === '' ? 'empty string' : `present, then an empty page`,
       { items: big.last.eventStreams.length },
     );
-    // A small page size that still makes several pages, and the default one.
-    for (const take of [Math.max(1, Math.ceil(big.ids.length / 5)), 50]) {
-      const small = await walk(api, take);
-      const missing = big.ids.filter((id) => !small.ids.includes(id));
-      const extra = small.ids.filter((id) => !big.ids.includes(id));
-      must(terminates.eventStreamsListNextNoGap, missing.length === 0 && extra.length === 0, {
-        expected: `walks with take=100 and take=${take} return the same ${big.ids.length} streams`,
-        actual: `take=${take} walk: ${small.ids.length} streams; missing ${missing.slice(0, 5).join(', ') || 'none'}; extra ${extra.slice(0, 5).join(', ') || 'none'}`,
+    // The same sequence, every stream equal in every field, whatever the page size: pages read by next
+    // join up exactly (each next resumes right after the page it ends), with take, without it, and
+    // with take on the first page only (from then honoured without take).
+    const same = async (take: number | undefined, firstOnly: boolean) => {
+      // The pages such a walk needs, and two more: a walk past them does not end.
+      const bound = Math.ceil(big.ids.length / (firstOnly ? 50 : (take ?? 50))) + 2 + (firstOnly ? 1 : 0);
+      const other = await walk(api, take, firstOnly, Math.max(MAX_PAGES, bound));
+      const a = big.streams.map((x) => JSON.stringify(x));
+      const b = other.streams.map((x) => JSON.stringify(x));
+      const at = a.findIndex((x, i) => x !== b[i]);
+      const how = `take=${take ?? '(absent)'}${firstOnly ? ' on the first page, then next alone' : ''}`;
+      must(terminates.eventStreamsListNextNoGap, a.length === b.length && at === -1, {
+        expected: `the walk with ${how} gives the ${big.ids.length} streams of the take=100 walk, in its order, each the same`,
+        actual:
+          at === -1
+            ? `${b.length} streams`
+            : `position ${at}: ${big.ids[at] ?? '(none)'} expected, ${other.ids[at] ?? '(none)'} read${big.ids[at] === other.ids[at] ? ' (the same id, other fields)' : ''}`,
       });
-    }
+    };
+    await same(undefined, false);
+    await same(50, false);
+    // Generated page sizes: a small one makes many pages (bounded against an external target).
+    const few = Math.max(1, Math.ceil(big.ids.length / 5));
+    for (const take of config.embedded ? [1, 7, few, 99] : [few]) await same(take, false);
+    await same(config.embedded ? 3 : few, true);
   });
+
+  const asListed = declareRules('event-streams.get.success', 'event-streams.get.same-stream');
+  test(
+    'should get every listed stream by id equal, in every field, to its listing entry',
+    asListed,
+    async ({ api, config }) => {
+      // The listing as read (its own rules are decided by the walks above).
+      const streams: Array<{ id?: string }> = [];
+      for (let from: string | undefined, n = 0; n < MAX_PAGES; n++) {
+        const { body } = await page(api, { take: 100, from });
+        streams.push(...(body?.eventStreams ?? []));
+        if (!body?.eventStreams || isLast(body)) break;
+        from = body.next;
+      }
+      test.skip(!streams.length, 'The target holds no event stream to read');
+      // Against an external target, a few spread over the list.
+      const step = config.embedded ? 1 : Math.max(1, Math.ceil(streams.length / 5));
+      for (const listed of streams.filter((_, i) => i % step === 0)) {
+        const ex = await api.get(one(listed.id!));
+        mustSucceed(asListed.eventStreamsGetSuccess, ex);
+        must(asListed.eventStreamsGetSameStream, JSON.stringify(ex.json) === JSON.stringify(listed), {
+          expected: `stream ${listed.id} as the listing showed it: ${JSON.stringify(listed).slice(0, 200)}`,
+          actual: ex.text.slice(0, 200),
+          exchange: ex,
+        });
+      }
+    },
+  );
+
+  const near = declareRules('event-streams.get.same-stream');
+  test(
+    'should never answer a stream for an id near a listed one (RFC 3986: another path)',
+    near,
+    async ({ api, config }) => {
+      const { body } = await page(api, { take: 1 });
+      test.skip(!body?.eventStreams?.[0]?.id, 'The target holds no event stream whose id could be varied');
+      const id = body.eventStreams[0]!.id!;
+      const variants = nearIds(id);
+      for (const v of config.embedded ? variants : variants.filter((_, i) => i % 3 === 0)) {
+        const ex = await api.get(`${LIST}/${v.raw}`);
+        const got = (ex.json as { id?: unknown } | undefined)?.id;
+        must(near.eventStreamsGetSameStream, ex.status < 200 || ex.status >= 300 || got === v.decoded, {
+          expected: `no stream for ${JSON.stringify(v.decoded)} (${v.what}), or that stream itself`,
+          actual: `status ${ex.status}, stream ${String(got)}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
 
   const success2 = declareRules(
     'event-streams.get.success',
