@@ -8,7 +8,7 @@
  * Tests assert on `errorCode` and `statusCode`, never on message prose.
  * The token endpoint answers in RFC 6749 style instead (see auth.ts).
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 export const errorCatalogue = {
@@ -145,4 +145,37 @@ export function toApiError(err: unknown): ApiError {
  */
 export function keepConnectionIfBodyRead(reply: FastifyReply): void {
   if (reply.request.raw.complete) reply.removeHeader('connection');
+}
+
+/** How much of a body over the limit is read and thrown away before its 413, at most. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 5_000;
+
+/**
+ * Reads and throws away what is left of a body the parser stopped reading
+ * (over the limit), so that the 413 reaches a client still sending it:
+ * closing on an unread body resets the connection under the client's
+ * writes, and it never sees the answer. Bounded in bytes and time; past
+ * either the connection closes as before.
+ */
+export function drainUnreadBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MAX_MS);
+    raw.on('data', onData);
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
+  });
 }

@@ -21,7 +21,7 @@ import { sendApiError } from './answers.js';
 import { isApiPath, limitAnonymous, registerAuth, TokenAuthority } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
-import { apiError, toApiError } from './errors.js';
+import { apiError, drainUnreadBody, toApiError } from './errors.js';
 import { EventLog } from './events.js';
 import { Mutations } from './faults/mutations.js';
 import { switchedOn } from './faults/seams.js';
@@ -89,7 +89,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   // Bodies are JSON or form-urlencoded; every other media type is 415.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
-  app.setErrorHandler((err, _request, reply) => sendApiError(ctx, reply, toApiError(err)));
+  app.setErrorHandler(async (err, request, reply) => {
+    const e = toApiError(err);
+    if (e.statusCode === 413) await drainUnreadBody(request.raw);
+    sendApiError(ctx, reply, e);
+    return reply;
+  });
   app.setNotFoundHandler((request, reply) => {
     sendApiError(
       ctx,
