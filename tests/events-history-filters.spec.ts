@@ -7,14 +7,18 @@ import {
   ev,
   EVENT_TYPES,
   identity,
+  judgeResume,
   mustBeOnlyRequested,
+  offsetOf,
   readHistory,
   readUpTo,
+  resumeRules,
   timeOf,
 } from '../harness/vocabulary/events.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { history, READ, requireHistory } from './events-history.ts';
+import { history, openOrSkip, READ, requireHistory } from './events-history.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -49,6 +53,60 @@ test.describe("events stream: the tenant's history @sse", () => {
       conn.close();
     }
   });
+
+  const filteredResume = declareRules(READ, 'events.filter.only-requested', resumeRules);
+  test(
+    'should resume a filtered stream from any of its offsets to exactly what the uncut filtered stream gave, from_timestamp given or not (property)',
+    filteredResume,
+    async ({ events, config }) => {
+      const h = await history(filteredResume, events, config);
+      const types = [...new Set(h.events.map((m) => m.event))];
+      requireHistory(h, 3, 'to resume a filtered stream between its events');
+      // Any non-empty set of the types the history holds, a cut point, and with or without from_timestamp.
+      const cases = fc
+        .subarray(types, { minLength: 1 })
+        .chain((wanted) =>
+          fc.record({
+            wanted: fc.constant(wanted),
+            cut: fc.double({ min: 0, max: 0.999, noNaN: true }),
+            withTimestamp: fc.boolean(),
+          }),
+        );
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ wanted, cut, withTimestamp }) => {
+          // The uncut filtered stream, read from the start of the history.
+          const whole = await readHistory(filteredResume, events, config, { event_type: wanted });
+          whole.conn.close();
+          const filtered = whole.events.filter((m) => h.ids.includes(identity(m)));
+          if (filtered.length < 2) return;
+          const ids = filtered.map(identity);
+          const k = Math.floor(cut * (filtered.length - 1));
+          const from = offsetOf(filtered[k]!)!;
+          const { conn, refused } = await openOrSkip(
+            events,
+            {
+              from,
+              ...(withTimestamp ? { from_timestamp: h.from_timestamp } : {}),
+              event_type: wanted as unknown as string,
+            },
+            filteredResume.eventsContentType,
+            `resuming the ${wanted.join(', ')} stream`,
+          );
+          if (refused) return;
+          const { got, unfinished } = await readUpTo(conn, config, ids.at(-1)!, h.ids);
+          mustBeOnlyRequested(
+            filteredResume.eventsFilterOnlyRequested,
+            conn,
+            wanted,
+            `event_type ${wanted.join(', ')}`,
+          );
+          judgeResume(filteredResume, conn, ids, k, from, got, unfinished);
+          conn.close();
+        }),
+        fcParams(config, 6),
+      );
+    },
+  );
 
   const allWhenAbsent = declareRules(READ, 'events.filter.all-when-absent');
   test('should replay every event type when event_type is absent', allWhenAbsent, async ({ events, config }) => {
