@@ -1,0 +1,103 @@
+/**
+ * `npm run mutation [-- --mutate FILE ...]`: StrykerJS over the emulator's
+ * conforming code (mutation/stryker.config.mjs), then the score per file and
+ * overall from its JSON report: killed / (all − listed), where listed are the
+ * survivors mutation/survivors.json names with a class and a reason. A listed
+ * survivor no longer found as it was written (its code changed, or it is now
+ * killed) is flagged, to be checked again.
+ *
+ * `--report-only` prints the score of the last report without running.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const REPORT = join(ROOT, 'reports', 'mutation', 'mutation.json');
+const SURVIVORS = join(ROOT, 'mutation', 'survivors.json');
+
+interface Mutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  location: { start: { line: number; column: number } };
+  status: 'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'CompileError' | 'RuntimeError' | 'Ignored' | 'Pending';
+}
+
+/** A survivor that is right to survive, with its class and why. */
+export interface ListedSurvivor {
+  file: string;
+  line: number;
+  mutator: string;
+  replacement: string;
+  class: 'equivalent' | 'left open by the document' | 'not observable';
+  why: string;
+}
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+function score(): number {
+  if (!existsSync(REPORT)) {
+    console.error(`mutation: no report at ${REPORT}: run npm run mutation first`);
+    return 2;
+  }
+  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> };
+  const listed = existsSync(SURVIVORS) ? (JSON.parse(readFileSync(SURVIVORS, 'utf8')) as ListedSurvivor[]) : [];
+  const isListed = (file: string, m: Mutant) =>
+    listed.find(
+      (l) =>
+        l.file === file &&
+        l.line === m.location.start.line &&
+        l.mutator === m.mutatorName &&
+        l.replacement === (m.replacement ?? ''),
+    );
+  const used = new Set<ListedSurvivor>();
+  const rows: string[] = [];
+  const total = { all: 0, killed: 0, survived: 0, listed: 0 };
+  for (const [file, { mutants }] of Object.entries(report.files).sort()) {
+    const counted = mutants.filter((m) => DETECTED.has(m.status) || UNDETECTED.has(m.status));
+    const killed = counted.filter((m) => DETECTED.has(m.status)).length;
+    const survivors = counted.filter((m) => UNDETECTED.has(m.status));
+    const onList = survivors.filter((m) => {
+      const l = isListed(file, m);
+      if (l) used.add(l);
+      return !!l;
+    }).length;
+    const denominator = counted.length - onList;
+    rows.push(
+      `${file.padEnd(44)} ${String(counted.length).padStart(5)} ${String(killed).padStart(7)} ${String(survivors.length - onList).padStart(9)} ${String(onList).padStart(7)} ${denominator ? ((100 * killed) / denominator).toFixed(1).padStart(7) : '      —'}%`,
+    );
+    total.all += counted.length;
+    total.killed += killed;
+    total.survived += survivors.length - onList;
+    total.listed += onList;
+  }
+  console.log(`\n${'file'.padEnd(44)} ${'mutants'} ${'killed'} ${'survived'} ${'listed'}   score`);
+  rows.forEach((r) => console.log(r));
+  const denominator = total.all - total.listed;
+  console.log(
+    `${'all'.padEnd(44)} ${String(total.all).padStart(5)} ${String(total.killed).padStart(7)} ${String(total.survived).padStart(9)} ${String(total.listed).padStart(7)} ${denominator ? ((100 * total.killed) / denominator).toFixed(1).padStart(7) : '      —'}%`,
+  );
+  console.log(
+    `score: killed / (all − listed) = ${total.killed}/${denominator}; listed: ${total.listed} of ${total.all} (${total.all ? ((100 * total.listed) / total.all).toFixed(1) : 0}%)`,
+  );
+  const files = new Set(Object.keys(report.files));
+  const stale = listed.filter((l) => files.has(l.file) && !used.has(l));
+  if (stale.length)
+    console.log(
+      `listed survivors to check again (code changed, or now killed): ${stale.map((l) => `${l.file}:${l.line} ${l.mutator} ${JSON.stringify(l.replacement)}`).join('; ')}`,
+    );
+  return 0;
+}
+
+const args = process.argv.slice(2);
+if (!args.includes('--report-only')) {
+  const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const run = spawnSync(process.execPath, [stryker, 'run', join('mutation', 'stryker.config.mjs'), ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+process.exit(score());

@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * The mutation score of the suite: StrykerJS mutates the emulator's
+ * conforming code, one mutant at a time, and the whole conformance run
+ * against the embedded emulator (started from Stryker's sandbox copy, so it
+ * carries the mutant) must fail. A mutant that survives is behaviour no
+ * check pins down: a missing check, or a reason written in
+ * mutation/survivors.json. `npm run mutation` (mutation/run.ts) runs it and
+ * prints the score per file. Not part of `npm test`: a benchmark.
+ *
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'command',
+  // --max-failures=1: a mutant is killed by the first failing check; the rest need not run.
+  commandRunner: { command: 'npm run -s conformance -- --max-failures=1 --reporter=dot' },
+  // The conforming code: not the fault layer, the seed (data), the CLI or the control surface.
+  mutate: ['emulator/**/*.ts', '!emulator/faults/**', '!emulator/seed/**', '!emulator/cli.ts', '!emulator/control.ts'],
+  ignorePatterns: ['reports', 'node_modules', '.git', 'mutation/stryker-incremental.json', 'tmp'],
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  // Incremental: a later run tests only the mutants of code (or checks) that changed.
+  incremental: true,
+  incrementalFile: 'mutation/stryker-incremental.json',
+  // Two cores: one mutant at a time (each conformance run already uses both).
+  concurrency: 1,
+  // A mutant that loops for ever is killed by the timeout (Stryker counts it as detected).
+  timeoutMS: 60_000,
+  timeoutFactor: 2,
+  tempDirName: 'reports/mutation/.stryker-tmp',
+  cleanTempDir: 'always',
+  disableTypeChecks: 'emulator/**/*.ts',
+};
