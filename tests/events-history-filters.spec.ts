@@ -63,15 +63,13 @@ test.describe("events stream: the tenant's history @sse", () => {
       const types = [...new Set(h.events.map((m) => m.event))];
       requireHistory(h, 3, 'to resume a filtered stream between its events');
       // Any non-empty set of the types the history holds, a cut point, and with or without from_timestamp.
-      const cases = fc
-        .subarray(types, { minLength: 1 })
-        .chain((wanted) =>
-          fc.record({
-            wanted: fc.constant(wanted),
-            cut: fc.double({ min: 0, max: 0.999, noNaN: true }),
-            withTimestamp: fc.boolean(),
-          }),
-        );
+      const cases = fc.subarray(types, { minLength: 1 }).chain((wanted) =>
+        fc.record({
+          wanted: fc.constant(wanted),
+          cut: fc.double({ min: 0, max: 0.999, noNaN: true }),
+          withTimestamp: fc.boolean(),
+        }),
+      );
       await fc.assert(
         fc.asyncProperty(cases, async ({ wanted, cut, withTimestamp }) => {
           // The uncut filtered stream, read from the start of the history.
