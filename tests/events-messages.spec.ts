@@ -91,15 +91,33 @@ test.describe('events stream @sse', () => {
     for (const m of conn.messages.slice(0, caused.at(-1)!.index + 1)) checkMessage(wellFormed, conn, m);
   });
 
-  const connectionCreated = declareRules(messageRules);
-  test('should send connection.created with the documented object', connectionCreated, async ({ events, config }) => {
-    requireTrigger(config);
-    const conn = await events.subscribe({ query: { event_type: 'connection.created' } });
-    const n = nonce();
-    await events.causer.createConnection(n);
-    const m = await conn.waitFor(causedBy(n), waitMs(config), 0, `connection.created with nonce ${n}`);
-    checkMessage(connectionCreated, conn, m);
-  });
+  const connectionCreated = declareRules(messageRules, 'events.connection-created.object');
+  test(
+    'should send connection.created with the documented object, naming the connection created',
+    connectionCreated,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      const conn = await events.subscribe({ query: { event_type: 'connection.created' } });
+      const n = nonce();
+      const id = await events.causer.createConnection(n);
+      const m = await conn.waitFor(causedBy(n), waitMs(config), 0, `connection.created with nonce ${n}`);
+      checkMessage(connectionCreated, conn, m);
+      // data.object is "the affected resource": the connection the suite created, in the fields it set.
+      const object = (JSON.parse(m.data) as { event?: { data?: { object?: Record<string, unknown> } } }).event?.data
+        ?.object;
+      const sent = { id, name: `conformance-${n}`, strategy: 'auth0' };
+      const differ = Object.entries(sent).filter(([k, v]) => object?.[k] !== undefined && object[k] !== v);
+      must(
+        connectionCreated.eventsConnectionCreatedObject,
+        differ.length === 0,
+        ev(
+          conn,
+          `data.object describing the connection created: ${JSON.stringify(sent)}`,
+          differ.map(([k]) => `${k} ${JSON.stringify(object?.[k])}`).join(', '),
+        ),
+      );
+    },
+  );
 
   const heartbeats = declareRules(messageRules);
   test('should send heartbeats that carry an offset', heartbeats, async ({ events, config }) => {
