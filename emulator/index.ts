@@ -177,6 +177,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CONFORMANCE_RATE_LIMIT_CLIENT_ID: clients.rateLimited.clientId,
       CONFORMANCE_RATE_LIMIT_CLIENT_SECRET: clients.rateLimited.clientSecret,
       CONFORMANCE_USER_ID: fixtures.userId,
+      CONFORMANCE_USER_TOKEN_SET_IDS: fixtures.userTokenSetIds.join(','),
       CONFORMANCE_CLIENT_GRANT_ID: fixtures.clientGrantId,
       CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,
       CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),

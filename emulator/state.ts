@@ -135,6 +135,8 @@ export interface SelfServiceProfile {
 export interface SeedFixtures {
   /** A user holding several token sets. */
   userId: string;
+  /** The ids of that user's token sets that the listing answers (the active ones). */
+  userTokenSetIds: string[];
   /** A well-formed user id that no user has. */
   unknownUserId: string;
   /** Users holding exactly one and no token set. */

@@ -60,6 +60,35 @@ test.describe('token sets of a user @token-sets', () => {
     });
   });
 
+  const known = declareRules('token-sets.list.success', 'token-sets.list.active-only');
+  test(
+    "should list exactly the user's active token sets, where the tenant's owner names them",
+    known,
+    async ({ api, config }) => {
+      const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+      const expected = config.userTokenSetIds;
+      test.skip(
+        !expected,
+        "CONFORMANCE_USER_TOKEN_SET_IDS is not set: which token sets the user holds is known only to the tenant's owner",
+      );
+      const ex = await api.get(path(userId));
+      mustStatus(known.tokenSetsListSuccess, ex, 200);
+      const got = Array.isArray(ex.json) ? (ex.json as Array<{ id?: unknown }>).map((t) => String(t.id)) : [];
+      const missing = expected!.filter((id) => !got.includes(id));
+      const extra = got.filter((id) => !expected!.includes(id));
+      must(known.tokenSetsListSuccess, missing.length === 0, {
+        expected: `the user's active token sets: ${expected!.join(', ')}`,
+        actual: `missing ${missing.join(', ')}`,
+        exchange: ex,
+      });
+      must(known.tokenSetsListActiveOnly, extra.length === 0 && got.length === new Set(got).size, {
+        expected: `only the user's active token sets, each once: ${expected!.join(', ')}`,
+        actual: `also ${extra.join(', ') || '(a set twice)'}`,
+        exchange: ex,
+      });
+    },
+  );
+
   const unknownUserRules = declareRules('token-sets.list.unknown-user', 'http.json-error-bodies');
   test('should answer 404, in JSON, for a user that does not exist', unknownUserRules, async ({ api }) => {
     const ex = await api.get(path(unknownUser()));

@@ -35,6 +35,10 @@ export function seedData(seed: number, input: SeedInput, startMs: number): Data 
     customSigningKeys: null,
     fixtures: {
       userId: many.user_id,
+      // The sets the listing must answer: every one not yet expired at start (the seed dates them from it).
+      userTokenSetIds: (tokenSets.get(many.user_id) ?? [])
+        .filter((t) => t.expires_at === null || Date.parse(t.expires_at) > startMs)
+        .map((t) => t.id),
       unknownUserId,
       userWithOneTokenSetId: one.user_id,
       userWithoutTokenSetsId: none.user_id,

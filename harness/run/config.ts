@@ -75,6 +75,8 @@ export interface Config {
   /** Credentials for the rate-limit probe; the main ones when not given. */
   rateLimitCredentials?: ClientCredentials;
   userId?: string;
+  /** The ids of that user's active token sets, where the tenant's owner knows them (CONFORMANCE_USER_TOKEN_SET_IDS). */
+  userTokenSetIds?: string[];
   clientGrantId?: string;
   selfServiceProfileId?: string;
   experimentIds: string[];
@@ -179,6 +181,10 @@ export function readConfig(env: Env = processEnv()): Config {
     limitedCredentials: credentials(env, 'CONFORMANCE_LIMITED_CLIENT_ID', 'CONFORMANCE_LIMITED_CLIENT_SECRET'),
     rateLimitCredentials: credentials(env, 'CONFORMANCE_RATE_LIMIT_CLIENT_ID', 'CONFORMANCE_RATE_LIMIT_CLIENT_SECRET'),
     userId: opt(env, 'CONFORMANCE_USER_ID'),
+    userTokenSetIds: opt(env, 'CONFORMANCE_USER_TOKEN_SET_IDS')
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     clientGrantId: opt(env, 'CONFORMANCE_CLIENT_GRANT_ID'),
     selfServiceProfileId: opt(env, 'CONFORMANCE_SELF_SERVICE_PROFILE_ID'),
     experimentIds: (opt(env, 'CONFORMANCE_EXPERIMENT_IDS') ?? '')
