@@ -241,22 +241,34 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     },
   );
 
+  /** The private members of a JWK (RFC 7518 6.2.2, 6.3.2, 6.4.1): a public key set holds none of them. */
+  const PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
   const publicOnly = declareRules('custom-signing-keys.put.public-only');
-  test('should not store or answer the private part of a key', publicOnly, async ({ api }) => {
-    await withCustomSigningKeysRestored(api, async () => {
-      // RFC 7517/7518: d is the EC private key; the set holds public signing keys.
-      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-      const jwk = { ...(await exportJWK(privateKey)), kid: 'conformance-private-1', use: 'sig' };
-      const ex = await putJson(api, [jwk]);
-      const answered = byKid(ex.json).get('conformance-private-1');
-      const refused = ex.status >= 400 && ex.status < 500;
-      must(publicOnly.customSigningKeysPutPublicOnly, refused || (ex.status < 300 && answered?.d === undefined), {
-        expected: 'a 4xx, or the key answered without its private member d',
-        actual: `status ${ex.status}${answered && 'd' in answered ? ', d answered' : ''}`,
-        exchange: ex,
+  test(
+    'should not store or answer the private part of a key: EC and RSA private keys, a symmetric key',
+    publicOnly,
+    async ({ api }) => {
+      const jwkOf = async (alg: string) => exportJWK((await generateKeyPair(alg, { extractable: true })).privateKey);
+      const keys: Array<[string, Record<string, unknown>]> = [
+        ['an EC private key (d)', await jwkOf('ES256')],
+        ['an RSA private key (d, p, q, dp, dq, qi)', await jwkOf('RS256')],
+        ['a symmetric key (kty oct, k)', { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' }],
+      ];
+      await withCustomSigningKeysRestored(api, async () => {
+        for (const [what, jwk] of keys) {
+          const ex = await putJson(api, [{ ...jwk, kid: 'conformance-private-1', use: 'sig' }]);
+          const answered = byKid(ex.json).get('conformance-private-1');
+          const leaked = PRIVATE.filter((m) => answered && m in answered);
+          const refused = ex.status >= 400 && ex.status < 500;
+          must(publicOnly.customSigningKeysPutPublicOnly, refused || (ex.status < 300 && leaked.length === 0), {
+            expected: `${what}: a 4xx, or the key answered without its private members`,
+            actual: `status ${ex.status}${leaked.length ? `, answered with ${leaked.join(', ')}` : ''}`,
+            exchange: ex,
+          });
+        }
       });
-    });
-  });
+    },
+  );
 
   for (const [title, body] of notAnObject({ keys: [{ kty: 'EC', kid: 'conformance-wrapped' }] })) {
     const notObject = declareRules('jwks.keys');
