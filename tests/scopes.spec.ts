@@ -11,7 +11,7 @@ import { countRequest } from '../harness/verdicts/request-log.ts';
 import { requestToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 import { decodeJwt } from '../harness/vocabulary/jwt.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { pathOf } from '../spec/operations.ts';
+import { inScopeScopes, pathOf } from '../spec/operations.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
 const path = (id: string) => pathOf('token-sets.list', { id });
@@ -69,6 +69,36 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
       const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
       // 200 for the configured user; 404 ("The user does not exist") for an unknown one: either way not refused for its scope.
       mustStatus(anyRequiredScope.tokenSetsListAnyRequiredScope, ex, config.userId ? 200 : 404);
+    },
+  );
+  const insufficient = declareRules('token-sets.list.insufficient-scope');
+  test(
+    'should answer 403 to tokens narrowed to scopes other than read:federated_connections_tokens: the same resource under another verb, every other in-scope scope',
+    insufficient,
+    async ({ anonApi, config }) => {
+      const creds = requireFixture(
+        config.credentials,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET (a static token cannot be narrowed)',
+      );
+      // Scope sets that a comparison by resource, by prefix or by "has any scope" lets through.
+      const sets = [['delete:federated_connections_tokens'], inScopeScopes.filter((s) => s !== SCOPE)];
+      let tried = 0;
+      for (const wanted of sets) {
+        countRequest('POST', TOKEN_PATH);
+        const a = await requestToken(config, creds, { scope: wanted.join(' ') }, config.timeoutMs);
+        const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
+        if (a.status !== 200 || typeof token !== 'string') continue;
+        const granted = grantedScope(a.json, token).scope.split(' ').filter(Boolean);
+        // Only a token that was really narrowed, away from the listing's scope, tells anything.
+        if (granted.includes(SCOPE) || granted.some((g) => !wanted.includes(g))) continue;
+        tried++;
+        const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
+        mustStatus(insufficient.tokenSetsListInsufficientScope, ex, 403);
+      }
+      test.skip(
+        tried === 0,
+        `The token endpoint narrowed no token to scopes without ${SCOPE}; whether it must is not shown`,
+      );
     },
   );
 });
