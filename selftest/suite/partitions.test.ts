@@ -1,0 +1,65 @@
+/**
+ * The input partitions the checks draw from (harness/vocabulary/partitions.ts)
+ * are what they say: plain text of exactly the characters asked, near misses
+ * and near ids that are never the value itself, active markup that the
+ * judge of stored markup always recognises, and basic markup it never flags.
+ */
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import {
+  activeContent,
+  activeMarkup,
+  ALPHABETS,
+  basicMarkup,
+  codePointLength,
+  mediaTypeSpellings,
+  nearIds,
+  nearMisses,
+  plainText,
+  type AlphabetName,
+} from '../../harness/vocabulary/partitions.ts';
+
+test('should make plain text of exactly n characters in every alphabet, without markup or white space at its ends', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...(Object.keys(ALPHABETS) as AlphabetName[])),
+      fc.constantFrom(1, 2, 3, 1999, 2000, 2001),
+      (alphabet, n) => {
+        const [value] = fc.sample(plainText(alphabet, n), 1);
+        expect(codePointLength(value!)).toBe(n);
+        expect(value).not.toMatch(/[<>&"']/);
+        expect(value!.trim()).toBe(value);
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+test('should count characters beyond the BMP as one, and as more in UTF-8 and UTF-16', () => {
+  const [value] = fc.sample(plainText('astral', 100), 1);
+  expect(codePointLength(value!)).toBe(100);
+  expect(value!.length).toBeGreaterThan(100);
+  expect(Buffer.byteLength(value!)).toBeGreaterThan(300);
+});
+
+test('should recognise every active construct it generates, and no basic markup', () => {
+  for (const html of fc.sample(activeMarkup, 300)) expect(activeContent(html), html).toBeDefined();
+  for (const html of fc.sample(basicMarkup, 100)) expect(activeContent(html), html).toBeUndefined();
+  expect(activeContent('&lt;script&gt;alert(1)&lt;/script&gt;')).toBeUndefined();
+  expect(activeContent('<a href="https://example.com">x</a>')).toBeUndefined();
+});
+
+test('should never give the value itself as a near miss or a near id', () => {
+  for (const v of ['en', 'get-started', 'active', 'paused', 'completed', 'archived', 'draft'])
+    for (const miss of fc.sample(nearMisses(v), 100)) expect(miss).not.toBe(v);
+  for (const id of ['cgr_abc123', 'est_01HZZZZZZZZZZZZZZZZZZZZZZZ', 'auth0|5f0c0000', 'a'])
+    for (const near of nearIds(id)) {
+      expect(near.decoded, near.what).not.toBe(id);
+      expect(decodeURIComponent(near.raw), near.what).toBe(near.decoded);
+    }
+});
+
+test('should spell a media type only in ways RFC 9110 makes the same', () => {
+  for (const t of fc.sample(mediaTypeSpellings('application/json'), 50))
+    expect(t.split(';')[0]!.trim().toLowerCase()).toBe('application/json');
+});
