@@ -9,12 +9,51 @@
  * `--report-only` prints the score of the last report without running.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const REPORT = join(ROOT, 'reports', 'mutation', 'mutation.json');
 const SURVIVORS = join(ROOT, 'mutation', 'survivors.json');
+/**
+ * The suite each file's incremental results were computed with. Stryker's
+ * command runner sees one test ("All tests") and cannot tell that a check
+ * changed: where the suite's hash differs from the one a file's results were
+ * computed with, those results are not reused (--force).
+ */
+const SUITE_HASHES = join(ROOT, 'mutation', 'suite-hashes.json');
+/** What decides whether a mutant is killed: the checks, their machinery, the contract model. */
+const SUITE = ['tests', 'harness', 'spec', 'schemas', 'playwright.config.ts'];
+
+/** The files under a path (or the path itself), relative to the root. */
+function files(path: string): string[] {
+  const abs = join(ROOT, path);
+  if (!existsSync(abs)) return [];
+  return statSync(abs).isDirectory() ? readdirSync(abs).flatMap((n) => files(`${path}/${n}`)) : [path];
+}
+
+function suiteHash(): string {
+  const h = createHash('sha256');
+  for (const f of SUITE.flatMap(files).sort())
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(ROOT, f)))
+      .update('\0');
+  return h.digest('hex').slice(0, 16);
+}
+
+/** The files of the emulator Stryker mutates (as mutation/stryker.config.mjs says), relative to the root. */
+function mutatedFiles(): string[] {
+  return files('emulator').filter(
+    (f) =>
+      f.endsWith('.ts') &&
+      !f.startsWith('emulator/faults/') &&
+      !f.startsWith('emulator/seed/') &&
+      f !== 'emulator/cli.ts' &&
+      f !== 'emulator/control.ts',
+  );
+}
 
 interface Mutant {
   id: string;
@@ -93,11 +132,32 @@ function score(): number {
 
 const args = process.argv.slice(2);
 if (!args.includes('--report-only')) {
+  const at = args.indexOf('--mutate');
+  const targets =
+    at >= 0 ? (args[at + 1] ?? '').split(',').map((f) => relative(ROOT, resolve(ROOT, f))) : mutatedFiles();
+  const hashes = existsSync(SUITE_HASHES)
+    ? (JSON.parse(readFileSync(SUITE_HASHES, 'utf8')) as Record<string, string>)
+    : {};
+  const now = suiteHash();
+  const stale = targets.filter((f) => hashes[f] !== now);
+  if (stale.length && !args.includes('--force'))
+    console.log(
+      `mutation: the checks changed since ${stale.length} file(s) were last run: their results are not reused`,
+    );
   const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const run = spawnSync(process.execPath, [stryker, 'run', join('mutation', 'stryker.config.mjs'), ...args], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      stryker,
+      'run',
+      join('mutation', 'stryker.config.mjs'),
+      ...args,
+      ...(stale.length && !args.includes('--force') ? ['--force'] : []),
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   if (run.status !== 0) process.exit(run.status ?? 1);
+  for (const f of targets) hashes[f] = now;
+  writeFileSync(SUITE_HASHES, `${JSON.stringify(Object.fromEntries(Object.entries(hashes).sort()), null, 2)}\n`);
 }
 process.exit(score());

@@ -288,6 +288,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     ['an array', [{ kty: 'EC' }]],
     ['an object without kty', { kid: 'conformance-no-kty', use: 'sig' }],
     ['an object whose kty is not a string', { kid: 'conformance-kty-number', kty: 7 }],
+    ['an object whose kty is empty', { kid: 'conformance-kty-empty', kty: '' }],
   ] as const) {
     const notJwk = declareRules('jwks.keys', 'http.json-error-bodies');
     test(`should refuse a key that is not a JWK: ${title}`, notJwk, async ({ api }) => {
