@@ -383,6 +383,7 @@ function admit(
   request: FastifyRequest,
   reply: FastifyReply,
   principal: Principal,
+  fromCache = false,
 ): ApiError | undefined {
   const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
   setRateHeaders(ctx, reply, d);
@@ -394,6 +395,7 @@ function admit(
   const required = ctx.deviations.requiredScopes(config.operation, config.scopes);
   if (
     required !== undefined &&
+    ctx.deviations.checksScopes(config.operation, fromCache) &&
     !(required.all
       ? required.scopes.every((s) => principal.scopes.has(s))
       : required.scopes.some((s) => principal.scopes.has(s)))
@@ -404,7 +406,12 @@ function admit(
   }
   const types = ctx.deviations.mediaTypes(config.operation, config.contentTypes);
   if (types !== undefined && hasBody(request)) {
-    const mime = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+    const header = request.headers['content-type'] ?? '';
+    const mime = ctx.deviations.requestMediaType(
+      config.operation,
+      header,
+      header.split(';', 1)[0]!.trim().toLowerCase(),
+    );
     if (!types.includes(mime))
       return apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
   }
@@ -451,14 +458,14 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const header = request.headers.authorization;
     // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
     const known = header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7)) : undefined;
-    if (known !== undefined) return done(admit(ctx, request, reply, known));
+    if (known !== undefined) return done(admit(ctx, request, reply, known, true));
     const m = header === undefined ? null : BEARER.exec(header);
     if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1]))
       return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
     if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
     const token = ctx.deviations.bearerJwt(m[1]!);
     const hit = ctx.auth.cached(token);
-    if (hit !== undefined) return done(admit(ctx, request, reply, hit));
+    if (hit !== undefined) return done(admit(ctx, request, reply, hit, true));
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => {
         ctx.deviations.verified(token);

@@ -20,7 +20,9 @@ import { isApiPath, OAuthError } from '../auth.js';
 import { CONTROL_PREFIX } from '../context.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
 import { decodeOffset, encodeOffset, type EventLog, type LoggedEvent } from '../events.js';
+import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
+import { USER_ID_MAX } from '../routes/token-sets.js';
 import { codePoints, isPlainObject, mediaTypeOf, param, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
@@ -98,6 +100,18 @@ export function withExtraMembers<T>(value: T): T {
   for (const [k, v] of Object.entries(value)) out[k] = withExtraMembers(v);
   out[EXTRA_MEMBER] = 'a member the document does not list';
   return out as T;
+}
+
+/** A string encoded per UTF-16 code unit (CESU-8): a surrogate pair becomes two 3-byte sequences, not UTF-8. */
+function cesu8(s: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes.push(c);
+    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    else bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  }
+  return Buffer.from(bytes);
 }
 
 type Json = Record<string, unknown>;
@@ -639,6 +653,74 @@ const answerMutations: readonly AnswerMutation[] = [
         ),
       })),
   },
+  // blind round 1
+  {
+    by: 'token-bad-client-200',
+    on: ['oauth.token'],
+    answers: 'errors',
+    when: (a) => isPlainObject(a.body) && a.body['error'] === 'invalid_client',
+    reshape: (a) => ({ ...a, status: 200 }),
+  },
+  {
+    by: 'token-response-cacheable',
+    on: ['oauth.token'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': 'public, max-age=86400', pragma: undefined } }),
+  },
+  {
+    by: 'token-sets-null-expiry-dropped',
+    on: ['token-sets.list'],
+    reshape: (a) => body(a, (list) => (list as unknown as Json[]).filter((t) => t['expires_at'] !== null)),
+  },
+  {
+    by: 'transition-second-move-cached',
+    on: ['experiments.transition'],
+    reshape: (a, q) => {
+      const key = `${param(q.request, 'id')}\u0000`;
+      const first = [...q.seen].find((k) => k.startsWith(key));
+      if (first === undefined) {
+        q.seen.add(key + JSON.stringify(a.body));
+        return a;
+      }
+      return { ...a, body: JSON.parse(first.slice(key.length)) as unknown };
+    },
+  },
+  {
+    by: 'experiment-unset-dates-null',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, started_at: e['started_at'] ?? null, ended_at: e['ended_at'] ?? null })),
+  },
+  {
+    by: 'client-grant-default-for-null',
+    on: ['client-grants.get'],
+    reshape: (a) =>
+      body(a, (g) =>
+        g['client_id'] !== undefined && g['default_for'] === undefined ? { ...g, default_for: null } : g,
+      ),
+  },
+  {
+    by: 'client-grant-accept-list-406',
+    on: ['client-grants.get'],
+    when: (_a, q) => {
+      const accept = q.request.headers.accept;
+      return accept !== undefined && accept !== 'application/json' && accept !== '*/*';
+    },
+    reshape: () => withStatus(error('bad_request', 'Not Acceptable: use Accept: application/json'), 406),
+  },
+  {
+    by: 'event-stream-get-disabled-404',
+    on: ['event-streams.get'],
+    when: (a) => isPlainObject(a.body) && a.body['status'] === 'disabled',
+    reshape: () => error('inexistent_event_stream'),
+  },
+  {
+    by: 'keys-answer-cesu8',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: cesu8(JSON.stringify(a.body)),
+    }),
+  },
   {
     by: 'custom-text-values-as-objects',
     on: ['custom-text.put'],
@@ -778,6 +860,31 @@ const refusals: readonly Refusal[] = [
     on: 'custom-text.put',
     when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<a[\s>]/i.test(v)),
     error: () => apiError('invalid_body', 'A value holds a hyperlink: hyperlinks are not allowed'),
+  },
+  // blind round 1
+  {
+    by: 'token-audience-bare-path-refused',
+    on: 'oauth.token',
+    when: (r) => isPlainObject(r.body) && r.body['audience'] === '/api/v2/',
+    error: () => new OAuthError(403, 'access_denied', 'Service not found: /api/v2/'),
+  },
+  {
+    by: 'bearer-lowercase-scheme-refused',
+    on: 'event-streams.get',
+    when: (r) => !/^Bearer /.test(r.headers.authorization ?? 'Bearer '),
+    error: () => apiError('invalid_token', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' }),
+  },
+  {
+    by: 'user-id-length-counts-encoded',
+    on: 'token-sets.list',
+    when: (r) => (r.url.split('?', 1)[0]!.split('/')[4] ?? '').length > USER_ID_MAX,
+    error: () => apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`),
+  },
+  {
+    by: 'custom-text-length-utf16-units',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && v.length > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
   },
   {
     by: 'custom-text-keys-closed',

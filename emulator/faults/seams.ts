@@ -14,7 +14,14 @@ import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus } from '../state.js';
 import type { FaultName } from './catalogue.js';
-import { claimedPrincipal, embeddedKeyPrincipal, TokenStandIns, unsignedPrincipal } from './tokens.js';
+import { htmlViolation } from '../html-policy.js';
+import {
+  claimedPrincipal,
+  embeddedKeyPrincipal,
+  publicKeyHmacPrincipal,
+  TokenStandIns,
+  unsignedPrincipal,
+} from './tokens.js';
 import type { VariantName } from './variants.js';
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
@@ -29,6 +36,8 @@ const SPARSE_HEARTBEAT_MS = 30_000;
 /** How many recent events `start-replays-recent` replays. */
 const RECENT = 5;
 const HOUR_MS = 3_600_000;
+/** How many events `resume-backlog-capped` replays after a cursor (one page of the event store). */
+const RESUME_PAGE = 25;
 
 /** A JWS compact serialisation: three dot-separated base64url segments. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -74,6 +83,7 @@ export class Deviations {
       'rate-limit-reset-delta',
       'rate-limit-reset-fractional',
       'rate-limit-429-no-reset',
+      'rate-limit-reset-milliseconds',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -135,6 +145,8 @@ export class Deviations {
     if (this.on('alg-none-accepted') && operation === 'event-streams.get') return unsignedPrincipal(auth, token);
     if (this.on('jwk-header-trusted') && operation === 'token-sets.list')
       return embeddedKeyPrincipal(auth, token, origin);
+    if (this.on('jwt-hs256-public-key-confusion') && operation === 'client-grants.get')
+      return publicKeyHmacPrincipal(auth, token, origin);
     if (this.on('signature-cache-ignores-payload') && this.standIns.seenSignature(token))
       return claimedPrincipal(auth, token);
     return undefined;
@@ -155,7 +167,20 @@ export class Deviations {
     if (this.on('limited-token-accepted') && operation === 'custom-signing-keys.put') return undefined;
     if (this.on('token-sets-scopes-all-of') && operation === 'token-sets.list')
       return { scopes: [...(scopes ?? []), READ_USERS], all: true };
+    if (this.on('token-sets-read-users-accepted') && operation === 'token-sets.list')
+      return { scopes: [...(scopes ?? []), READ_USERS], all: false };
     return scopes === undefined ? undefined : { scopes, all: false };
+  }
+
+  /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
+  checksScopes(operation: OperationId | undefined, fromCache: boolean): boolean {
+    return !(this.on('scope-check-skipped-on-cache-hit') && fromCache && operation === 'event-streams.list');
+  }
+
+  /** The media type a request body is matched by: the type without parameters, or a broken check's whole header. */
+  requestMediaType(operation: OperationId | undefined, header: string, mediaType: string): string {
+    if (this.on('keys-json-charset-415') && operation === 'custom-signing-keys.put') return header.trim().toLowerCase();
+    return mediaType;
   }
 
   /** The request media types a route accepts. */
@@ -219,6 +244,7 @@ export class Deviations {
     if (this.on('rate-limit-429-remaining-nonzero') && !d.allowed) out[names.remaining] = 1;
     if (this.on('rate-limit-reset-delta')) out[names.reset] = String(d.retryAfter);
     if (this.on('rate-limit-reset-fractional')) out[names.reset] = (d.endsAtMs / 1000).toFixed(3);
+    if (this.on('rate-limit-reset-milliseconds')) out[names.reset] = String(d.endsAtMs);
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
     return out;
   }
@@ -231,6 +257,13 @@ export class Deviations {
   }
 
   // ------------------------------------------------------- experiments
+
+  /** The body of a move as validated and read. */
+  transitionBody(body: unknown): unknown {
+    if (this.on('transition-status-case-insensitive') && isMap(body) && typeof body['status'] === 'string')
+      return { ...body, status: body['status'].toLowerCase() };
+    return body;
+  }
 
   /** Whether draft passes as the target of a move. */
   get draftIsATarget(): boolean {
@@ -263,6 +296,12 @@ export class Deviations {
   storedAfterPut<T>(operation: OperationId, stored: T[] | null, sent: T[]): T[];
   storedAfterPut<T extends object>(operation: OperationId, stored: T, sent: T): T;
   storedAfterPut(operation: OperationId, stored: unknown, sent: unknown): unknown {
+    if (this.on('keys-same-kid-keeps-stored') && operation === 'custom-signing-keys.put') {
+      const kept = (stored as Array<{ kid?: unknown }> | null) ?? [];
+      return (sent as Array<{ kid?: unknown }>).map(
+        (k) => kept.find((o) => o.kid !== undefined && o.kid === k.kid) ?? k,
+      );
+    }
     if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
@@ -272,6 +311,12 @@ export class Deviations {
 
   get keySetMayBeEmpty(): boolean {
     return this.on('keys-empty-array-accepted');
+  }
+
+  /** A custom text body as the form decoder left it. */
+  formTextValues(body: unknown, form: boolean): unknown {
+    if (!(this.on('custom-text-form-plus-kept') && form && isMap(body))) return body;
+    return mapValues(body, (v) => (typeof v === 'string' ? v.replace(/ /g, '+') : v));
   }
 
   /** A custom text map as read from the body: what the schema checks, and what is kept. */
@@ -295,6 +340,13 @@ export class Deviations {
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.on('custom-text-script-stored')) return value;
+    if (this.on('custom-text-tag-case-sensitive')) {
+      // Tag names that are not all lower case escape the check.
+      const seen = value.replace(/<(\/?)([A-Za-z][A-Za-z0-9]*)/g, (m, slash: string, name: string) =>
+        name === name.toLowerCase() ? m : `<${slash}span`,
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('html-sanitised')) return sanitise(value);
     return undefined;
   }
@@ -310,7 +362,12 @@ export class Deviations {
     live: (type: string) => boolean;
     replayed: (type: string) => boolean;
   } {
-    const filter = this.on('event-type-filter-ignored') ? null : types;
+    const last = types === null ? undefined : [...types].at(-1);
+    const filter = this.on('event-type-filter-ignored')
+      ? null
+      : this.on('event-type-filter-last-only') && last !== undefined
+        ? new Set([last])
+        : types;
     const unasked = (type: string) =>
       this.on('organization-events-only-on-request') && type.startsWith('organization.');
     const live = (type: string) => (filter === null ? !unasked(type) : filter.has(type));
@@ -335,6 +392,12 @@ export class Deviations {
     return ms;
   }
 
+  /** The events a from_timestamp start replays, `start` being epoch ms. */
+  timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
+    if (this.on('from-timestamp-replays-before')) return log.after(0).filter((e) => e.timeMs < start);
+    return log.since(start);
+  }
+
   /** Whether the cursor decides the start when both from and from_timestamp are given. */
   get cursorBeatsTimestamp(): boolean {
     return !this.on('from-timestamp-beats-cursor');
@@ -353,6 +416,17 @@ export class Deviations {
     if (this.on('resume-repeats-event-k')) return seq - 1;
     if (this.on('resume-loses-event-k1')) return seq + 1;
     return seq;
+  }
+
+  /** The events a stream resumed from a cursor replays, of those after it. */
+  resumedBacklog(events: LoggedEvent[]): LoggedEvent[] {
+    return this.on('resume-backlog-capped') ? events.slice(0, RESUME_PAGE) : events;
+  }
+
+  /** The replayed messages as written: each a whole SSE message, or a batch joined by a single newline. */
+  replayFrames(messages: string[]): string[] {
+    if (!this.on('sse-replay-frames-not-terminated')) return messages;
+    return messages.map((m, i) => (i < messages.length - 1 ? m.slice(0, -1) : m));
   }
 
   /** The order replayed events come in. */
@@ -389,6 +463,11 @@ export class Deviations {
     return take;
   }
 
+  /** The take a page is read with, given whether it was asked with from. */
+  takeOfPage(take: number, withFrom: boolean, dflt: number): number {
+    return this.on('take-ignored-after-first-page') && withFrom ? dflt : take;
+  }
+
   /** How many streams a page of `take` holds. */
   pageSize(take: number): number {
     if (this.on('page-size-take-plus-one')) return take + 1;
@@ -408,6 +487,10 @@ export class Deviations {
     if (this.on('last-page-trailing-empty') && next === undefined && last >= page.start) return page.cursorAt(last);
     return next;
   }
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function mapValues(map: object, f: (v: unknown) => unknown): Record<string, unknown> {

@@ -4,7 +4,7 @@
  * remembering signatures, and access tokens that stand for a JWT (an opaque
  * reference, or the JWT encrypted as a JWE).
  */
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes } from 'node:crypto';
 import { CompactEncrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import type { Principal, TokenAuthority } from '../auth.js';
 import { audienceOf } from '../context.js';
@@ -48,6 +48,33 @@ export async function embeddedKeyPrincipal(
     const { jwk, alg } = decodeProtectedHeader(token);
     if (jwk === undefined || alg === undefined) return undefined;
     await jwtVerify(token, await importJWK(jwk, alg), { issuer: `${origin}/`, audience: audienceOf(origin) });
+    return claimedPrincipal(auth, token);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The claims of an HS256 JWT verified with the tenant's published public key
+ * as the HMAC secret (its SPKI PEM): a verifier that takes the algorithm from
+ * the token and hands it whatever key material it holds.
+ */
+export async function publicKeyHmacPrincipal(
+  auth: TokenAuthority,
+  token: string,
+  origin: string,
+): Promise<Principal | undefined> {
+  try {
+    if (decodeProtectedHeader(token).alg !== 'HS256') return undefined;
+    const jwk = auth.jwks().keys[0]!;
+    const pem = createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' })
+      .export({ type: 'spki', format: 'pem' })
+      .toString();
+    await jwtVerify(token, new TextEncoder().encode(pem), {
+      algorithms: ['HS256'],
+      issuer: `${origin}/`,
+      audience: audienceOf(origin),
+    });
     return claimedPrincipal(auth, token);
   } catch {
     return undefined;

@@ -14,12 +14,13 @@ import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { htmlViolation } from '../html-policy.js';
 import { customTextKey } from '../state.js';
-import { JSON_OR_FORM, param, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
+import { JSON_OR_FORM, mediaTypeOf, param, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
 
 export const LANGUAGES: readonly string[] = ['en'];
 export const PAGES: readonly string[] = ['get-started'];
 export const VALUE_MAX = 2000;
 export const KEY_MAX = 255;
+const FORM = 'application/x-www-form-urlencoded';
 
 function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0]) {
   const id = param(request, 'id');
@@ -56,7 +57,7 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
         const t = target(ctx, request);
-        const text = checkText(ctx, request.body);
+        const text = checkText(ctx, ctx.deviations.formTextValues(request.body, mediaTypeOf(request) === FORM));
         if (!t.known) throw apiError('inexistent_self_service_profile');
         const previous = ctx.state.customText.get(t.key) ?? {};
         // The body replaces the whole map.

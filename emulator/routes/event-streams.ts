@@ -67,7 +67,7 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
           start = i + 1;
         }
         const all = ctx.state.eventStreams;
-        const size = ctx.deviations.pageSize(take);
+        const size = ctx.deviations.pageSize(ctx.deviations.takeOfPage(take, from !== undefined, TAKE_DEFAULT));
         // The stored streams themselves: serialised as they are, no copy per item.
         const eventStreams = all.slice(start, start + size);
         const more = start + size < all.length;

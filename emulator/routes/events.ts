@@ -102,7 +102,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     const start = ctx.deviations.timestampStart(ms);
     // The cursor is more accurate than a timestamp, so it wins when both are given.
     if (from !== undefined && !ctx.deviations.cursorBeatsTimestamp) from = undefined;
-    if (from === undefined && start !== undefined) backlog = ctx.events.since(start);
+    if (from === undefined && start !== undefined) backlog = ctx.deviations.timestampBacklog(ctx.events, start);
   }
   const resumed = from !== undefined;
   if (from !== undefined) {
@@ -115,7 +115,9 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
     if (ctx.deviations.cursorExpired(seq, ctx.events, Date.now())) throw apiError('invalid_cursor', 'from has expired');
     // Strictly after the event the cursor names.
-    backlog = ctx.deviations.replayOrder(ctx.events.after(ctx.deviations.resumeAfter(seq, ctx.events.historyPosition)));
+    backlog = ctx.deviations.resumedBacklog(
+      ctx.deviations.replayOrder(ctx.events.after(ctx.deviations.resumeAfter(seq, ctx.events.historyPosition))),
+    );
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
   const unpositioned = from === undefined && fromTimestamp === undefined;
@@ -149,7 +151,8 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
 
   if (typeof head.body === 'string' && head.body !== '') res.write(head.body);
   // Replay and subscribe in one turn of the event loop: no event falls between.
-  for (const e of start.backlog) if (wanted.replayed(e.type)) res.write(eventMessage(ctx, e, start.resumed));
+  const replayed = start.backlog.filter((e) => wanted.replayed(e.type)).map((e) => eventMessage(ctx, e, start.resumed));
+  for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
         if (wanted.live(e.type)) res.write(eventMessage(ctx, e, false));

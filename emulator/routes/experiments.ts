@@ -36,7 +36,7 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('experiments.transition'),
       contentTypes: JSON_ONLY,
       handler: (request) => {
-        const body: unknown = request.body;
+        const body: unknown = ctx.deviations.transitionBody(request.body);
         const asked = isPlainObject(body) ? body['status'] : undefined;
         if (!(asked === 'draft' && ctx.deviations.draftIsATarget)) validateBody('experiment-transition-request', body);
         const target = asked as ExperimentStatus;
