@@ -17,7 +17,7 @@ import { tamperSignature } from '../harness/vocabulary/jwt.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
-import { nearIds } from '../harness/vocabulary/partitions.ts';
+import { ALPHABETS, nearIds, plainText, type AlphabetName } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('token-sets.list', { id });
 /** A user id that no tenant holds, of a given length. */
@@ -120,6 +120,31 @@ test.describe('token sets of a user @token-sets', () => {
     const over = await api.get(path(unknownUser(301)));
     mustRefuse(maxLength.tokenSetsListUserIdMaxLength, over, 'user id of 301 characters, over the maximum of 300');
   });
+
+  const counted = declareRules('token-sets.list.user-id.max-length');
+  test(
+    'should count the user id in characters in every script: 300 of them an unknown user (404), 301 refused',
+    counted,
+    async ({ api }) => {
+      // Every alphabet, at and over the limit: a server counting bytes, UTF-16 units or the encoded path refuses 300.
+      for (const alphabet of Object.keys(ALPHABETS) as AlphabetName[]) {
+        const [at, over] = [300, 301].map(
+          (n) => `conformance-${fc.sample(plainText(alphabet, n - 12), { seed: n, numRuns: 1 })[0]}`,
+        );
+        const atEx = await api.get(path(at!));
+        must(counted.tokenSetsListUserIdMaxLength, atEx.status === 404, {
+          expected: `status 404 for an unknown user id of 300 ${alphabet} characters (${Buffer.byteLength(at!)} UTF-8 bytes, ${encodeURIComponent(at!).length} in the path): within the limit`,
+          actual: `status ${atEx.status}`,
+          exchange: atEx,
+        });
+        mustRefuse(
+          counted.tokenSetsListUserIdMaxLength,
+          await api.get(path(over!)),
+          `a user id of 301 ${alphabet} characters`,
+        );
+      }
+    },
+  );
 
   const maxLength2 = declareRules('token-sets.list.user-id.max-length');
   test('should refuse user ids over 300 characters (property)', maxLength2, async ({ api, config }) => {
