@@ -12,6 +12,7 @@ import { stringify as qsStringify } from 'qs';
 import type { Api } from '../harness/requests/client.ts';
 import {
   must,
+  mustBeJson,
   mustMatchSchema,
   mustRefuse,
   mustSucceed,
@@ -237,6 +238,31 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
           }),
           fcParams(config, 4),
         );
+      });
+    },
+  );
+
+  const unicodeKid = declareRules('custom-signing-keys.put.json', 'http.json-bodies');
+  test(
+    'should answer a kid in any script as sent, in UTF-8 JSON, where it takes it (beyond the BMP included)',
+    unicodeKid,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        for (const kid of ['conformance-clé-é', 'conformance-ключ-鍵', 'conformance-🔑-𝒦']) {
+          const key = await publicJwk(kid);
+          const ex = await putJson(api, [key]);
+          // The format of kid is not shown: a refusal is the target's choice, and is observed.
+          if (ex.status >= 400 && ex.status < 500) {
+            observe('custom-signing-keys.put.status', 'a non-ASCII kid answered', String(ex.status));
+            continue;
+          }
+          mustBeJson(unicodeKid.httpJsonBodies, ex);
+          must(unicodeKid.customSigningKeysPutJson, keysDiffer([key as SentKey], ex.json) === undefined, {
+            expected: `the key answered with kid ${JSON.stringify(kid)}, as sent`,
+            actual: `status ${ex.status}, ${keysDiffer([key as SentKey], ex.json) ?? ''}`,
+            exchange: ex,
+          });
+        }
       });
     },
   );

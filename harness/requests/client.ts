@@ -163,6 +163,9 @@ export class Api {
   }
 }
 
+/** Decodes UTF-8 and throws on anything else (an unpaired surrogate's CESU-8 bytes, Latin-1). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 async function toExchange(
   method: string,
   url: string,
@@ -170,11 +173,13 @@ async function toExchange(
   res: APIResponse,
   extra: Pick<Exchange, 'requestContentType' | 'requestBody' | 'authorization' | 'waitedMs'>,
 ): Promise<Exchange> {
-  const text = await res.text();
+  const bytes = await res.body();
+  const text = bytes.toString('utf8');
   const headers = res.headers();
   let json: unknown;
   try {
-    json = text === '' ? undefined : JSON.parse(text);
+    // RFC 8259 8.1: a JSON text exchanged between systems MUST be UTF-8; bytes that are not are no JSON text.
+    json = text === '' ? undefined : JSON.parse(UTF8.decode(bytes));
   } catch {
     json = undefined;
   }
