@@ -122,3 +122,50 @@ test.describe('the HTTP layer answers JSON @http', () => {
     });
   }
 });
+
+/**
+ * RFC 9110 12.5.1: an Accept that admits application/json (a list, a
+ * wildcard, weights) is met with the JSON answer, as the plain
+ * `application/json` is; clients send such lists by default.
+ */
+const ADMITS_JSON = [
+  'application/json, text/plain, */*',
+  '*/*',
+  'application/*',
+  'text/html;q=0.9, application/json;q=0.8',
+] as const;
+
+test.describe('every Accept that admits JSON is met @http', () => {
+  const served = declareRules(
+    'client-grants.get.success',
+    'event-streams.list.success',
+    'token-sets.list.success',
+    'http.json-bodies',
+  );
+  test('should answer the reads with JSON to every Accept that admits it', served, async ({ api, config }) => {
+    const reads = [
+      ...(config.clientGrantId
+        ? [[served.clientGrantsGetSuccess, pathOf('client-grants.get', { id: config.clientGrantId })] as const]
+        : []),
+      [served.eventStreamsListSuccess, pathOf('event-streams.list')] as const,
+      ...(config.userId
+        ? [[served.tokenSetsListSuccess, pathOf('token-sets.list', { id: config.userId })] as const]
+        : []),
+    ];
+    // Against an external target, the first two spellings.
+    for (const accept of config.embedded ? ADMITS_JSON : ADMITS_JSON.slice(0, 2))
+      for (const [rule, path] of reads) {
+        const ex = await api.get(path, { headers: { accept } });
+        must(rule, ex.status >= 200 && ex.status < 300, {
+          expected: `a 2xx: Accept ${accept} admits application/json`,
+          actual: `status ${ex.status}`,
+          exchange: ex,
+        });
+        must(served.httpJsonBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+          expected: 'a JSON body with a JSON media type',
+          actual: `Content-Type ${ex.contentType || '(none)'}`,
+          exchange: ex,
+        });
+      }
+  });
+});
