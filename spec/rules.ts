@@ -205,8 +205,8 @@ export const rules = [
     section: S.auth,
     operations: ['oauth.token'],
     requirement:
-      'OAuth 2.0 client-credentials scheme (RFC 6749 5.1: the response carries `access_token` and `token_type`).',
-    note: 'The token response validates against schemas/token-response.schema.json.',
+      'OAuth 2.0 client-credentials scheme (RFC 6749 5.1: the response carries `access_token` and `token_type`, and the header Cache-Control: no-store).',
+    note: 'The token response validates against schemas/token-response.schema.json, and carries Cache-Control: no-store (RFC 6749 5.1, a MUST: a token is not to be cached).',
   },
   {
     id: 'oauth.token.jwt',

@@ -41,7 +41,7 @@ async function tokenExchange(
     requestContentType: form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
     requestBody: form.body === 'form' ? new URLSearchParams(params).toString() : JSON.stringify(params),
     status: a.status,
-    headers: {},
+    headers: a.cacheControl === undefined ? {} : { 'cache-control': a.cacheControl },
     contentType: a.contentType,
     text: a.text.replace(/"access_token"\s*:\s*"[^"]*"/, '"access_token":"<redacted>"'),
     json: a.json,
@@ -68,7 +68,7 @@ async function otherForms(config: Config, creds: ClientCredentials): Promise<str
 }
 
 test.describe('token endpoint @auth', () => {
-  const endpoint = declareRules('oauth.token.endpoint', schemaRules('token-response'));
+  const endpoint = declareRules('oauth.token.endpoint', 'oauth.token.response', schemaRules('token-response'));
   test(
     'should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/',
     endpoint,
@@ -83,6 +83,13 @@ test.describe('token endpoint @auth', () => {
         detail: issued ? undefined : await otherForms(config, creds),
       });
       mustMatchSchema('token-response', ex.json, ex);
+      // RFC 6749 5.1: "The authorization server MUST include the HTTP Cache-Control response header field with a value of no-store".
+      const cache = ex.headers['cache-control'] ?? '';
+      must(endpoint.oauthTokenResponse, /(^|,)\s*no-store\s*(,|$)/i.test(cache), {
+        expected: 'Cache-Control: no-store on the token response (RFC 6749 5.1)',
+        actual: `Cache-Control: ${cache || '(none)'}`,
+        exchange: ex,
+      });
       const { expires_in, token_type, scope } = ex.json as { expires_in?: number; token_type: string; scope?: string };
       observe(
         'oauth.token.error-shape',

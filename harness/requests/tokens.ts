@@ -14,6 +14,8 @@ export class TargetError extends Error {
 export interface TokenAnswer {
   status: number;
   contentType: string;
+  /** The Cache-Control header (RFC 6749 5.1: a token response carries no-store). */
+  cacheControl?: string;
   json: unknown;
   text: string;
 }
@@ -77,7 +79,13 @@ export async function requestToken(
   } catch {
     json = undefined;
   }
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', json, text };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    cacheControl: res.headers.get('cache-control') ?? undefined,
+    json,
+    text,
+  };
 }
 
 const tokenOf = (a: TokenAnswer): string | undefined => {
