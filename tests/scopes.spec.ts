@@ -14,6 +14,21 @@ import { declareRules } from '../harness/vocabulary/declare.ts';
 import { inScopeScopes, pathOf } from '../spec/operations.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
+
+/** Edit distance between two scope strings (how near a scope is to another). */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const keep = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = keep;
+    }
+  }
+  return row[b.length]!;
+}
 const path = (id: string) => pathOf('token-sets.list', { id });
 /** A user id no tenant holds. */
 const UNKNOWN_USER = 'conformance-nobody-scopes';
@@ -73,15 +88,30 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
   );
   const insufficient = declareRules('token-sets.list.insufficient-scope');
   test(
-    'should answer 403 to tokens narrowed to scopes other than read:federated_connections_tokens: the same resource under another verb, every other in-scope scope',
+    'should answer 403 to tokens narrowed to scopes other than read:federated_connections_tokens: the same resource under another verb, the nearest read scopes, all the others',
     insufficient,
     async ({ anonApi, config }) => {
       const creds = requireFixture(
         config.credentials,
         'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET (a static token cannot be narrowed)',
       );
-      // Scope sets that a comparison by resource, by prefix or by "has any scope" lets through.
-      const sets = [['delete:federated_connections_tokens'], inScopeScopes.filter((s) => s !== SCOPE)];
+      // Scope sets that a comparison by resource, by prefix, by "has any scope" or by a list of
+      // alternatives lets through: the same resource under another verb, each read scope of the
+      // catalogue the client holds nearest to the listing's, and everything the client holds but it.
+      const held = String(decodeJwt(config.runToken ?? '')?.payload.scope ?? '')
+        .split(' ')
+        .filter((s) => s && s !== SCOPE);
+      const nearest = held
+        .filter((s) => s.startsWith('read:'))
+        .sort((a, b) => distance(a, SCOPE) - distance(b, SCOPE) || a.localeCompare(b))
+        .slice(0, config.embedded ? 6 : 3);
+      const sets = [
+        ['delete:federated_connections_tokens'],
+        ...nearest.map((s) => [s]),
+        // The path's own resource under the same verb (the listing lives under /users).
+        ['read:users'],
+        held.length ? held : inScopeScopes.filter((s) => s !== SCOPE),
+      ].filter((set, i, all) => all.findIndex((x) => x.join(' ') === set.join(' ')) === i);
       let tried = 0;
       for (const wanted of sets) {
         countRequest('POST', TOKEN_PATH);
