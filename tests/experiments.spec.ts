@@ -61,6 +61,15 @@ function left(config: Config, id: string, ex: Exchange, status: string): void {
   if (ex.status >= 200 && ex.status < 300) record(config, { variable: VARIABLE, id, status });
 }
 
+/** Near misses of a status, one per move of a walk: case folded, padded, invisible, cut. */
+const NEAR_MISS: ReadonlyArray<(s: string) => string> = [
+  (s) => s.toUpperCase(),
+  (s) => s.charAt(0).toUpperCase() + s.slice(1),
+  (s) => ` ${s}`,
+  (s) => `${s}\u200b`,
+  (s) => s.slice(0, -1),
+];
+
 /** Every target once, the final ones last, so that an experiment is used up as late as possible. */
 const WALK = ['active', 'paused', 'active', 'completed', 'archived'] as const;
 
@@ -87,6 +96,7 @@ const changedBeyondStatus = (before: Record<string, unknown>, after: Record<stri
 
 test.describe('experiment transitions @experiments @writes', () => {
   const returnsExperiment = declareRules(
+    'experiments.transition.status-enum',
     'experiments.transition.returns-experiment',
     'experiments.transition.requested-status',
     'experiments.transition.same-experiment',
@@ -102,6 +112,16 @@ test.describe('experiment transitions @experiments @writes', () => {
       /** One move of an experiment's walk; checks the answer, and its relation to the experiment's previous answer. */
       const step = async (w: Walk, status: (typeof WALK)[number]): Promise<void> => {
         const from = w.table.length ? WALK[w.table.length - 1] : 'its current status';
+        // A near miss of the status first, where the status itself is about to be tried: refused
+        // whatever the experiment's status (no move takes a value outside the enum), and seen at a
+        // point where a server folding case or trimming would take it.
+        const miss = NEAR_MISS[w.statuses.length % NEAR_MISS.length]!(status);
+        const missed = await move(api, w.id, miss);
+        mustRefuse(
+          returnsExperiment.experimentsTransitionStatusEnum,
+          missed,
+          `status ${JSON.stringify(miss)} is not one of active, paused, completed, archived`,
+        );
         const ex = await move(api, w.id, status);
         w.statuses.push(ex.status);
         w.table.push(`${from} → ${status}: ${ex.status}`);
