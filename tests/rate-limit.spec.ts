@@ -33,6 +33,7 @@ const UNREFUSED_RUN = 5;
  * header says, plus this, must work.
  */
 const RESET_TOLERANCE_MS = 1000;
+const YEAR_MS = 366 * 24 * 3_600_000;
 /** The longest the probe waits for a window to reset before trying again. */
 const MAX_RESET_WAIT_MS = 20_000;
 
@@ -207,6 +208,14 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         exchange: ex,
       });
     }
+    // Reset names a moment (epoch seconds) or a wait (seconds): in either reading, within a year. Windows are
+    // not shown, but a Reset decades ahead (epoch milliseconds read as seconds) describes no limit.
+    const delay = resetDelayMs(ex.headers['x-ratelimit-reset']);
+    must(headerValues.rateLimitHeaderValues, delay === undefined || delay <= YEAR_MS, {
+      expected: 'X-RateLimit-Reset at most a year ahead, as epoch seconds or seconds to wait',
+      actual: `X-RateLimit-Reset ${ex.headers['x-ratelimit-reset']}: ${Math.round((delay ?? 0) / YEAR_MS)} years ahead`,
+      exchange: ex,
+    });
     observe(
       'rate-limit.values',
       'X-RateLimit-Remaining on the 429',
