@@ -65,8 +65,8 @@ test.describe('client grant by id @client-grants', () => {
     async ({ api, config }) => {
       const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
       const variants = nearIds(id);
-      // Against an external target, a few of them.
-      for (const v of config.embedded ? variants : variants.filter((_, i) => i % 3 === 0)) {
+      // Against an external target, two of them: a character added at the end, the first changed.
+      for (const v of config.embedded ? variants : variants.filter((_, i) => i === 0 || i === 5)) {
         const ex = await api.get(`${path('ID').replace(/ID$/, '')}${v.raw}`);
         const got = (ex.json as { id?: unknown } | undefined)?.id;
         must(near.clientGrantsGetSameGrant, ex.status < 200 || ex.status >= 300 || got === v.decoded, {

@@ -100,7 +100,7 @@ test.describe('token sets of a user @token-sets', () => {
   test("should refuse every user id near the real user's (RFC 3986: another path)", near, async ({ api, config }) => {
     const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
     const variants = nearIds(userId);
-    for (const v of config.embedded ? variants : variants.filter((_, i) => i % 3 === 0)) {
+    for (const v of config.embedded ? variants : variants.filter((_, i) => i === 0 || i === 5)) {
       const ex = await api.get(
         `${path('ID').replace(/ID\/federated-connections-tokensets$/, '')}${v.raw}/federated-connections-tokensets`,
       );
@@ -125,9 +125,11 @@ test.describe('token sets of a user @token-sets', () => {
   test(
     'should count the user id in characters in every script: 300 of them an unknown user (404), 301 refused',
     counted,
-    async ({ api }) => {
+    async ({ api, config }) => {
       // Every alphabet, at and over the limit: a server counting bytes, UTF-16 units or the encoded path refuses 300.
-      for (const alphabet of Object.keys(ALPHABETS) as AlphabetName[]) {
+      const all = Object.keys(ALPHABETS) as AlphabetName[];
+      // Against an external target, the three alphabets that count differently in UTF-8 and UTF-16.
+      for (const alphabet of config.embedded ? all : (['latin1', 'bmp', 'astral'] as const)) {
         const [at, over] = [300, 301].map(
           (n) => `conformance-${fc.sample(plainText(alphabet, n - 12), { seed: n, numRuns: 1 })[0]}`,
         );

@@ -243,8 +243,8 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
     async ({ api, anonApi, config }) => {
       const token = runJws("run's token", config.runToken);
       const all = forgeries(token, await tenantPublicKeys(config.authUrl));
-      // Against an external target each operation sends a third of them, a different third per operation.
-      const share = config.embedded ? all : all.filter((_, i) => i % 3 === OPERATION_INDEX[id] % 3);
+      // Against an external target each operation sends a quarter of them, a different quarter per operation.
+      const share = config.embedded ? all : all.filter((_, i) => i % 4 === OPERATION_INDEX[id] % 4);
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         for (const f of share)
