@@ -33,6 +33,9 @@ function summary(vs: PrismViolation[]): string {
 /** Prism 5.16 reads every array of objects in a form body as JSON text, whatever the declared style (its deepObject reader builds the objects, then JSON-parses them). */
 const PRISM_FORM_OBJECT_ARRAYS = 'Cannot deserialize JSON object array in form data request body';
 
+/** What Prism 5.16 says of an Authorization header whose scheme is spelt other than `Bearer`. */
+const PRISM_SCHEME_CASE = 'Invalid security scheme used';
+
 async function suiteThroughPrism(fault: string | undefined, args: string[]) {
   const emu = await startEmulator({ control: true, heartbeatMs: 250, ...(fault ? { fault } : {}) });
   const prism = await startPrism(emu.baseUrl);
@@ -47,10 +50,11 @@ async function suiteThroughPrism(fault: string | undefined, args: string[]) {
 
 test("the conforming emulator: no error-level violation of an answer in the suite's traffic; Prism refuses only requests the emulator refuses, but one", async () => {
   // One worker: Prism logs a request's violations after its upstream status, and one request at a time keeps them together.
-  // Prism 5.16 never answers a body sent as JSON that is not JSON: those checks are left out with the @sse ones.
+  // Prism 5.16 never answers a body sent as JSON that is not JSON, and answers 500 itself to a body nested
+  // 100,000 deep: those checks are left out with the @sse ones.
   const { run, violations, log } = await suiteThroughPrism(undefined, [
     '--grep-invert',
-    '@sse|@rule:http\\.json-request-bodies',
+    '@sse|@rule:http\\.json-request-bodies|nested 100,000 arrays deep',
     '--workers',
     '1',
   ]);
@@ -63,8 +67,15 @@ test("the conforming emulator: no error-level violation of an answer in the suit
   expect(answers, summary(answers)).toEqual([]);
   // The suite's probes send invalid requests on purpose (Prism flags them, the emulator refuses them);
   // a request Prism flags that the emulator accepted is a disagreement about the document.
+  // Prism 5.16 matches the bearer scheme case-sensitively (RFC 9110 11.1: it is case-insensitive), so the
+  // suite's `bearer`/`BEARER` spellings of the run's token are flagged there while the emulator accepts them.
   const accepted = violations.filter(
-    (v) => v.severity === 'error' && v.location.startsWith('request') && v.status >= 200 && v.status < 300,
+    (v) =>
+      v.severity === 'error' &&
+      v.location.startsWith('request') &&
+      v.status >= 200 &&
+      v.status < 300 &&
+      v.message !== PRISM_SCHEME_CASE,
   );
   expect(accepted.map((v) => `${v.request} ${v.message}`)).toEqual([
     `put /keys/custom-signing ${PRISM_FORM_OBJECT_ARRAYS}. Make sure the array is in JSON`,
