@@ -297,6 +297,8 @@ interface FaultRow {
   how: string;
   /** The blind round it was written in, if any. */
   round?: number;
+  /** Why the suite does not hold the reading this fault breaks: reported, never gating. */
+  disputed?: string;
   caughtBy: string[];
   /** The rules that failed (a fault written blind may be caught under another rule than the one its writer named). */
   failedRules: string[];
@@ -309,6 +311,7 @@ const sweepRow = (f: Fault, r: RunResult): FaultRow => ({
   rule: f.rule,
   how: f.how,
   ...(f.round !== undefined ? { round: f.round } : {}),
+  ...('disputed' in f && f.disputed ? { disputed: f.disputed } : {}),
   caughtBy: caughtBy(r, f).map((x) => x.title),
   failedRules: Object.entries(r.verdicts)
     .filter(([, v]) => v === 'fail')
@@ -587,7 +590,7 @@ function blindRounds(rows: readonly FaultRow[]) {
       ...r,
       sweptNow: swept.length,
       caughtNow: swept.filter((x) => x.caughtBy.length > 0).length,
-      missedNow: swept.filter((x) => !x.caughtBy.length).map((x) => x.fault),
+      missedNow: swept.filter((x) => !x.caughtBy.length).map((x) => `${x.fault}${x.disputed ? ' (disputed)' : ''}`),
     };
   });
 }
@@ -607,7 +610,7 @@ function printSummary(s: VerifySummary): void {
   console.log(`\n${'fault'.padEnd(40)} ${'rule'.padEnd(46)} caught by`);
   for (const r of s.faults)
     console.log(
-      `${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : '— MISSED'}`,
+      `${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : `— MISSED${r.disputed ? ` (disputed: ${r.disputed})` : ''}`}`,
     );
   console.log(`\n${formatCoverage(s.coverage)}`);
   printBlindRounds(s);
@@ -632,7 +635,8 @@ function writeCounts(s: VerifySummary): number {
   const guardFailures = guardRuns.filter((g) => g.bad);
   const baselines = [s.baseline, ...(s.readOnly ? [s.readOnly.baseline] : [])];
   const badBaselines = baselines.filter((b) => b.failed > 0 || b.defects.length > 0).length;
-  const sweeps = [...s.faults, ...(s.readOnly?.faults ?? [])];
+  // A disputed fault is reported, never gating: the reading it breaks is a question for the document's owner.
+  const sweeps = [...s.faults, ...(s.readOnly?.faults ?? [])].filter((r) => !r.disputed);
   const sweepCaught = sweeps.filter((r) => r.caughtBy.length > 0).length;
   const passed =
     baselines.length -

@@ -39,6 +39,13 @@ export interface Fault {
    * caught when any rule fails, whichever rule the writer named.
    */
   round?: number;
+  /**
+   * Why the suite does not hold the reading of the document this fault
+   * breaks (a fault written blind may rest on one): verify still sweeps and
+   * reports it, but a miss does not fail verify. The question goes to the
+   * document's owner.
+   */
+  disputed?: string;
 }
 
 export const faults = [

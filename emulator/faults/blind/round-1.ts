@@ -13,6 +13,8 @@ export const round1 = [
     rule: 'oauth.token.endpoint',
     how: 'The token endpoint compares audience with the absolute identifier {origin}/api/v2/ only: the documented bare /api/v2/ is refused (403 access_denied).',
     round: 1,
+    disputed:
+      'The suite reads the audience "/api/v2/" as the tenant\'s own API, {origin}/api/v2/, which is what the real deployment takes (CONFORMANCE_AUDIENCE); whether a target must also take the bare path is a question for the document\'s owner.',
   },
   {
     name: 'token-bad-client-200',
