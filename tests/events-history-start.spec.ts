@@ -220,6 +220,33 @@ test.describe("events stream: the tenant's history @sse", () => {
     },
   );
 
+  const noEarlier = declareRules(READ, 'events.from-timestamp.start');
+  test(
+    'should replay nothing older than from_timestamp an hour back, whatever the history holds',
+    noEarlier,
+    async ({ events, config }) => {
+      // Judged on its own read, not on the day-long history: a target that replays the wrong side of the
+      // timestamp can leave that history empty, and everything judged on it would skip.
+      const from = Date.now() - 3_600_000;
+      const read = await readHistory(noEarlier, events, config, { from_timestamp: timestamp(from) });
+      read.conn.close();
+      test.skip(!read.events.length, 'The target replayed no event from an hour back: nothing to judge');
+      const early = read.events.filter((m) => timeOf(m) < from - TOLERANCE_MS);
+      must(
+        noEarlier.eventsFromTimestampStart,
+        early.length === 0,
+        ev(
+          read.conn,
+          `no event a minute or more before ${timestamp(from)}`,
+          `${early.length} earlier: ${early
+            .slice(0, 5)
+            .map((m) => `${identity(m)}@${envelopeOf(m)?.time}`)
+            .join(', ')}`,
+        ),
+      );
+    },
+  );
+
   const start = declareRules(READ, 'events.from-timestamp.start');
   test('should start at from_timestamp, give or take its rounding', start, async ({ events, config }) => {
     const h = await history(start, events, config);
