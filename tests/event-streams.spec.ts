@@ -4,6 +4,7 @@
  * Success codes, error statuses, scope and the last page's form: not shown (observed).
  */
 import type { Api, Exchange } from '../harness/requests/client.ts';
+import type { Config } from '../harness/run/config.ts';
 import {
   must,
   mustBeJson,
@@ -39,6 +40,20 @@ async function page(
   return { ex, body: ex.json as Page };
 }
 
+const reads = new Map<string, Promise<{ ex: Exchange; body: Page }>>();
+/**
+ * A page read once per worker and target, for the checks that judge a single answer (what take allows,
+ * the default page size) or need the streams it lists; walks and relations read afresh.
+ */
+function readOnce(api: Api, config: Config, query: { take?: number }): Promise<{ ex: Exchange; body: Page }> {
+  const key = `${config.baseUrl} ${query.take ?? ''}`;
+  if (!reads.has(key)) reads.set(key, page(api, query));
+  return reads.get(key)!;
+}
+/** The listing's first page at take=100: the streams the checks of single streams address. */
+const firstPage = async (api: Api, config: Config) =>
+  (await readOnce(api, config, { take: 100 })).body as Partial<Page> | undefined;
+
 /** Whether a page ends the walk: next absent or empty, or no items (the last page's form is not shown). */
 const isLast = (p: Page) => !p.next || p.eventStreams.length === 0;
 
@@ -69,6 +84,8 @@ async function walk(
   /** Send take on the first page only, and follow next without it (the default size, 50, from there). */
   takeOnFirstOnly = false,
   maxPages = MAX_PAGES,
+  /** Given, the first page is the one this worker read already (readOnce). */
+  config?: Config,
 ): Promise<{ ids: string[]; streams: Array<{ id?: string }>; pages: number; last: Page }> {
   const ids: string[] = [];
   const streams: Array<{ id?: string }> = [];
@@ -77,7 +94,8 @@ async function walk(
   let shortBefore: Exchange | undefined;
   for (let n = 1; ; n++) {
     const sent = takeOnFirstOnly && n > 1 ? undefined : take;
-    const { ex, body } = await page(api, { take: sent, from });
+    const { ex, body } =
+      n === 1 && config ? await readOnce(api, config, { take: sent }) : await page(api, { take: sent, from });
     mustSucceed('event-streams.list.success', ex);
     mustMatchSchema('event-stream-page', body, ex);
     const size = sent ?? 50;
@@ -111,8 +129,8 @@ async function walk(
 
 test.describe('event streams @event-streams', () => {
   const success = declareRules('event-streams.list.success', 'http.json-bodies', schemaRules('event-stream-page'));
-  test('should list a page of event streams', success, async ({ api }) => {
-    const { ex, body } = await page(api, {});
+  test('should list a page of event streams', success, async ({ api, config }) => {
+    const { ex, body } = await readOnce(api, config, {});
     mustSucceed(success.eventStreamsListSuccess, ex);
     mustBeJson(success.httpJsonBodies, ex);
     mustMatchSchema('event-stream-page', body, ex);
@@ -121,8 +139,8 @@ test.describe('event streams @event-streams', () => {
 
   for (const take of [1, 50, 100]) {
     const range = declareRules('event-streams.list.take.range', 'event-streams.list.take.page-size');
-    test(`should accept take=${take} and return at most ${take} streams`, range, async ({ api }) => {
-      const { ex, body } = await page(api, { take });
+    test(`should accept take=${take} and return at most ${take} streams`, range, async ({ api, config }) => {
+      const { ex, body } = await readOnce(api, config, { take });
       mustSucceed(range.eventStreamsListTakeRange, ex);
       must(range.eventStreamsListTakePageSize, body.eventStreams.length <= take, {
         expected: `at most ${take} streams`,
@@ -173,9 +191,9 @@ test.describe('event streams @event-streams', () => {
   });
 
   const takeDefault = declareRules('event-streams.list.take.default');
-  test('should size a page as take=50 when take is absent', takeDefault, async ({ api }) => {
-    const dflt = await page(api, {});
-    const fifty = await page(api, { take: 50 });
+  test('should size a page as take=50 when take is absent', takeDefault, async ({ api, config }) => {
+    const dflt = await readOnce(api, config, {});
+    const fifty = await readOnce(api, config, { take: 50 });
     mustSucceed(takeDefault.eventStreamsListTakeDefault, dflt.ex);
     must(takeDefault.eventStreamsListTakeDefault, dflt.body.eventStreams.length === fifty.body.eventStreams.length, {
       expected: `the same number of streams as take=50 (${fifty.body.eventStreams.length})`,
@@ -192,7 +210,7 @@ test.describe('event streams @event-streams', () => {
     schemaRules('event-stream-page'),
   );
   test('should walk every page by next with no duplicate, no gap, and an end', terminates, async ({ api, config }) => {
-    const big = await walk(api, 100);
+    const big = await walk(api, 100, false, MAX_PAGES, config);
     observe(
       'event-streams.list.last-page',
       'next on the last page',
@@ -205,7 +223,7 @@ test.describe('event streams @event-streams', () => {
     const same = async (take: number | undefined, firstOnly: boolean) => {
       // The pages such a walk needs, and two more: a walk past them does not end.
       const bound = Math.ceil(big.ids.length / (firstOnly ? 50 : (take ?? 50))) + 2 + (firstOnly ? 1 : 0);
-      const other = await walk(api, take, firstOnly, Math.max(MAX_PAGES, bound));
+      const other = await walk(api, take, firstOnly, Math.max(MAX_PAGES, bound), config);
       const a = big.streams.map((x) => JSON.stringify(x));
       const b = other.streams.map((x) => JSON.stringify(x));
       const at = a.findIndex((x, i) => x !== b[i]);
@@ -221,7 +239,7 @@ test.describe('event streams @event-streams', () => {
     await same(undefined, false);
     if (config.embedded) await same(50, false);
     // Generated page sizes: a small one makes many pages (bounded against an external target).
-    const few = Math.max(1, Math.ceil(big.ids.length / (config.embedded ? 5 : 3)));
+    const few = Math.max(1, Math.ceil(big.ids.length / (config.embedded ? 5 : 2)));
     for (const take of config.embedded ? [1, 7, few, 99] : [few]) await same(take, false);
     await same(config.embedded ? 3 : few, true);
   });
@@ -234,14 +252,14 @@ test.describe('event streams @event-streams', () => {
       // The listing as read (its own rules are decided by the walks above).
       const streams: Array<{ id?: string }> = [];
       for (let from: string | undefined, n = 0; n < MAX_PAGES; n++) {
-        const { body } = await page(api, { take: 100, from });
+        const body = from === undefined ? await firstPage(api, config) : (await page(api, { take: 100, from })).body;
         streams.push(...(body?.eventStreams ?? []));
-        if (!body?.eventStreams || isLast(body)) break;
+        if (!body?.eventStreams || isLast(body as Page)) break;
         from = body.next;
       }
       test.skip(!streams.length, 'The target holds no event stream to read');
-      // Against an external target, a few spread over the list.
-      const step = config.embedded ? 1 : Math.max(1, Math.ceil(streams.length / 3));
+      // Against an external target, two: the first and one further on.
+      const step = config.embedded ? 1 : Math.max(1, Math.ceil(streams.length / 2));
       for (const listed of streams.filter((_, i) => i % step === 0)) {
         const ex = await api.get(one(listed.id!));
         mustSucceed(asListed.eventStreamsGetSuccess, ex);
@@ -259,9 +277,9 @@ test.describe('event streams @event-streams', () => {
     'should never answer a stream for an id near a listed one (RFC 3986: another path)',
     near,
     async ({ api, config }) => {
-      const { body } = await page(api, { take: 1 });
+      const body = await firstPage(api, config);
       test.skip(!body?.eventStreams?.[0]?.id, 'The target holds no event stream whose id could be varied');
-      const id = body.eventStreams[0]!.id!;
+      const id = body!.eventStreams![0]!.id!;
       const variants = nearIds(id);
       for (const v of config.embedded ? variants : variants.filter((_, i) => i === 0 || i === 5)) {
         const ex = await api.get(`${LIST}/${v.raw}`);
@@ -281,10 +299,11 @@ test.describe('event streams @event-streams', () => {
     'http.json-bodies',
     schemaRules('event-stream'),
   );
-  test('should get each listed stream by id, as listed', success2, async ({ api }) => {
-    const { body } = await page(api, { take: 3 });
+  test('should get each listed stream by id, as listed', success2, async ({ api, config }) => {
+    const body = await firstPage(api, config);
     test.skip(!body?.eventStreams?.length, 'The target holds no event stream to read');
-    for (const listed of body.eventStreams) {
+    // Against an external target the first only (the check above reads more, by equality).
+    for (const listed of body!.eventStreams!.slice(0, config.embedded ? 3 : 1)) {
       const ex = await api.get(one(listed.id!));
       mustSucceed(success2.eventStreamsGetSuccess, ex);
       mustBeJson(success2.httpJsonBodies, ex);
@@ -307,12 +326,14 @@ test.describe('event streams @event-streams', () => {
   }
 
   const lengthened = declareRules('event-streams.get.id.length', 'http.json-error-bodies');
-  test("should refuse a listed stream's id with a character added or removed", lengthened, async ({ api }) => {
-    const { body } = await page(api, { take: 1 });
+  test("should refuse a listed stream's id with a character added or removed", lengthened, async ({ api, config }) => {
+    const body = await firstPage(api, config);
     test.skip(!body?.eventStreams?.[0]?.id, 'The target holds no event stream whose id could be lengthened');
-    const id = body.eventStreams[0]!.id!;
+    const id = body!.eventStreams![0]!.id!;
     // A target that cuts a longer id to 26 characters would serve this stream: the limit is exactly 26.
-    for (const other of [`${id}a`, `${id}${id.slice(-1)}`, id.slice(0, -1)]) {
+    // Against an external target, one character added (its last again) and one removed.
+    const others = [`${id}a`, `${id}${id.slice(-1)}`, id.slice(0, -1)];
+    for (const other of config.embedded ? others : others.slice(1)) {
       const ex = await api.get(one(other));
       mustRefuse(
         lengthened.eventStreamsGetIdLength,
@@ -344,6 +365,5 @@ test.describe('event streams @event-streams', () => {
 authChecks('event-streams.list', (api, _c, auth) => api.get(LIST, { auth, query: { take: 1 } }));
 // The probe reads a listed stream, so that the run's token can be seen accepted (2xx) and a forged one seen refused.
 authChecks('event-streams.get', (api, _c, auth, id) => api.get(one(id ?? 'z'.repeat(26)), { auth }), {
-  target: async (api) =>
-    ((await api.get(LIST, { query: { take: 1 } })).json as Partial<Page> | undefined)?.eventStreams?.[0]?.id,
+  target: async (api, config) => (await firstPage(api, config))?.eventStreams?.[0]?.id,
 });

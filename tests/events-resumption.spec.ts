@@ -175,15 +175,17 @@ test.describe('events stream @sse', () => {
   test(
     'should refuse a from_timestamp over 20 characters, valid RFC 3339 or not',
     timestampLength,
-    async ({ events }) => {
+    async ({ events, config }) => {
       // Valid RFC 3339 timestamps over 20 characters (a fraction, a numeric offset), and one with a space after.
-      for (const v of [
+      const over = [
         '2024-01-01T00:00:00.0Z',
         '2024-01-01T00:00:00.123456Z',
         '2024-01-01T00:00:00+00:00',
         '2024-01-01T01:00:00+01:00',
         '2024-01-01T00:00:00Z ',
-      ]) {
+      ];
+      // Against an external target, one of each kind: a fraction, an offset, a space.
+      for (const v of config.embedded ? over : [over[0]!, over[3]!, over[4]!]) {
         const conn = await events.subscribe({ query: { from_timestamp: v } });
         mustRefuse(
           timestampLength.eventsFromTimestampMaxLength,

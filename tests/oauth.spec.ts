@@ -164,7 +164,10 @@ test.describe('token endpoint @auth', () => {
         ['empty', { clientId: id, clientSecret: '' }],
         ["the secret under another client's id", { clientId: `${id}x`, clientSecret: secret }],
       ];
-      for (const [what, creds] of wrong) {
+      // Against an external target (failed logins may count against the client there), one of each
+      // comparison: by prefix (cut), by length (last changed), without case, of the id alone.
+      const sent = config.embedded ? wrong : [wrong[1]!, wrong[2]!, wrong[4]!, wrong[6]!];
+      for (const [what, creds] of sent) {
         if (creds.clientSecret === secret && creds.clientId === id) continue;
         const ex = await tokenExchange(config, creds);
         must(

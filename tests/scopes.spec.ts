@@ -104,7 +104,7 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
       const nearest = held
         .filter((s) => s.startsWith('read:'))
         .sort((a, b) => distance(a, SCOPE) - distance(b, SCOPE) || a.localeCompare(b))
-        .slice(0, config.embedded ? 6 : 2);
+        .slice(0, config.embedded ? 6 : 1);
       const sets = [
         ['delete:federated_connections_tokens'],
         ...nearest.map((s) => [s]),

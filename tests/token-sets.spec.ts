@@ -13,7 +13,6 @@ import {
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
-import { tamperSignature } from '../harness/vocabulary/jwt.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
@@ -128,8 +127,9 @@ test.describe('token sets of a user @token-sets', () => {
     async ({ api, config }) => {
       // Every alphabet, at and over the limit: a server counting bytes, UTF-16 units or the encoded path refuses 300.
       const all = Object.keys(ALPHABETS) as AlphabetName[];
-      // Against an external target, the three alphabets that count differently in UTF-8 and UTF-16.
-      for (const alphabet of config.embedded ? all : (['latin1', 'bmp', 'astral'] as const)) {
+      // Against an external target, characters outside the BMP alone: 4 UTF-8 bytes, 2 UTF-16 units and
+      // 12 path characters each, so any counting but in characters refuses 300 of them.
+      for (const alphabet of config.embedded ? all : (['astral'] as const)) {
         const [at, over] = [300, 301].map(
           (n) => `conformance-${fc.sample(plainText(alphabet, n - 12), { seed: n, numRuns: 1 })[0]}`,
         );
@@ -164,21 +164,6 @@ test.describe('token sets of a user @token-sets', () => {
       fcParams(config, 15),
     );
   });
-
-  const unauthorized = declareRules('token-sets.list.unauthorized');
-  test(
-    'should answer 401 without a token, with a malformed header, and with a tampered signature',
-    unauthorized,
-    async ({ anonApi, config }) => {
-      const id = config.userId ?? unknownUser();
-      const none = await anonApi.get(path(id), { auth: 'none' });
-      mustStatus(unauthorized.tokenSetsListUnauthorized, none, 401);
-      const tampered = await anonApi.get(path(id), { auth: { header: `Bearer ${tamperSignature(config.runToken!)}` } });
-      mustStatus(unauthorized.tokenSetsListUnauthorized, tampered, 401);
-      const garbage = await anonApi.get(path(id), { auth: { header: 'Bearer not-a-jwt' } });
-      mustStatus(unauthorized.tokenSetsListUnauthorized, garbage, 401);
-    },
-  );
 
   const insufficientScope = declareRules('token-sets.list.insufficient-scope');
   test(

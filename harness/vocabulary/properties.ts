@@ -8,12 +8,12 @@ import type { Config } from '../run/config.ts';
 
 /**
  * `numRuns` is for the embedded emulator; against an external target a
- * third of it (at least 3), to keep a read-only run within its request budget.
+ * eighth of it (at least 2), to keep a read-only run within its request budget.
  */
 export function fcParams<T>(config: Config, numRuns: number): fc.Parameters<T> {
   const { seed, path, runs } = config.fc;
   return {
-    numRuns: runs ?? (config.embedded ? numRuns : Math.max(3, Math.ceil(numRuns / 3))),
+    numRuns: runs ?? (config.embedded ? numRuns : Math.max(2, Math.ceil(numRuns / 8))),
     ...(seed !== undefined ? { seed } : {}),
     ...(path ? { path } : {}),
     // The failure message of the first failing case, plus seed and path.

@@ -1,6 +1,6 @@
 /**
  * The default read-only run against an external target stays within its
- * request budget (at most 250 requests), and sends not one write.
+ * request budget (at most 160 requests), and sends not one write.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -11,7 +11,7 @@ import { runSuite } from './run-suite.ts';
 
 test.setTimeout(120_000);
 
-test('should send at most 250 requests and no write in the default read-only run', async () => {
+test('should send at most 160 requests and no write in the default read-only run', async () => {
   const emu = await startEmulator({ heartbeatMs: 1000 });
   // A counting proxy in front of the emulator sees every request the run sends.
   const writes: string[] = [];
@@ -59,7 +59,7 @@ test('should send at most 250 requests and no write in the default read-only run
     };
     test.info().annotations.push({ type: 'requests', description: JSON.stringify(report.requests) });
     expect(report.requests.total).toBeGreaterThan(50);
-    expect(report.requests.total).toBeLessThanOrEqual(250);
+    expect(report.requests.total).toBeLessThanOrEqual(160);
     expect(writes).toEqual([]);
   } finally {
     proxy.closeAllConnections();
