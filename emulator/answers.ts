@@ -35,8 +35,10 @@ export function sendAnswer(reply: FastifyReply, a: Answer): FastifyReply {
  * asks for a refusal, then passes the answer through the mutations.
  */
 export function runner(ctx: EmulatorContext, operation: OperationId | undefined, handler: Handler): Handler {
-  if (!ctx.mutations.reshapes(operation)) return handler;
+  // With the control surface, faults may be switched while the emulator runs: decided per request.
+  if (!ctx.options.control && !ctx.mutations.reshapes(operation)) return handler;
   return async (request, reply) => {
+    if (!ctx.mutations.reshapes(operation)) return handler(request, reply);
     const refused = ctx.mutations.refusal(request, operation);
     if (refused !== undefined) throw refused;
     const body = await handler(request, reply);

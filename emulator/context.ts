@@ -27,14 +27,14 @@ export interface OpenStream {
 
 export interface EmulatorContext {
   readonly options: ResolvedOptions;
-  /** Faults switched on (the catalogue: faults/catalogue.ts). */
-  readonly faults: ReadonlySet<FaultName>;
+  /** Faults switched on (the catalogue: faults/catalogue.ts); the control surface may switch them (faults/switch.ts). */
+  faults: ReadonlySet<FaultName>;
   /** The false-positive variant, if any (faults/variants.ts). */
   readonly variant: VariantName | undefined;
-  /** The behavioural seams the routes call (faults/seams.ts). */
-  readonly deviations: Deviations;
-  /** The answer reshapes switched on (faults/mutations.ts). */
-  readonly mutations: Mutations;
+  /** The behavioural seams the routes call (faults/seams.ts), asked per request. */
+  deviations: Deviations;
+  /** The answer reshapes switched on (faults/mutations.ts), asked per request. */
+  mutations: Mutations;
   /** `http://host:port` the emulator is reached at; set by startEmulator() after listen. */
   origin: string;
   readonly state: State;

@@ -7,12 +7,17 @@
  *  - POST /__control/reset restores the seeded state (users, experiments,
  *    keys, custom text, ...) and forgets rate-limit windows (204); the event
  *    log is kept, so cursors stay valid;
+ *  - PUT /__control/faults `{ "faults": ["<fault name>", ...] }` switches
+ *    exactly those faults on (`[]`: none), as if the emulator had started
+ *    with them, and restores the seeded state (200 `{ faults }`); see
+ *    faults/switch.ts for the few that act at start only;
  *  - GET /__control/state: a summary of the state, for debugging.
  */
 import type { FastifyInstance } from 'fastify';
 import { CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { apiError } from './errors.js';
 import { isEventType, requestContext } from './events.js';
+import { switchFaults } from './faults/switch.js';
 import { isPlainObject } from './routes/shared.js';
 import { fullConnection } from './state.js';
 
@@ -65,6 +70,19 @@ export function registerControl(app: FastifyInstance, ctx: EmulatorContext): voi
     ctx.state.reset();
     ctx.limiter.clear();
     return reply.code(204).send();
+  });
+
+  app.put(`${CONTROL_PREFIX}/faults`, (request) => {
+    const body = request.body;
+    const names = isPlainObject(body) ? body['faults'] : undefined;
+    if (!Array.isArray(names) || !names.every((n): n is string => typeof n === 'string'))
+      throw apiError('invalid_body', 'faults must be an array of fault names');
+    try {
+      return { faults: [...switchFaults(ctx, names)] };
+    } catch (e) {
+      if (e instanceof RangeError) throw apiError('invalid_body', e.message);
+      throw e;
+    }
   });
 
   app.get(`${CONTROL_PREFIX}/state`, () => ({

@@ -13,6 +13,7 @@ test.describe('control endpoint', () => {
         ['POST', '/__control/reset'],
         ['GET', '/__control/state'],
         ['POST', '/__control/events'],
+        ['PUT', '/__control/faults'],
       ] as const) {
         expect((await h.app.inject({ method, url })).statusCode).toBe(404);
       }
@@ -44,6 +45,47 @@ test.describe('control endpoint', () => {
         await h.app.inject({ method: 'GET', url: '/__control/state' }),
       );
       expect(state.counts['eventStreams']).toBe(137);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('should switch faults while it runs, back to conforming with none, and refuse what it cannot switch', async () => {
+    const h = await harness({ control: true });
+    try {
+      const s = h.app.emulator.state;
+      const listing = `/users/${encodeURIComponent(s.fixtures.userId)}/federated-connections-tokensets`;
+      const put = (faults: unknown) => h.app.inject({ method: 'PUT', url: '/__control/faults', payload: { faults } });
+      const wrongSecret = () =>
+        h.app.inject({
+          method: 'POST',
+          url: '/oauth/token/',
+          payload: {
+            grant_type: 'client_credentials',
+            client_id: h.app.emulator.auth.clients.full.clientId,
+            client_secret: 'not-the-secret',
+            audience: `${h.app.emulator.origin}/api/v2/`,
+          },
+        });
+      expect((await h.api('GET', listing)).statusCode).toBe(200);
+      expect((await wrongSecret()).statusCode).toBe(401);
+      // An answer reshape and a behavioural seam, switched on together.
+      const on = await put(['token-sets-status-201', 'token-wrong-secret-accepted']);
+      expect(on.statusCode).toBe(200);
+      expect(body<{ faults: string[] }>(on).faults).toEqual(['token-sets-status-201', 'token-wrong-secret-accepted']);
+      expect((await h.api('GET', listing)).statusCode).toBe(201);
+      expect((await wrongSecret()).statusCode).toBe(200);
+      expect(body<{ faults: string[] }>(await h.app.inject({ method: 'GET', url: '/__control/state' })).faults).toEqual(
+        ['token-sets-status-201', 'token-wrong-secret-accepted'],
+      );
+      expect((await put([])).statusCode).toBe(200);
+      expect((await h.api('GET', listing)).statusCode).toBe(200);
+      expect((await wrongSecret()).statusCode).toBe(401);
+      for (const bad of [['no-such-fault'], ['experiment-id-with-zero'], 'token-sets-status-201', [1]]) {
+        const res = await put(bad);
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      }
+      expect((await h.api('GET', listing)).statusCode).toBe(200);
     } finally {
       await h.close();
     }
