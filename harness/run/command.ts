@@ -17,7 +17,8 @@ import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../../spec/operations.ts';
 import { grepForRule, grepForTag, isRuleId, rules, type Rule } from '../../spec/rules.ts';
-import { ENV_FILE, PROFILE, RECORD_PROFILE, REPORTS_DIR, commandEnv, type Env } from './config.ts';
+import { BASELINE, ENV_FILE, PROFILE, RECORD_PROFILE, REPORTS_DIR, commandEnv, type Env } from './config.ts';
+import type { Difference } from '../verdicts/baseline.ts';
 
 /** The package's root (this repository, or node_modules/mgmt-api-conformance). */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,6 +39,10 @@ the environment and ./.env (CONFORMANCE_*), or, when neither names one
   --rule ID              only the checks of this rule (repeatable; see \`rules\`)
   --operation NAME       only the checks of this operation: its id (event-streams.list)
                          or its tag (event-streams, sse); repeatable
+  --baseline FILE        compare with this earlier run's conformance.json (default: the last
+                         run of the same target kept in CONFORMANCE_STATE_DIR, ./reports by default)
+  --fail-on new|any      new: exit 1 only for rules failing now that did not fail in the
+                         baseline (known failures are reported, and exit 0); any (default): every failure
   --profile FILE         fail where an observation differs from the profile
   --record-profile FILE  store this run's observations as a profile
   --json                 print a one-line JSON summary on stdout (the run's output goes to stderr)
@@ -70,6 +75,7 @@ function operationTag(name: string): string {
 
 interface RunOptions {
   envFile?: string;
+  failOn: 'new' | 'any';
   reports: string;
   json: boolean;
   selections: string[];
@@ -79,7 +85,14 @@ interface RunOptions {
 
 function parseRun(args: string[]): RunOptions {
   const env = commandEnv();
-  const opts: RunOptions = { reports: env[REPORTS_DIR] || 'reports', json: false, selections: [], playwright: [], env };
+  const opts: RunOptions = {
+    reports: env[REPORTS_DIR] || 'reports',
+    failOn: 'any',
+    json: false,
+    selections: [],
+    playwright: [],
+    env,
+  };
   let grep: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -98,6 +111,17 @@ function parseRun(args: string[]): RunOptions {
         [v, i] = takeValue(args, i, flag, inline);
         opts.envFile = resolve(v);
         if (!existsSync(opts.envFile) || !statSync(opts.envFile).isFile()) fail(`--env-file ${v}: no such file`);
+        break;
+      case '--baseline':
+        [v, i] = takeValue(args, i, flag, inline);
+        if (!existsSync(v) || !statSync(v).isFile())
+          fail(`--baseline ${v}: no such file (a conformance.json of an earlier run)`);
+        env[BASELINE] = resolve(v);
+        break;
+      case '--fail-on':
+        [v, i] = takeValue(args, i, flag, inline);
+        if (v !== 'new' && v !== 'any') fail(`--fail-on ${v}: new or any`);
+        opts.failOn = v;
         break;
       case '--reports':
         [v, i] = takeValue(args, i, flag, inline);
@@ -151,10 +175,19 @@ interface Summary {
   error?: string;
   reports: string;
   durationMs?: number;
+  /** What changed since the baseline (the report's `difference`). */
+  difference?: Difference;
+  /** With --fail-on new: every failing rule failed in the baseline too, so the run exits 0. */
+  knownFailuresOnly?: boolean;
 }
 
 /** Reads the run's conformance.json (written by harness/verdicts/reporter.ts) into a verdict. */
-export function summarize(reports: string, startedAt: number, playwrightCode: number): Summary {
+export function summarize(
+  reports: string,
+  startedAt: number,
+  playwrightCode: number,
+  failOn: 'new' | 'any' = 'any',
+): Summary {
   const file = resolve(reports, 'conformance.json');
   let report:
     | {
@@ -165,6 +198,7 @@ export function summarize(reports: string, startedAt: number, playwrightCode: nu
         headline?: Record<'pass' | 'fail' | 'observed' | 'skipped' | 'not run', number>;
         errors?: string[];
         rules?: Array<{ id: string; verdict: string }>;
+        difference?: Difference;
       }
     | undefined;
   try {
@@ -193,6 +227,7 @@ export function summarize(reports: string, startedAt: number, playwrightCode: nu
     skipped: h.skipped,
     notRun: h['not run'],
     durationMs: report.durationMs === undefined ? undefined : Math.round(report.durationMs),
+    ...(report.difference ? { difference: report.difference } : {}),
   };
   const failedRules = (report.rules ?? []).filter((r) => r.verdict === 'fail').map((r) => r.id);
   const errors = report.errors ?? [];
@@ -207,7 +242,23 @@ export function summarize(reports: string, startedAt: number, playwrightCode: nu
     };
   }
   const failedChecks = unexpectedTests(reports);
-  if (h.fail > 0) return { result: 'failed', exitCode: EXIT.failed, ...counts, failedRules, failedChecks, ...where };
+  if (h.fail > 0) {
+    // --fail-on new: rules that failed in the baseline too are known, reported, and do not fail the run.
+    const knownFailuresOnly =
+      failOn === 'new' &&
+      report.difference !== undefined &&
+      report.difference.newlyFailing.length === 0 &&
+      failedRules.every((id) => report.difference!.stillFailing.includes(id));
+    return {
+      result: 'failed',
+      exitCode: knownFailuresOnly ? EXIT.conformant : EXIT.failed,
+      ...counts,
+      failedRules,
+      failedChecks,
+      ...(knownFailuresOnly ? { knownFailuresOnly } : {}),
+      ...where,
+    };
+  }
   if (playwrightCode !== 0) {
     // A check failed without a rule verdict to show for it (say, a profile difference under a rule its
     // test does not declare): still a failed run. No check ran at all: the selection matched nothing.
@@ -270,8 +321,12 @@ async function runSuite(args: string[]): Promise<number> {
     );
     return code;
   }
-  const summary = summarize(reports, startedAt, code);
+  const summary = summarize(reports, startedAt, code, opts.failOn);
   if (summary.result === 'error') process.stderr.write(`\nmgmt-api-conformance: ${summary.error}\n`);
+  if (summary.knownFailuresOnly)
+    process.stderr.write(
+      `\nmgmt-api-conformance: --fail-on new: ${summary.failedRules!.length} rules fail, none of them new since the baseline; exit 0\n`,
+    );
   if (opts.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   return summary.exitCode;
 }

@@ -31,6 +31,7 @@ export const ENV_FILE = 'CONFORMANCE_ENV_FILE';
 export const REPORTS_DIR = 'CONFORMANCE_REPORTS_DIR';
 export const PROFILE = 'CONFORMANCE_PROFILE';
 export const RECORD_PROFILE = 'CONFORMANCE_RECORD_PROFILE';
+export const BASELINE = 'CONFORMANCE_BASELINE';
 
 let dotenvLoaded = false;
 
@@ -235,12 +236,18 @@ export function reportSettings(env: Env = process.env): {
   embedded: boolean;
   setupRequests: number;
   recordProfile?: string;
+  /** Where runs are kept for the next run's difference (and the fixture ledger). */
+  stateDir: string;
+  /** The baseline given with --baseline, if any. */
+  baseline?: string;
 } {
   return {
     target: opt(env, 'CONFORMANCE_BASE_URL') ?? '(not set)',
     embedded: opt(env, 'CONFORMANCE_EMBEDDED') === '1',
     setupRequests: Number(opt(env, HANDOVER.setupRequests) ?? 0),
     recordProfile: opt(env, RECORD_PROFILE),
+    stateDir: opt(env, 'CONFORMANCE_STATE_DIR') ?? reportsDir(env),
+    baseline: opt(env, BASELINE),
   };
 }
 

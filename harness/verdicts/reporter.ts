@@ -18,6 +18,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { operations } from '../../spec/operations.ts';
 import { rules, type Rule } from '../../spec/rules.ts';
 import { reportSettings } from '../run/config.ts';
+import { compareWithBaseline, differenceLine, differenceMarkdown, keepRun, type Difference } from './baseline.ts';
 import { buildProfile } from '../run/profile.ts';
 import {
   ANNOTATION,
@@ -66,6 +67,8 @@ export interface ConformanceReport {
   requests: { total: number; byOperation: Record<string, number> };
   /** Errors outside any check, e.g. a target that could not be reached. */
   errors: string[];
+  /** What changed since the baseline (harness/verdicts/baseline.ts); absent when the run did not start. */
+  difference?: Difference;
 }
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
@@ -102,12 +105,17 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<void> {
     const report = this.build(result);
+    const settings = reportSettings();
+    const started = !(this.errors.length && this.results.size === 0);
+    // Read before this run's reports are written: the baseline may be the conformance.json they replace.
+    if (started) report.difference = compareWithBaseline(report, settings.stateDir, settings.baseline);
     mkdirSync(this.out, { recursive: true });
     writeFileSync(join(this.out, 'conformance.json'), JSON.stringify(report, null, 2));
     const md = toMarkdown(report);
     writeFileSync(join(this.out, 'conformance.md'), md);
     this.writeHtml(report);
-    const record = reportSettings().recordProfile;
+    if (started) keepRun(report as ConformanceReport & Record<string, unknown>, settings.stateDir);
+    const record = settings.recordProfile;
     if (record && !(this.errors.length && this.results.size === 0)) {
       writeFileSync(record, `${JSON.stringify(buildProfile(report.target, report.observations), null, 2)}\n`);
       console.log(
@@ -122,6 +130,7 @@ export default class ConformanceReporter implements Reporter {
     console.log(
       `\nConformance: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run; ${report.mustDecided.decided}/${report.mustDecided.of} must rules decided. Requests sent: ${report.requests.total}. Report: ${join(this.out, 'conformance.md')}`,
     );
+    if (report.difference) console.log(differenceLine(report.difference));
     if (report.usedUpFixtures.length)
       console.log(`Used-up fixtures (their checks skipped): ${report.usedUpFixtures.join('; ')}`);
     if (report.suiteDefects.length)
@@ -254,6 +263,10 @@ export function toMarkdown(r: ConformanceReport): string {
     `This run decided ${r.mustDecided.decided} of the ${r.mustDecided.of} must rules (pass or fail); the others were skipped, with their reasons below, or not run.`,
     '',
   ];
+  if (r.difference) {
+    const requirement = (id: string) => r.rules.find((x) => x.id === id)?.requirement ?? '';
+    lines.push(...differenceMarkdown(r.difference, requirement));
+  }
   if (r.usedUpFixtures.length)
     lines.push(
       '**Used-up fixtures** (the checks that need them skipped; give fresh ones):',
@@ -354,7 +367,7 @@ export function toHtml(r: ConformanceReport): string {
       const by = x.decidedBy.length
         ? `<details><summary>${x.decidedBy.length} of ${x.checks.length}</summary><small>${x.decidedBy.map(esc).join('<br>')}</small></details>`
         : `0 of ${x.checks.length}`;
-      return `<tr class="${x.verdict.replace(' ', '-')}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td style="color:${color[x.verdict]};font-weight:600">${x.verdict}${extra}</td><td>${by}</td><td>${esc(x.requirement)}${ev}</td></tr>`;
+      return `<tr id="rule-${esc(x.id)}" class="${x.verdict.replace(' ', '-')}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td style="color:${color[x.verdict]};font-weight:600">${x.verdict}${extra}</td><td>${by}</td><td>${esc(x.requirement)}${ev}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Conformance rule matrix</title>
@@ -362,9 +375,28 @@ export function toHtml(r: ConformanceReport): string {
 <body><h1>Conformance rule matrix</h1>
 <p>Target: ${esc(r.target)}${r.embedded ? ' (embedded emulator)' : ''}. ${r.requests.total} requests, ${(r.durationMs / 1000).toFixed(1)} s.</p>
 <p id="headline"><b>${h.pass}</b> rules passed, <b>${h.fail}</b> failed, <b>${h.observed}</b> observed, <b>${h.skipped}</b> skipped, <b>${h['not run']}</b> not run. This run decided <b>${r.mustDecided.decided}</b> of ${r.mustDecided.of} must rules. <a href="index.html">Test report</a></p>
+${r.difference ? differenceHtml(r.difference) : ''}
 ${r.usedUpFixtures.length ? `<p id="used-up"><b>Used-up fixtures</b> (their checks skipped): ${r.usedUpFixtures.map(esc).join('; ')}</p>` : ''}
 ${r.suiteDefects.length ? `<p id="suite-defects"><b>Defects of the suite</b>: ${r.suiteDefects.map((d) => esc(`${d.check}: ${d.defect}`)).join('<br>')}</p>` : ''}
 <table id="matrix"><thead><tr><th>rule</th><th>level</th><th>verdict</th><th>decided by</th><th>requirement</th></tr></thead><tbody>
 ${rows}
 </tbody></table></body></html>`;
+}
+
+/** The difference since the baseline, each rule linked to its row of the matrix. */
+function differenceHtml(d: Difference): string {
+  const link = (id: string) => `<a href="#rule-${esc(id)}"><code>${esc(id)}</code></a>`;
+  const part = (title: string, ids: readonly string[], cls: string) =>
+    ids.length ? `<p class="${cls}"><b>${title}</b> (${ids.length}): ${ids.map(link).join(', ')}</p>` : '';
+  const head = d.baseline
+    ? `Compared with ${d.baseline.from === 'given' ? 'the given baseline' : 'the last run'}, ${esc(d.baseline.file)} (${esc(d.baseline.startedAt)}${d.baseline.sameTarget ? '' : `, another target: ${esc(d.baseline.target)}`}).`
+    : `No baseline: ${esc(d.none ?? '')}. Every failure counts as new.`;
+  return `<section id="difference" style="border:1px solid #d0d7de;padding:8px 16px;margin:8px 0"><h2>Since the baseline</h2><p>${head}</p>
+${part('Newly failing', d.newlyFailing, 'newly-failing')}
+${d.baseline ? part('Newly passing', d.newlyPassing, 'newly-passing') : ''}
+${d.newlyUndecided.length ? `<p class="newly-undecided"><b>No longer decided</b>: ${d.newlyUndecided.map((u) => `${link(u.rule)} (${u.was} before, ${u.now} now)`).join(', ')}</p>` : ''}
+${d.baseline ? part('Still failing (known, not new)', d.stillFailing, 'still-failing') : ''}
+${part('Known failures whose evidence changed', d.evidenceChanged, 'evidence-changed')}
+${d.flapping.length ? `<p class="flapping"><b>Flapping</b> over the last ${d.runsCompared} runs: ${d.flapping.map((f) => `${link(f.rule)} ${f.verdicts.join(' → ')}`).join('; ')}</p>` : ''}
+</section>`;
 }
