@@ -12,7 +12,7 @@
  * unreachable target (no check ran), or a selection that matched no check.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../../spec/operations.ts';
@@ -26,6 +26,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXIT = { conformant: 0, failed: 1, error: 2 } as const;
 
 const USAGE = `usage: mgmt-api-conformance [run] [options] [playwright options]
+       mgmt-api-conformance gate [--reports DIR] [--fail-on new|any] [--summary FILE]
        mgmt-api-conformance rules [--json] [--operation NAME]
        mgmt-api-conformance emulator [--port N] [--control] [--fault NAME] [--env-file PATH] ...
 
@@ -366,10 +367,62 @@ function listRules(args: string[]): number {
   return 0;
 }
 
+/**
+ * `gate`: the verdict of a run already made (merged shards, say), from its
+ * reports: the exit code a run would have had, and with --summary the
+ * difference first, then the headline, as markdown (a CI job's summary page).
+ */
+function gate(args: string[]): number {
+  let reports = 'reports';
+  let failOn: 'new' | 'any' = 'any';
+  let summaryFile: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const [flag, inline] = eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
+    let v: string;
+    if (flag === '--reports') [reports, i] = takeValue(args, i, flag, inline);
+    else if (flag === '--summary') [summaryFile, i] = takeValue(args, i, flag, inline);
+    else if (flag === '--fail-on') {
+      [v, i] = takeValue(args, i, flag, inline);
+      if (v !== 'new' && v !== 'any') fail(`--fail-on ${v}: new or any`);
+      failOn = v;
+    } else if (flag === '-h' || flag === '--help') {
+      process.stdout.write('usage: mgmt-api-conformance gate [--reports DIR] [--fail-on new|any] [--summary FILE]\n');
+      return 0;
+    } else fail(`gate: unknown option ${a}`);
+  }
+  const failedChecks = unexpectedTests(resolve(reports)) ?? 0;
+  const summary = summarize(resolve(reports), 0, failedChecks > 0 ? 1 : 0, failOn);
+  if (summary.result === 'error') {
+    process.stderr.write(`mgmt-api-conformance: ${summary.error}\n`);
+    return summary.exitCode;
+  }
+  const md = readFileSync(resolve(reports, 'conformance.md'), 'utf8');
+  const section = (title: string) => {
+    const at = md.indexOf(`\n## ${title}\n`);
+    if (at < 0) return '';
+    const next = md.indexOf('\n## ', at + 4);
+    return md.slice(at + 1, next < 0 ? undefined : next).trim();
+  };
+  const head = md.slice(0, md.indexOf('\n## ')).trim();
+  const verdict =
+    summary.exitCode === EXIT.conformant
+      ? summary.knownFailuresOnly
+        ? `Gate (--fail-on ${failOn}): passed; ${summary.failedRules!.length} rules fail, none new since the baseline.`
+        : `Gate (--fail-on ${failOn}): passed.`
+      : `Gate (--fail-on ${failOn}): FAILED; ${summary.difference?.newlyFailing.length ?? summary.failedRules?.length ?? 0} rules newly failing.`;
+  const text = [verdict, section('Since the baseline'), head, section('Failed rules')].filter(Boolean).join('\n\n');
+  if (summaryFile) writeFileSync(summaryFile, `${text}\n`, { flag: 'a' });
+  process.stdout.write(`${verdict}\n`);
+  return summary.exitCode;
+}
+
 /** The exit code, or undefined while the emulator runs (it exits on a signal). */
 async function main(argv: string[]): Promise<number | undefined> {
   const [first, ...rest] = argv;
   if (first === 'rules') return listRules(rest);
+  if (first === 'gate') return gate(rest);
   if (first === 'emulator') {
     // emulator/cli.ts reads process.argv itself: hand it the emulator's options only.
     process.argv = [process.argv[0]!, resolve(ROOT, 'emulator/cli.ts'), ...rest];

@@ -117,6 +117,19 @@ test.describe.serial('three nights against one emulator', () => {
       expect(d['newlyFailing']).toEqual([]);
       expect(d['stillFailing']).toEqual(broken);
       expect(third.output).toContain('none of them new since the baseline; exit 0');
+
+      // The same verdicts from the reports alone (the nightly workflow's gate after merging shards).
+      const summary = join(third.reports, 'summary.md');
+      const gated = async (reports: string) =>
+        runConformance({}, ['gate', '--reports', reports, '--fail-on', 'new', '--summary', summary]);
+      expect((await gated(second.reports)).code).toBe(1);
+      const passed = await gated(third.reports);
+      expect(passed.code, passed.output).toBe(0);
+      const text = readFileSync(summary, 'utf8');
+      expect(text).toContain('none new since the baseline');
+      expect(text.indexOf('## Since the baseline')).toBeLessThan(
+        text.indexOf('# Conformance report', text.indexOf('passed;')),
+      );
     } finally {
       await emu.close();
     }
