@@ -179,6 +179,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CONFORMANCE_USER_ID: fixtures.userId,
       CONFORMANCE_USER_TOKEN_SET_IDS: fixtures.userTokenSetIds.join(','),
       CONFORMANCE_CLIENT_GRANT_ID: fixtures.clientGrantId,
+      CONFORMANCE_CLIENT_GRANT_IDS: fixtures.otherClientGrantIds.join(','),
       CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,
       CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),
       CONFORMANCE_USER_CONNECTION: fixtures.userConnection,

@@ -143,6 +143,8 @@ export interface SeedFixtures {
   userWithOneTokenSetId: string;
   userWithoutTokenSetsId: string;
   clientGrantId: string;
+  /** Further grants for the suite to read (the default_for one). */
+  otherClientGrantIds: string[];
   selfServiceProfileId: string;
   /** Experiments in `draft`, one per write test. */
   experimentIds: string[];

@@ -23,7 +23,14 @@ import {
 } from '../harness/vocabulary/events.ts';
 import { must, observe } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
-import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
+import {
+  CAUSED_CONNECTION_STRATEGY,
+  causeAndRead,
+  causedBy,
+  nonce,
+  requirePassive,
+  requireTrigger,
+} from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -105,7 +112,7 @@ test.describe('events stream @sse', () => {
       // data.object is "the affected resource": the connection the suite created, in the fields it set.
       const object = (JSON.parse(m.data) as { event?: { data?: { object?: Record<string, unknown> } } }).event?.data
         ?.object;
-      const sent = { id, name: `conformance-${n}`, strategy: 'auth0' };
+      const sent = { id, name: `conformance-${n}`, strategy: CAUSED_CONNECTION_STRATEGY };
       const differ = Object.entries(sent).filter(([k, v]) => object?.[k] !== undefined && object[k] !== v);
       must(
         connectionCreated.eventsConnectionCreatedObject,

@@ -10,7 +10,7 @@ import { ALNUM, type Rng } from './shared.js';
 export function seedClientGrants(
   rng: Rng,
   fullClientId: string,
-): { clientGrants: Map<string, ClientGrant>; fixtureGrant: ClientGrant } {
+): { clientGrants: Map<string, ClientGrant>; fixtureGrant: ClientGrant; otherGrants: ClientGrant[] } {
   const clientGrants = new Map<string, ClientGrant>();
   const grant = (g: Stored<Schema.ClientGrant, 'audience' | 'scope'>): ClientGrant => {
     const full = { id: `cgr_${rng.chars(ALNUM, 16)}`, ...g };
@@ -28,7 +28,7 @@ export function seedClientGrants(
     // default_for is on the grant below.
     authorization_details_types: ['order_details'],
   });
-  grant({
+  const defaultGrant = grant({
     audience: 'https://api.conformance.test/payments',
     scope: ['read:payments'],
     default_for: 'third_party_clients',
@@ -53,5 +53,6 @@ export function seedClientGrants(
     allow_any_organization: true,
     subject_type: 'user',
   });
-  return { clientGrants, fixtureGrant };
+  // The default_for grant: its enum is decided on a read of it (CONFORMANCE_CLIENT_GRANT_IDS).
+  return { clientGrants, fixtureGrant, otherGrants: [defaultGrant] };
 }

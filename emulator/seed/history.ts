@@ -16,7 +16,7 @@ const HISTORY_SLOT = 10 * MINUTE;
  * Appends the seeded history to an empty log: HISTORY_EVENTS events of
  * several documented types over the last six hours before `nowMs` (the
  * newest at least five minutes old), three of them connection.created with
- * the full documented object. Ids come from their own PRNG, so the state's
+ * the full documented object, of enterprise connections. Ids come from their own PRNG, so the state's
  * ids do not depend on the history.
  */
 export function seedEventHistory(log: EventLog, state: State, nowMs: number): void {
@@ -49,10 +49,16 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   };
   const connRef = (c: Connection) => ({ id: c.id, name: c.name, strategy: c.strategy });
   const connectionCreated = (c: Connection) => push('connection.created', c, 'POST', 'connections', connRef(c));
-  const [db, social] = [...state.connections.values()] as [Connection, Connection];
+  const [db] = [...state.connections.values()] as [Connection];
+  // connection.created names enterprise connections, of the strategies the real stream reports (those
+  // the official SDK types that field with: oidc, okta, samlp, pingfederate, adfs, ad, google-apps, waad).
   const partner = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'partner-idp', 'oidc', {
     display_name: 'Partner IdP',
     show_as_button: true,
+  });
+  const saml = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'acme-saml', 'samlp', { display_name: 'Acme SAML' });
+  const okta = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'workforce-okta', 'okta', {
+    display_name: 'Workforce',
   });
   const mkUser = (n: number) => {
     const user_id = `auth0|${rng.chars(HEX, 24)}`;
@@ -62,8 +68,8 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   const mkGroup = (name: string) => ({ id: `grp_${rng.chars(ALNUM, 16)}`, name });
   const role = { id: `rol_${rng.chars(ALNUM, 16)}`, name: 'Support' };
 
-  connectionCreated(db);
-  connectionCreated(social);
+  connectionCreated(saml);
+  connectionCreated(okta);
   const [u1, u2, u3, u4, u5] = [1, 2, 3, 4, 5].map(mkUser) as [
     ReturnType<typeof mkUser>,
     ReturnType<typeof mkUser>,

@@ -18,7 +18,7 @@ export function seedData(seed: number, input: SeedInput, startMs: number): Data 
   const { db, social } = seedConnections(rng, input.fullClientId);
   const { users, tokenSets, many, one, none, unknownUserId } = seedUsers(rng, social.name, startMs);
   const { experiments, experimentIds } = seedExperiments(rng, input.deviations);
-  const { clientGrants, fixtureGrant } = seedClientGrants(rng, input.fullClientId);
+  const { clientGrants, fixtureGrant, otherGrants } = seedClientGrants(rng, input.fullClientId);
   const eventStreams = seedEventStreams(rng);
   const { profiles, customText, fixtureProfile } = seedProfiles(rng, input.deviations);
   return {
@@ -43,6 +43,7 @@ export function seedData(seed: number, input: SeedInput, startMs: number): Data 
       userWithOneTokenSetId: one.user_id,
       userWithoutTokenSetsId: none.user_id,
       clientGrantId: fixtureGrant.id,
+      otherClientGrantIds: otherGrants.map((g) => g.id),
       selfServiceProfileId: fixtureProfile.id,
       experimentIds,
       userConnection: USER_CONNECTION,

@@ -79,6 +79,8 @@ export interface Config {
   /** The ids of that user's active token sets, where the tenant's owner knows them (CONFORMANCE_USER_TOKEN_SET_IDS). */
   userTokenSetIds?: string[];
   clientGrantId?: string;
+  /** Further client grants to read (CONFORMANCE_CLIENT_GRANT_IDS): say a default_for grant, whose enum a read decides. */
+  otherClientGrantIds: string[];
   selfServiceProfileId?: string;
   experimentIds: string[];
   userConnection?: string;
@@ -187,6 +189,10 @@ export function readConfig(env: Env = processEnv()): Config {
       .map((s) => s.trim())
       .filter(Boolean),
     clientGrantId: opt(env, 'CONFORMANCE_CLIENT_GRANT_ID'),
+    otherClientGrantIds: (opt(env, 'CONFORMANCE_CLIENT_GRANT_IDS') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     selfServiceProfileId: opt(env, 'CONFORMANCE_SELF_SERVICE_PROFILE_ID'),
     experimentIds: (opt(env, 'CONFORMANCE_EXPERIMENT_IDS') ?? '')
       .split(',')
@@ -258,7 +264,7 @@ export function describeConfig(c: Config): string {
     `target      ${c.baseUrl}${c.embedded ? ' (embedded emulator)' : ''}`,
     `auth        ${c.authUrl}/oauth/token/  audience ${c.audience}`,
     `credentials token ${set(c.token)}, client ${set(c.credentials)}, limited ${set(c.limitedToken || c.limitedCredentials)}`,
-    `fixtures    user ${set(c.userId)}, client grant ${set(c.clientGrantId)}, profile ${set(c.selfServiceProfileId)}, experiments ${c.experimentIds.length}`,
+    `fixtures    user ${set(c.userId)}, client grant ${set(c.clientGrantId)}${c.otherClientGrantIds.length ? ` (+${c.otherClientGrantIds.length})` : ''}, profile ${set(c.selfServiceProfileId)}, experiments ${c.experimentIds.length}`,
     `writes      ${c.writes}   rate-limit probe ${c.rateLimitProbe ? 'on' : 'off'}   events trigger ${c.eventsTrigger}${c.maxRps ? `   max ${c.maxRps} req/s` : ''}`,
   ].join('\n');
 }

@@ -14,6 +14,7 @@
 import { expect, test } from '@playwright/test';
 import { Management, ManagementClient } from 'auth0';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { CAUSED_CONNECTION_STRATEGY } from '../../harness/fixtures/triggers.ts';
 
 /** The host the SDK believes it talks to. */
 const DOMAIN = 'tenant.conformance.test';
@@ -178,6 +179,55 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
     // Resume from the first delivered event's offset: exactly the rest, nothing twice.
     const rest = await readFrom((all[0] as { offset: string }).offset);
     expect(rest.map((m) => (m as { offset: string }).offset)).toEqual([offsets[2]]);
+  });
+
+  test('should deliver connection.created only of the strategies the SDK types, seeded, caused and injected', async () => {
+    const client = sdk('full');
+    // What the SDK declares data.object.strategy to be: the union of its connection.created object types' enums.
+    const sdkEnums = Management as unknown as Record<string, Record<string, string> | undefined>;
+    const typed = new Set(
+      Object.keys(sdkEnums)
+        .filter((k) => /^EventStreamCloudEventConnectionCreatedObject\d+StrategyEnum$/.test(k))
+        .flatMap((k) => Object.values(sdkEnums[k]!)),
+    );
+    expect([...typed].sort()).toEqual(['ad', 'adfs', 'google-apps', 'oidc', 'okta', 'pingfederate', 'samlp', 'waad']);
+    // Caused as the suite causes it (harness/fixtures/triggers.ts), and injected through the control surface.
+    const created = await client.fetch('/connections', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'sdk-types-saml',
+        strategy: CAUSED_CONNECTION_STRATEGY,
+        options: { signInEndpoint: 'https://idp.conformance.invalid/saml', signingCert: 'c2lnbmluZw==' },
+      }),
+    });
+    expect(created.status).toBe(201);
+    await fetch(`${emu.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'connection.created' }),
+    });
+    const abort = new AbortController();
+    const strategies: string[] = [];
+    const stream = await client.events.subscribe(
+      {
+        from_timestamp: new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+        event_type: 'connection.created',
+      },
+      { abortSignal: abort.signal },
+    );
+    try {
+      for await (const message of stream) {
+        if (message.type === 'offset-only') break;
+        const m = message as Management.EventStreamSubscribeEventsResponseContent.ConnectionCreated;
+        strategies.push(String((m.event.data.object as { strategy: unknown }).strategy));
+      }
+    } finally {
+      abort.abort();
+    }
+    // The seeded history's three, the caused one, the injected one.
+    expect(strategies.length).toBeGreaterThanOrEqual(5);
+    expect(strategies.filter((s) => !typed.has(s))).toEqual([]);
   });
 
   test('should raise the typed errors for 401, 403 and 404', async () => {

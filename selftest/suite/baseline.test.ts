@@ -41,7 +41,8 @@ test.describe('the difference between two runs', () => {
     );
     const d = difference(now, { report: before, file: 'before.json', from: 'given' }, []);
     expect(d.newlyFailing).toEqual(['a']);
-    expect(d.newlyPassing).toEqual(['b']);
+    // b was failing, f skipped: both pass now.
+    expect(d.newlyPassing).toEqual(['b', 'f']);
     expect(d.stillFailing).toEqual(['c', 'e']);
     expect(d.evidenceChanged).toEqual(['e']);
     expect(d.newlyUndecided).toEqual([{ rule: 'd', was: 'pass', now: 'skipped' }]);
