@@ -3,7 +3,8 @@
  *
  * Writes reports/conformance.json and reports/conformance.md, and the same
  * matrix as reports/html/conformance.html, linked from the top of
- * Playwright's html report. One row per rule: id, requirement, level,
+ * Playwright's html report beside the interface document painted with the
+ * verdicts (reports/html/document.html, harness/verdicts/painted.ts). One row per rule: id, requirement, level,
  * verdict (pass / fail / observed / skipped with its reason / not run), the
  * checks that cover it, and the evidence of a failure (the rule violation as
  * the check printed it: expected, actual, request, curl line).
@@ -18,6 +19,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { operations } from '../../spec/operations.ts';
 import { rules, type Rule } from '../../spec/rules.ts';
 import { reportSettings } from '../run/config.ts';
+import { paintDocument } from './painted.ts';
 import { compareWithBaseline, differenceLine, differenceMarkdown, keepRun, type Difference } from './baseline.ts';
 import { buildProfile } from '../run/profile.ts';
 import {
@@ -226,12 +228,13 @@ export default class ConformanceReporter implements Reporter {
   private writeHtml(report: ConformanceReport): void {
     if (!existsSync(this.html)) mkdirSync(this.html, { recursive: true });
     writeFileSync(join(this.html, 'conformance.html'), toHtml(report));
+    writeFileSync(join(this.html, 'document.html'), paintDocument(report));
     const index = join(this.html, 'index.html');
     if (!existsSync(index)) return;
     const page = readFileSync(index, 'utf8');
     if (page.includes('id="conformance-matrix-link"')) return;
     const h = report.headline;
-    const banner = `<div id="conformance-matrix-link" style="font:14px system-ui,sans-serif;padding:8px 16px;background:${h.fail ? '#ffebe9' : '#dafbe1'};border-bottom:1px solid #d0d7de"><a href="conformance.html"><b>Rule matrix</b></a>: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run</div>`;
+    const banner = `<div id="conformance-matrix-link" style="font:14px system-ui,sans-serif;padding:8px 16px;background:${h.fail ? '#ffebe9' : '#dafbe1'};border-bottom:1px solid #d0d7de"><a href="conformance.html"><b>Rule matrix</b></a>: ${h.pass} rules passed, ${h.fail} failed, ${h.observed} observed, ${h.skipped} skipped, ${h['not run']} not run · <a href="document.html"><b>The document, painted</b></a></div>`;
     writeFileSync(index, page.replace(/<body([^>]*)>/, `<body$1>${banner}`));
   }
 }
@@ -374,7 +377,7 @@ export function toHtml(r: ConformanceReport): string {
 <style>body{font:14px system-ui,sans-serif;margin:24px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left}th{background:#f6f8fa}pre{white-space:pre-wrap;background:#f6f8fa;padding:8px}tr.fail{background:#ffebe9}</style></head>
 <body><h1>Conformance rule matrix</h1>
 <p>Target: ${esc(r.target)}${r.embedded ? ' (embedded emulator)' : ''}. ${r.requests.total} requests, ${(r.durationMs / 1000).toFixed(1)} s.</p>
-<p id="headline"><b>${h.pass}</b> rules passed, <b>${h.fail}</b> failed, <b>${h.observed}</b> observed, <b>${h.skipped}</b> skipped, <b>${h['not run']}</b> not run. This run decided <b>${r.mustDecided.decided}</b> of ${r.mustDecided.of} must rules. <a href="index.html">Test report</a></p>
+<p id="headline"><b>${h.pass}</b> rules passed, <b>${h.fail}</b> failed, <b>${h.observed}</b> observed, <b>${h.skipped}</b> skipped, <b>${h['not run']}</b> not run. This run decided <b>${r.mustDecided.decided}</b> of ${r.mustDecided.of} must rules. <a href="index.html">Test report</a> · <a href="document.html">The document, painted</a></p>
 ${r.difference ? differenceHtml(r.difference) : ''}
 ${r.usedUpFixtures.length ? `<p id="used-up"><b>Used-up fixtures</b> (their checks skipped): ${r.usedUpFixtures.map(esc).join('; ')}</p>` : ''}
 ${r.suiteDefects.length ? `<p id="suite-defects"><b>Defects of the suite</b>: ${r.suiteDefects.map((d) => esc(`${d.check}: ${d.defect}`)).join('<br>')}</p>` : ''}

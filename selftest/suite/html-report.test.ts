@@ -2,10 +2,12 @@
  * A person reading the report: runs the suite against the emulator with one
  * fault, opens the html report in a real browser (Debian's chromium, headless,
  * through playwright-core), follows the link to the rule matrix, and finds the
- * failing rule, its evidence and the curl line that reproduces it.
- * Keeps a screenshot: reports/selftest/rule-matrix.png.
+ * failing rule, its evidence and the curl line that reproduces it; then the
+ * interface document painted with the verdicts, the failing requirement
+ * highlighted and linked to its row. Keeps screenshots:
+ * reports/selftest/rule-matrix.png, reports/selftest/painted-document.png.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test } from '@playwright/test';
@@ -59,6 +61,27 @@ test('should show the failing rule, its evidence and its reproduction in the htm
     mkdirSync(join(ROOT, 'reports', 'selftest'), { recursive: true });
     await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ROOT, 'reports', 'selftest', 'rule-matrix.png') });
+
+    // The document, painted: from the html report's banner, with no console error; the failing
+    // requirement highlighted, and every highlighted requirement linked to a row of the matrix.
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(join(reports, 'html', 'index.html')).href);
+    await page.locator('#conformance-matrix-link').getByRole('link', { name: 'The document, painted' }).click();
+    await expect(page.locator('h1').first()).toContainText('painted');
+    const failing = page.locator('a.rule.fail', { hasText: RULE });
+    await expect(failing).toBeVisible();
+    const links = await page.locator('a.rule').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    expect(links.length).toBeGreaterThan(50);
+    const matrix = readFileSync(join(reports, 'html', 'conformance.html'), 'utf8');
+    const missing = links.filter((h) => !matrix.includes(`id="${h.replace(/^conformance\.html#/, '')}"`));
+    expect(missing, 'highlighted requirements whose row is not in the matrix').toEqual([]);
+    await failing.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ROOT, 'reports', 'selftest', 'painted-document.png') });
+    await failing.click();
+    await expect(page.locator(`#matrix tr.fail`, { hasText: RULE })).toBeVisible();
+    expect(errors).toEqual([]);
   } finally {
     await browser.close();
   }
