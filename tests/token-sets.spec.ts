@@ -12,6 +12,7 @@ import {
   mustBeJsonErrorBody,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { nonce } from '../harness/fixtures/triggers.ts';
 import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
@@ -83,6 +84,25 @@ test.describe('token sets of a user @token-sets', () => {
       must(known.tokenSetsListActiveOnly, extra.length === 0 && got.length === new Set(got).size, {
         expected: `only the user's active token sets, each once: ${expected!.join(', ')}`,
         actual: `also ${extra.join(', ') || '(a set twice)'}`,
+        exchange: ex,
+      });
+    },
+  );
+
+  const fresh = declareRules('token-sets.list.success', 'token-sets.list.active-only');
+  test(
+    'should list no token set for a user the suite has just created (writes)',
+    fresh,
+    async ({ api, events, config }) => {
+      test.skip(config.writes === 'none', 'CONFORMANCE_WRITES=none: the suite creates no user');
+      requireFixture(config.userConnection, 'CONFORMANCE_USER_CONNECTION');
+      // A user made a moment ago has signed in nowhere: it holds no federated token set.
+      const id = await events.causer.createUser(nonce());
+      const ex = await api.get(path(id));
+      mustStatus(fresh.tokenSetsListSuccess, ex, 200);
+      must(fresh.tokenSetsListActiveOnly, Array.isArray(ex.json) && ex.json.length === 0, {
+        expected: `[] for ${id}, a user created a moment ago`,
+        actual: ex.text.slice(0, 200),
         exchange: ex,
       });
     },

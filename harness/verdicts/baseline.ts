@@ -38,7 +38,7 @@ export interface Difference {
   none?: string;
   /** Rules failing now that were not failing in the baseline. */
   newlyFailing: string[];
-  /** Rules passing now that were failing, skipped, observed or not run in the baseline. */
+  /** Rules passing now that were failing or skipped in the baseline (not those it did not run: a selection). */
   newlyPassing: string[];
   /** Rules decided (pass or fail) in the baseline that this run did not decide. */
   newlyUndecided: Array<{ rule: string; was: Verdict; now: Verdict }>;
@@ -125,7 +125,8 @@ export function difference(
         out.stillFailing.push(now.id);
         if (evidenceKey(was.evidence) !== evidenceKey(now.evidence)) out.evidenceChanged.push(now.id);
       }
-    } else if (now.verdict === 'pass' && was !== undefined && was.verdict !== 'pass') out.newlyPassing.push(now.id);
+    } else if (now.verdict === 'pass' && (was?.verdict === 'fail' || was?.verdict === 'skipped'))
+      out.newlyPassing.push(now.id);
     else if (!decided(now.verdict) && decided(was?.verdict)) {
       out.newlyUndecided.push({ rule: now.id, was: was!.verdict, now: now.verdict });
     }
