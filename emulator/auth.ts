@@ -393,12 +393,15 @@ function admit(
 
   const config = request.routeOptions.config;
   const required = ctx.deviations.requiredScopes(config.operation, config.scopes);
+  const held = ctx.deviations.scopesHeld(
+    config.operation,
+    principal.scopes,
+    () => ctx.auth.client(principal.clientId)?.scopes ?? [],
+  );
   if (
     required !== undefined &&
     ctx.deviations.checksScopes(config.operation, fromCache) &&
-    !(required.all
-      ? required.scopes.every((s) => principal.scopes.has(s))
-      : required.scopes.some((s) => principal.scopes.has(s)))
+    !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s)))
   ) {
     return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,

@@ -182,6 +182,17 @@ const keysOf = (request: FastifyRequest): unknown[] =>
   isPlainObject(request.body) && Array.isArray(request.body['keys']) ? request.body['keys'] : [];
 const textsOf = (request: FastifyRequest): Array<[string, unknown]> =>
   isPlainObject(request.body) ? Object.entries(request.body) : [];
+/** Addresses without a geo location: loopback and private ranges (IPv4, IPv6, IPv4-mapped). */
+const LOCAL_ADDRESS =
+  /^(?:::1|127\.|10\.|192\.168\.|172\.(?:1[6-9]|2[0-9]|3[01])\.|::ffff:(?:127|10|192\.168)\.|f[cd][0-9a-f]{2}:|fe80:)/i;
+/** A value HTML-escaped as a store would keep it. */
+const htmlEscaped = (v: string): string =>
+  v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** The user an unknown id names when letter case is ignored (a case-insensitive collation). */
+const userIgnoringCase = (q: Asked): string | undefined => {
+  const id = param(q.request, 'id').toLowerCase();
+  return [...q.state.users.keys()].find((k) => k.toLowerCase() === id);
+};
 /** The suite's default custom text key (CONFORMANCE_CUSTOM_TEXT_KEY). */
 const DEFAULT_TEXT_KEY = 'introduction';
 /** Catalogue codes that say a request was malformed. */
@@ -726,6 +737,88 @@ const answerMutations: readonly AnswerMutation[] = [
     on: ['custom-text.put'],
     reshape: (a) => body(a, (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { text: v }]))),
   },
+  // blind round 2
+  {
+    by: 'token-sets-401-no-challenge',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: (a) => a.status === 401,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'rate-limit-429-plain-text',
+    on: 'every',
+    answers: 'errors',
+    when: is('too_many_requests'),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Too Many Requests',
+    }),
+  },
+  {
+    by: 'token-sets-user-id-case-insensitive',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_user')(a) && userIgnoringCase(q) !== undefined,
+    reshape: (_a, q) => {
+      const now = Date.now();
+      const sets = q.state.tokenSets.get(userIgnoringCase(q)!) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now));
+    },
+  },
+  {
+    by: 'token-set-expires-at-no-seconds',
+    on: ['token-sets.list'],
+    reshape: (a) =>
+      items(a, (t) =>
+        typeof t['expires_at'] === 'string' ? { ...t, expires_at: `${t['expires_at'].slice(0, 16)}Z` } : t,
+      ),
+  },
+  {
+    by: 'token-sets-deprecation-header',
+    on: ['token-sets.list'],
+    answers: 'all',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, deprecation: '@1735689600' } }),
+  },
+  {
+    by: 'transition-weights-fractional',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as Json[]).map((x) => ({ ...x, weight: Number(x['weight']) / 100 })),
+      })),
+  },
+  {
+    by: 'experiment-assignment-config-json-string',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, assignment_config: JSON.stringify(e['assignment_config']) })),
+  },
+  {
+    by: 'client-grant-default-for-404',
+    on: ['client-grants.get'],
+    when: (a) => isPlainObject(a.body) && a.body['client_id'] === undefined,
+    reshape: () => error('inexistent_client_grant'),
+  },
+  {
+    by: 'event-stream-json-bom',
+    on: ['event-streams.get'],
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(a.body), 'utf8')]),
+    }),
+  },
+  {
+    by: 'jwk-x5t-s256-dropped',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map(({ 'x5t#S256': _, ...k }) => k),
+      })),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -810,6 +903,37 @@ const frameMutations: readonly FrameMutation[] = [
   { by: 'sse-comments-retry', frames: ['heartbeat'], reshape: (f) => ({ ...f, before: ': keep-alive\n\n' }) },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
+  // blind round 2
+  {
+    by: 'sse-event-field-trailing-space',
+    frames: ['message'],
+    reshape: (f) => ({ ...f, event: `${f.event} ` }),
+  },
+  {
+    by: 'context-client-metadata-null',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const client = e.data.context['client'] as Json | undefined;
+        if (client && isPlainObject(client['metadata']) && Object.keys(client['metadata']).length === 0)
+          client['metadata'] = null;
+      }),
+  },
+  {
+    by: 'event-geo-nan-for-local-ip',
+    frames: ['message'],
+    when: (_f, at) => {
+      const request = at.logged?.envelope.data.context['request'] as { ip?: unknown } | undefined;
+      return typeof request?.ip === 'string' && LOCAL_ADDRESS.test(request.ip);
+    },
+    reshape: (f) => ({
+      ...f,
+      data: (typeof f.data === 'string' ? f.data : JSON.stringify(f.data)).replace(
+        /"(latitude|longitude)":-?[0-9.eE+-]+/g,
+        '"$1":NaN',
+      ),
+    }),
+  },
 ];
 
 // ---------------------------------------------------------------- refusals
@@ -895,6 +1019,36 @@ const refusals: readonly Refusal[] = [
         'invalid_body',
         `Unknown text key: allowed keys are ${[DEFAULT_TEXT_KEY, ...CLOSED_TEXT_KEYS].join(', ')}`,
       ),
+  },
+  // blind round 2
+  {
+    by: 'token-endpoint-basic-auth-refused',
+    on: 'oauth.token',
+    when: (r) => /^Basic\b/i.test(r.headers.authorization ?? ''),
+    error: () =>
+      new OAuthError(401, 'invalid_client', 'Client authentication failed: client_id and client_secret are required', {
+        'www-authenticate': 'Basic realm="oauth"',
+      }),
+  },
+  {
+    by: 'custom-text-length-after-escaping',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(htmlEscaped(v)) > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-strong-em-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<\s*(strong|em)\b/i.test(v)),
+    error: (r) => {
+      const tag =
+        /<\s*(strong|em)\b/i.exec(
+          textsOf(r)
+            .map(([, v]) => String(v))
+            .join(' '),
+        )?.[1] ?? 'strong';
+      return apiError('invalid_body', `tag <${tag.toLowerCase()}> is not allowed`);
+    },
   },
 ];
 

@@ -69,6 +69,8 @@ export class Deviations {
   private readonly standIns = new TokenStandIns();
   /** Clients that were issued a token (`token-reissue-refused`). */
   private readonly issuedTo = new Set<string>();
+  /** Signing inputs (header.payload) of verified tokens (`verify-cache-keyed-by-claims`). */
+  private readonly verifiedInputs = new Set<string>();
 
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
@@ -84,6 +86,8 @@ export class Deviations {
       'rate-limit-reset-fractional',
       'rate-limit-429-no-reset',
       'rate-limit-reset-milliseconds',
+      'rate-limit-reset-http-date',
+      'rate-limit-reset-window-start',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -112,8 +116,9 @@ export class Deviations {
     return !this.on('no-snapshot-routes');
   }
 
-  /** Whether a custom signing key holding a private member (d, p, q, ..., k) is refused. */
-  get refusesPrivateKeyMembers(): boolean {
+  /** Whether the custom signing key at `index` of a PUT is refused when it holds a private member (d, p, q, ..., k). */
+  refusesPrivateKeyMembers(index: number): boolean {
+    if (this.on('keys-private-check-first-key-only')) return index === 0;
     return !this.on('keys-private-members-stored');
   }
 
@@ -149,12 +154,25 @@ export class Deviations {
       return publicKeyHmacPrincipal(auth, token, origin);
     if (this.on('signature-cache-ignores-payload') && this.standIns.seenSignature(token))
       return claimedPrincipal(auth, token);
+    if (this.on('verify-cache-keyed-by-claims') && this.verifiedInputs.has(signingInput(token)))
+      return claimedPrincipal(auth, token);
     return undefined;
   }
 
-  /** A token passed verification (a verifier that caches by signature remembers it). */
+  /** A token passed verification (a verifier that caches by signature, or by claims, remembers it). */
   verified(token: string): void {
     if (this.on('signature-cache-ignores-payload')) this.standIns.rememberSignature(token);
+    if (this.on('verify-cache-keyed-by-claims')) this.verifiedInputs.add(signingInput(token));
+  }
+
+  /** The scopes a request is judged by: the token's own, or (a broken check) those its client was granted. */
+  scopesHeld(
+    operation: OperationId | undefined,
+    token: ReadonlySet<string>,
+    client: () => readonly string[],
+  ): ReadonlySet<string> {
+    if (this.on('scope-from-client-not-token') && operation === 'client-grants.get') return new Set(client());
+    return token;
   }
 
   /** The scopes a route requires, and whether all of them or any one. */
@@ -245,6 +263,9 @@ export class Deviations {
     if (this.on('rate-limit-reset-delta')) out[names.reset] = String(d.retryAfter);
     if (this.on('rate-limit-reset-fractional')) out[names.reset] = (d.endsAtMs / 1000).toFixed(3);
     if (this.on('rate-limit-reset-milliseconds')) out[names.reset] = String(d.endsAtMs);
+    if (this.on('rate-limit-reset-http-date')) out[names.reset] = new Date(d.endsAtMs).toUTCString();
+    if (this.on('rate-limit-reset-window-start'))
+      out[names.reset] = String(Math.floor((d.endsAtMs - d.windowMs) / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
     return out;
   }
@@ -262,7 +283,14 @@ export class Deviations {
   transitionBody(body: unknown): unknown {
     if (this.on('transition-status-case-insensitive') && isMap(body) && typeof body['status'] === 'string')
       return { ...body, status: body['status'].toLowerCase() };
+    if (this.on('transition-status-array-coerced') && isMap(body) && Array.isArray(body['status']))
+      return { ...body, status: String(body['status']) };
     return body;
+  }
+
+  /** The status a move stores, given the target asked for. */
+  storedStatus(target: ExperimentStatus): ExperimentStatus {
+    return this.on('transition-archived-stores-completed') && target === 'archived' ? 'completed' : target;
   }
 
   /** Whether draft passes as the target of a move. */
@@ -315,6 +343,8 @@ export class Deviations {
 
   /** A custom text body as the form decoder left it. */
   formTextValues(body: unknown, form: boolean): unknown {
+    if (this.on('custom-text-form-latin1') && form && isMap(body))
+      return mapValues(body, (v) => (typeof v === 'string' ? Buffer.from(v, 'utf8').toString('latin1') : v));
     if (!(this.on('custom-text-form-plus-kept') && form && isMap(body))) return body;
     return mapValues(body, (v) => (typeof v === 'string' ? v.replace(/ /g, '+') : v));
   }
@@ -347,6 +377,13 @@ export class Deviations {
       );
       if (htmlViolation(seen) === undefined) return value;
     }
+    if (this.on('custom-text-href-denylist')) {
+      // Only javascript: is looked for in href; every other URL passes as a link.
+      const seen = value.replace(/(\shref\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, lead: string, v: string) =>
+        /^["']?\s*javascript:/i.test(v) ? m : `${lead}"https://link.conformance.test/"`,
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('html-sanitised')) return sanitise(value);
     return undefined;
   }
@@ -363,6 +400,11 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    if (this.on('event-type-filter-by-resource') && types !== null) {
+      const resources = new Set([...types].map(resourceOf));
+      const byResource = (type: string) => resources.has(resourceOf(type));
+      return { live: byResource, replayed: byResource };
+    }
     const filter = this.on('event-type-filter-ignored')
       ? null
       : this.on('event-type-filter-last-only') && last !== undefined
@@ -396,6 +438,21 @@ export class Deviations {
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
     if (this.on('from-timestamp-replays-before')) return log.after(0).filter((e) => e.timeMs < start);
     return log.since(start);
+  }
+
+  /** Whether the offset of event `seq` is ahead of the log, `position` being the newest event's sequence. */
+  cursorAhead(seq: number, position: number): boolean {
+    return this.on('cursor-at-head-refused') ? seq >= position && seq > 0 : seq > position;
+  }
+
+  /** Whether a stream started with from_timestamp (no from) delivers the events appended after connecting. */
+  get liveAfterTimestamp(): boolean {
+    return !this.on('from-timestamp-not-live');
+  }
+
+  /** Whether the first heartbeat is written before the replayed events instead of after them. */
+  get heartbeatBeforeReplay(): boolean {
+    return this.on('heartbeat-before-replay');
   }
 
   /** Whether the cursor decides the start when both from and from_timestamp are given. */
@@ -459,6 +516,7 @@ export class Deviations {
   takeBounds(take: { min: number; max: number; default: number }): { min: number; max: number; default: number } {
     if (this.on('take-0-accepted')) return { ...take, min: 0 };
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
+    if (this.on('take-100-refused')) return { ...take, max: take.max - 1 };
     if (this.on('default-page-size-20')) return { ...take, default: 20 };
     return take;
   }
@@ -475,11 +533,20 @@ export class Deviations {
     return take;
   }
 
+  /** Where a page asked with `from` starts, for a cursor this list gave out (a page-number cursor: page × take). */
+  pageStart(from: string, take: number): number | undefined {
+    if (!this.on('next-cursor-page-number')) return undefined;
+    const m = /^pg:([0-9]{1,6})$/.exec(Buffer.from(from, 'base64url').toString('utf8'));
+    return m ? Number(m[1]) * take : undefined;
+  }
+
   /** The next cursor of a page (undefined: none). */
   nextCursor(next: string | undefined, page: PageWalk): string | undefined {
     const end = page.start + page.size;
     const more = end < page.total;
     const last = Math.min(end, page.total) - 1;
+    if (this.on('next-cursor-page-number') && more)
+      return Buffer.from(`pg:${Math.round(end / Math.max(1, page.size))}`, 'utf8').toString('base64url');
     if (this.on('next-overlaps-one') && more && last - 1 >= page.start) return page.cursorAt(last - 1);
     if (this.on('next-skips-one') && more) return page.cursorAt(end);
     if (this.on('next-loops-on-last-page') && !more && page.from !== undefined) return page.from;
@@ -487,6 +554,16 @@ export class Deviations {
     if (this.on('last-page-trailing-empty') && next === undefined && last >= page.start) return page.cursorAt(last);
     return next;
   }
+}
+
+/** The signing input of a JWS compact serialisation: its header and payload segments. */
+function signingInput(token: string): string {
+  return token.split('.').slice(0, 2).join('.');
+}
+
+/** The resource of an event type: the part before the first dot. */
+function resourceOf(type: string): string {
+  return type.split('.', 1)[0]!;
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {

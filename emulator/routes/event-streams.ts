@@ -61,7 +61,9 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
         const take = parseTake(ctx, singleQuery(request, 'take'));
         const from = singleQuery(request, 'from');
         let start = 0;
-        if (from !== undefined) {
+        const paged = from === undefined ? undefined : ctx.deviations.pageStart(from, take);
+        if (paged !== undefined) start = paged;
+        else if (from !== undefined) {
           const i = decodeStreamCursor(ctx, from);
           if (i === undefined) throw apiError('invalid_cursor', 'from is not a cursor this service returned');
           start = i + 1;

@@ -109,7 +109,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     if (codePoints(from) > FROM_MAX)
       throw apiError('invalid_query_string', `from must be at most ${FROM_MAX} characters`);
     const seq = decodeOffset(from);
-    if (seq === undefined || seq > ctx.events.position)
+    if (seq === undefined || ctx.deviations.cursorAhead(seq, ctx.events.position))
       throw apiError('invalid_cursor', 'from is not an offset this stream gave out');
     if (seq < ctx.events.oldestResumable)
       throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
@@ -122,7 +122,8 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   // Neither from nor from_timestamp: the stream starts at the latest position.
   const unpositioned = from === undefined && fromTimestamp === undefined;
   if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events);
-  return { backlog, filter, live: !unpositioned || ctx.deviations.liveWithoutStart, resumed };
+  const live = unpositioned ? ctx.deviations.liveWithoutStart : from !== undefined || ctx.deviations.liveAfterTimestamp;
+  return { backlog, filter, live, resumed };
 }
 
 function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, start: StartPoint): void {
@@ -150,6 +151,8 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const heartbeat = () => res.write(heartbeatMessage(ctx));
 
   if (typeof head.body === 'string' && head.body !== '') res.write(head.body);
+  const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
+  if (early) heartbeat();
   // Replay and subscribe in one turn of the event loop: no event falls between.
   const replayed = start.backlog.filter((e) => wanted.replayed(e.type)).map((e) => eventMessage(ctx, e, start.resumed));
   for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
@@ -158,7 +161,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
         if (wanted.live(e.type)) res.write(eventMessage(ctx, e, false));
       })
     : () => undefined;
-  if (beats.first) heartbeat();
+  if (beats.first && !early) heartbeat();
   // Without a first heartbeat, the response head goes out on its own.
   else res.flushHeaders();
   const timer = beats.everyMs === undefined ? undefined : setInterval(heartbeat, beats.everyMs);

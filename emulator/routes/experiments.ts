@@ -48,7 +48,7 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         }
         const previous = { ...experiment };
         const now = nowIso();
-        experiment.status = target;
+        experiment.status = ctx.deviations.storedStatus(target);
         experiment.updated_at = now;
         if (target === 'active') experiment.started_at ??= now;
         if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused')))
