@@ -776,12 +776,6 @@ const answerMutations: readonly AnswerMutation[] = [
       ),
   },
   {
-    by: 'token-sets-deprecation-header',
-    on: ['token-sets.list'],
-    answers: 'all',
-    reshape: (a) => ({ ...a, headers: { ...a.headers, deprecation: '@1735689600' } }),
-  },
-  {
     by: 'transition-weights-fractional',
     on: ['experiments.transition'],
     reshape: (a) =>

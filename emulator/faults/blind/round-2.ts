@@ -68,12 +68,6 @@ export const round2 = [
     how: "A token set's non-null expires_at is answered to the minute (2026-01-01T00:00Z), which RFC 3339 does not allow (seconds are required).",
     round: 2,
   },
-  {
-    name: 'token-sets-deprecation-header',
-    rule: 'versioning.lifecycle',
-    how: 'The token-set listing answers with a Deprecation header (RFC 9745), marking a generally available operation as deprecated.',
-    round: 2,
-  },
 
   // --------------------------------------------------------- experiments
   {
