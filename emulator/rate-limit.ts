@@ -23,6 +23,8 @@ export interface RateLimitDecision {
   reset: number;
   /** Epoch milliseconds at which the window ends. */
   endsAtMs: number;
+  /** Length of the window in milliseconds. */
+  windowMs: number;
   /** Seconds until the reset, for Retry-After. */
   retryAfter: number;
 }
@@ -59,6 +61,7 @@ export class FixedWindowLimiter {
       remaining: Math.max(0, rate.limit - w.count),
       reset: Math.ceil(w.endsAt / 1000),
       endsAtMs: w.endsAt,
+      windowMs: rate.windowSeconds * 1000,
       retryAfter: Math.max(0, Math.ceil((w.endsAt - now) / 1000)),
     };
   }

@@ -22,7 +22,7 @@ import { isPlainObject, JSON_OR_FORM, routePath, validateBody, type RouteDef, op
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
-function checkKeys(body: unknown, refusesPrivateMembers: boolean): Jwk[] {
+function checkKeys(body: unknown, privateMembers: readonly string[]): Jwk[] {
   validateBody('jwks', body);
   const keys = (body as { keys: unknown[] }).keys;
   keys.forEach((key, i) => {
@@ -30,7 +30,7 @@ function checkKeys(body: unknown, refusesPrivateMembers: boolean): Jwk[] {
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0)
       throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
     if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
-    for (const m of refusesPrivateMembers ? PRIVATE_MEMBERS : []) {
+    for (const m of privateMembers) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
     }
   });
@@ -48,7 +48,9 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         const body = request.body;
         const empty = isPlainObject(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
         const keys =
-          empty && ctx.deviations.keySetMayBeEmpty ? [] : checkKeys(body, ctx.deviations.refusesPrivateKeyMembers);
+          empty && ctx.deviations.keySetMayBeEmpty
+            ? []
+            : checkKeys(body, ctx.deviations.privateKeyMembers(PRIVATE_MEMBERS));
         // The PUT replaces the entire set.
         ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(
           'custom-signing-keys.put',

@@ -90,6 +90,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
   const filter = types.length > 0 ? new Set(types) : null;
+  if (!ctx.deviations.readsCursor(filter !== null)) from = undefined;
   if (from !== undefined && codePoints(from) > FROM_MAX && ctx.deviations.dropsOverlongFrom) from = undefined;
 
   let backlog: LoggedEvent[] = [];
@@ -109,7 +110,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     if (codePoints(from) > FROM_MAX)
       throw apiError('invalid_query_string', `from must be at most ${FROM_MAX} characters`);
     const seq = decodeOffset(from);
-    if (seq === undefined || seq > ctx.events.position)
+    if (seq === undefined || ctx.deviations.cursorAhead(seq, ctx.events.position))
       throw apiError('invalid_cursor', 'from is not an offset this stream gave out');
     if (seq < ctx.events.oldestResumable)
       throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
@@ -155,7 +156,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
-        if (wanted.live(e.type)) res.write(eventMessage(ctx, e, false));
+        if (wanted.live(e.type) && ctx.deviations.takesLiveEvent(e.seq)) res.write(eventMessage(ctx, e, false));
       })
     : () => undefined;
   if (beats.first) heartbeat();
