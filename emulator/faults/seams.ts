@@ -38,8 +38,6 @@ const RECENT = 5;
 const HOUR_MS = 3_600_000;
 /** How many events `resume-backlog-capped` replays after a cursor (one page of the event store). */
 const RESUME_PAGE = 25;
-/** The resources' verbs of the scope catalogue (`scope-verb-ignored` matches any of them). */
-const SCOPE_VERBS = ['create', 'read', 'update', 'delete'] as const;
 /** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
 const CHECKED_PRIVATE_MEMBERS_D_ONLY: readonly string[] = ['d'];
 
@@ -182,15 +180,12 @@ export class Deviations {
       return { scopes: [...(scopes ?? []), READ_USERS], all: true };
     if (this.on('token-sets-read-users-accepted') && operation === 'token-sets.list')
       return { scopes: [...(scopes ?? []), READ_USERS], all: false };
-    if (this.on('scope-verb-ignored') && operation === 'custom-text.put' && scopes !== undefined) {
-      const resources = [...new Set(scopes.map((s) => s.slice(s.indexOf(':') + 1)))];
-      return { scopes: resources.flatMap((r) => SCOPE_VERBS.map((v) => `${v}:${r}`)), all: false };
-    }
     return scopes === undefined ? undefined : { scopes, all: false };
   }
 
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
   checksScopes(operation: OperationId | undefined, fromCache: boolean): boolean {
+    if (this.on('events-scope-check-bypassed') && operation === 'events.subscribe') return false;
     return !(this.on('scope-check-skipped-on-cache-hit') && fromCache && operation === 'event-streams.list');
   }
 

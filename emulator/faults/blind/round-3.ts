@@ -29,11 +29,10 @@ export const round3 = [
     round: 3,
   },
   {
-    name: 'scope-verb-ignored',
+    name: 'events-scope-check-bypassed',
     rule: 'auth.scope.enforced',
-    how: 'PUT custom text compares only the resource part of scopes: a token narrowed to read:self_service_profile_custom_texts is admitted to the write.',
+    how: 'GET /events, a streaming route registered outside the scope middleware, checks the token but not its scopes: a valid token without the in-scope scopes opens the stream (200).',
     round: 3,
-    needs: 'writes',
   },
 
   // --------------------------------------------------------- rate limits
@@ -104,7 +103,7 @@ export const round3 = [
   {
     name: 'next-cursor-needs-raw-query',
     rule: 'event-streams.list.next.no-gap',
-    how: 'next is standard base64 with = padding (and + or /), and from is read from the raw query string, not percent-decoded: a client that percent-encodes the cursor (from=...%3D%3D, RFC 3986) gets 400 on the second page.',
+    how: 'next is standard base64 with = padding (and + or /), and from is read from the raw query string, not percent-decoded: a client that encodes the cursor as a query value (from=...%3D%3D, as URLSearchParams writes it) gets 400 on the second page.',
     round: 3,
   },
 
