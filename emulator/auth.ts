@@ -315,9 +315,18 @@ async function tokenHandler(
   }
   if (ctx.deviations.refusesAnotherToken(client.clientId))
     throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
-  const accessToken = await ctx.deviations.accessToken(await ctx.auth.issue(client, ctx.origin, scopes));
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
+  const cached = ctx.deviations.cachedTokenResponse(client.clientId);
+  if (cached !== undefined) return cached;
+  const accessToken = await ctx.deviations.accessToken(await ctx.auth.issue(client, ctx.origin, scopes));
+  const response = {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: TOKEN_TTL_SECONDS,
+    scope: scopes.join(' '),
+  };
+  ctx.deviations.tokenResponseIssued(client.clientId, response);
+  return response;
 }
 
 function renderOAuthError(ctx: EmulatorContext, err: unknown, reply: FastifyReply): void {

@@ -116,6 +116,13 @@ function cesu8(s: string): Buffer {
 
 type Json = Record<string, unknown>;
 
+/** A JSON value with every empty array replaced by null (nil slices serialised). */
+function emptyArraysNull(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 0 ? null : v.map(emptyArraysNull);
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyArraysNull(x)]));
+}
+
 const error = (code: ErrorCode, message?: string, headers?: Record<string, string>): Answer => {
   const e = apiError(code, message, headers);
   return { status: e.statusCode, body: e.toBody(), headers: e.headers };
@@ -813,6 +820,57 @@ const answerMutations: readonly AnswerMutation[] = [
         keys: (b['keys'] as Json[]).map(({ 'x5t#S256': _, ...k }) => k),
       })),
   },
+  // blind round 3
+  {
+    by: 'token-sets-cached-by-route',
+    on: ['token-sets.list'],
+    reshape: (a, q) => {
+      const first = [...q.seen][0];
+      if (first === undefined) {
+        q.seen.add(JSON.stringify(a.body));
+        return a;
+      }
+      return { ...a, body: JSON.parse(first) as unknown };
+    },
+  },
+  {
+    by: 'token-set-null-dates-empty-string',
+    on: ['token-sets.list'],
+    reshape: (a) =>
+      items(a, (t) => ({ ...t, expires_at: t['expires_at'] ?? '', last_used_at: t['last_used_at'] ?? '' })),
+  },
+  {
+    by: 'experiment-assignment-config-string',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => ({ ...e, assignment_config: JSON.stringify(e['assignment_config']) })),
+  },
+  {
+    by: 'client-grant-lookup-prefix',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) =>
+      is('inexistent_client_grant')(a) &&
+      [...q.state.clientGrants.keys()].some((id) => id.startsWith(param(q.request, 'id'))),
+    reshape: (_a, q) => ok([...q.state.clientGrants.values()].find((g) => g.id.startsWith(param(q.request, 'id')))),
+  },
+  {
+    by: 'keys-x5t-s256-dropped',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[]).map(({ 'x5t#S256': _, ...k }) => k) })),
+  },
+  {
+    by: 'custom-text-astral-truncated',
+    on: ['custom-text.put'],
+    reshape: (a) =>
+      body(a, (map) =>
+        Object.fromEntries(
+          Object.entries(map).map(([k, v]) => [
+            k,
+            typeof v === 'string' ? v.replace(/[\u{10000}-\u{10FFFF}][\s\S]*$/u, '') : v,
+          ]),
+        ),
+      ),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -894,6 +952,33 @@ const frameMutations: readonly FrameMutation[] = [
     reshape: (f) => ({ ...f, id: undefined, data: { type: f.event, ...(f.data as Json) } }),
   },
   { by: 'extra-members', frames: ['message', 'heartbeat'], reshape: (f) => ({ ...f, data: withExtraMembers(f.data) }) },
+  // blind round 3
+  {
+    by: 'context-client-metadata-null-r3',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const client = e.data.context['client'] as Json | undefined;
+        if (client && isPlainObject(client['metadata']) && Object.keys(client['metadata']).length === 0)
+          client['metadata'] = null;
+      }),
+  },
+  {
+    by: 'connection-created-empty-arrays-null',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) => envelope(f, (e) => (e.data.object = emptyArraysNull(e.data.object) as Json)),
+  },
+  { by: 'sse-event-field-trailing-space-r3', frames: ['message'], reshape: (f) => ({ ...f, event: `${f.event} ` }) },
+  {
+    by: 'live-geo-nan',
+    frames: ['message'],
+    when: (_f, at) => !at.history,
+    reshape: (f) => ({
+      ...f,
+      data: JSON.stringify(f.data).replace(/"(latitude|longitude)":-?[0-9.eE+-]+/g, '"$1":NaN'),
+    }),
+  },
   { by: 'sse-comments-retry', frames: ['heartbeat'], reshape: (f) => ({ ...f, before: ': keep-alive\n\n' }) },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -1043,6 +1128,43 @@ const refusals: readonly Refusal[] = [
         )?.[1] ?? 'strong';
       return apiError('invalid_body', `tag <${tag.toLowerCase()}> is not allowed`);
     },
+  },
+  // blind round 3
+  {
+    by: 'bearer-extra-space-refused',
+    on: 'token-sets.list',
+    when: (r) => /^Bearer[ \t]{2,}/i.test(r.headers.authorization ?? ''),
+    error: () => apiError('invalid_token', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' }),
+  },
+  {
+    by: 'user-id-lowercase-percent-hex-404',
+    on: 'token-sets.list',
+    when: (r) => /%(?:[0-9a-f][a-f]|[a-f][0-9a-f])/.test(r.url.split('?', 1)[0]!.split('/')[4] ?? ''),
+    error: () => apiError('inexistent_user'),
+  },
+  {
+    by: 'from-timestamp-lowercase-refused',
+    on: 'events.subscribe',
+    when: (r) => {
+      const v = (r.query as Record<string, unknown> | undefined)?.['from_timestamp'];
+      return typeof v === 'string' && /[tz]/.test(v);
+    },
+    error: () => apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time'),
+  },
+  {
+    by: 'custom-text-length-utf8-bytes',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-bare-ampersand-refused',
+    on: 'custom-text.put',
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) => typeof v === 'string' && (/&(?!#?[A-Za-z0-9]+;)/.test(v) || /<(?![A-Za-z/!?])/.test(v)),
+      ),
+    error: () => apiError('invalid_body', 'A value holds markup that is not allowed'),
   },
 ];
 

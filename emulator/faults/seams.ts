@@ -38,6 +38,8 @@ const RECENT = 5;
 const HOUR_MS = 3_600_000;
 /** How many events `resume-backlog-capped` replays after a cursor (one page of the event store). */
 const RESUME_PAGE = 25;
+/** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
+const CHECKED_PRIVATE_MEMBERS_D_ONLY: readonly string[] = ['d'];
 
 /** A JWS compact serialisation: three dot-separated base64url segments. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -71,6 +73,10 @@ export class Deviations {
   private readonly issuedTo = new Set<string>();
   /** Signing inputs (header.payload) of verified tokens (`verify-cache-keyed-by-claims`). */
   private readonly verifiedInputs = new Set<string>();
+  /** Token responses by client (`token-cache-ignores-scope`). */
+  private readonly tokenResponses = new Map<string, Record<string, unknown>>();
+  /** Live events a stream took already (`live-events-one-subscriber-each`). */
+  private readonly liveTaken = new Set<number>();
 
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
@@ -87,6 +93,7 @@ export class Deviations {
       'rate-limit-429-no-reset',
       'rate-limit-reset-milliseconds',
       'rate-limit-reset-http-date',
+      'rate-limit-reset-window-start-r3',
       'rate-limit-reset-window-start',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
@@ -116,10 +123,12 @@ export class Deviations {
     return !this.on('no-snapshot-routes');
   }
 
-  /** Whether the custom signing key at `index` of a PUT is refused when it holds a private member (d, p, q, ..., k). */
-  refusesPrivateKeyMembers(index: number): boolean {
-    if (this.on('keys-private-check-first-key-only')) return index === 0;
-    return !this.on('keys-private-members-stored');
+  /** The private members (d, p, q, ..., k) the custom signing key at `index` of a PUT is refused for holding. */
+  privateKeyMembers(index: number, members: readonly string[]): readonly string[] {
+    if (this.on('keys-private-members-stored')) return [];
+    if (this.on('keys-private-check-first-key-only') && index > 0) return [];
+    if (this.on('keys-private-check-d-only')) return CHECKED_PRIVATE_MEMBERS_D_ONLY;
+    return members;
   }
 
   // ---------------------------------------------------- authentication
@@ -155,6 +164,8 @@ export class Deviations {
     if (this.on('signature-cache-ignores-payload') && this.standIns.seenSignature(token))
       return claimedPrincipal(auth, token);
     if (this.on('verify-cache-keyed-by-claims') && this.verifiedInputs.has(signingInput(token)))
+      return claimedPrincipal(auth, token);
+    if (this.on('jwt-empty-signature-accepted') && operation === 'event-streams.list' && token.endsWith('.'))
       return claimedPrincipal(auth, token);
     return undefined;
   }
@@ -192,6 +203,7 @@ export class Deviations {
 
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
   checksScopes(operation: OperationId | undefined, fromCache: boolean): boolean {
+    if (this.on('events-scope-check-bypassed') && operation === 'events.subscribe') return false;
     return !(this.on('scope-check-skipped-on-cache-hit') && fromCache && operation === 'event-streams.list');
   }
 
@@ -231,6 +243,16 @@ export class Deviations {
     return false;
   }
 
+  /** A token response given to this client before, answered again whatever is asked (undefined: issue one). */
+  cachedTokenResponse(clientId: string): Record<string, unknown> | undefined {
+    return this.on('token-cache-ignores-scope') ? this.tokenResponses.get(clientId) : undefined;
+  }
+
+  /** A token response was issued to a client. */
+  tokenResponseIssued(clientId: string, response: Record<string, unknown>): void {
+    if (this.on('token-cache-ignores-scope')) this.tokenResponses.set(clientId, response);
+  }
+
   /** The access token handed out for a signed JWT. */
   async accessToken(jwt: string): Promise<string> {
     if (this.on('token-not-jwt')) return this.standIns.opaque(jwt);
@@ -264,7 +286,7 @@ export class Deviations {
     if (this.on('rate-limit-reset-fractional')) out[names.reset] = (d.endsAtMs / 1000).toFixed(3);
     if (this.on('rate-limit-reset-milliseconds')) out[names.reset] = String(d.endsAtMs);
     if (this.on('rate-limit-reset-http-date')) out[names.reset] = new Date(d.endsAtMs).toUTCString();
-    if (this.on('rate-limit-reset-window-start'))
+    if (this.on('rate-limit-reset-window-start') || this.on('rate-limit-reset-window-start-r3'))
       out[names.reset] = String(Math.floor((d.endsAtMs - d.windowMs) / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
     return out;
@@ -285,6 +307,8 @@ export class Deviations {
       return { ...body, status: body['status'].toLowerCase() };
     if (this.on('transition-status-array-coerced') && isMap(body) && Array.isArray(body['status']))
       return { ...body, status: String(body['status']) };
+    if (this.on('transition-draft-mixed-case-accepted') && isMap(body) && isMixedCaseDraft(body['status']))
+      return { ...body, status: 'draft' };
     return body;
   }
 
@@ -293,9 +317,10 @@ export class Deviations {
     return this.on('transition-archived-stores-completed') && target === 'archived' ? 'completed' : target;
   }
 
-  /** Whether draft passes as the target of a move. */
-  get draftIsATarget(): boolean {
-    return this.on('transition-to-draft-accepted');
+  /** Whether draft passes as the target of a move, given the body as sent. */
+  draftIsATarget(sent: unknown): boolean {
+    if (this.on('transition-to-draft-accepted')) return true;
+    return this.on('transition-draft-mixed-case-accepted') && isMap(sent) && isMixedCaseDraft(sent['status']);
   }
 
   /** The statuses an experiment may move to from `from`, given the emulator's table. */
@@ -305,7 +330,8 @@ export class Deviations {
     every: readonly ExperimentStatus[],
   ): readonly ExperimentStatus[] {
     if (this.on('transition-refuses-every-move')) return [];
-    if (this.on('transition-to-draft-accepted')) return [...table, 'draft'];
+    if (this.on('transition-to-draft-accepted') || this.on('transition-draft-mixed-case-accepted'))
+      return [...table, 'draft'];
     if (this.on('transition-table')) return every.filter((s) => s !== 'draft' && s !== from);
     if (this.on('transition-table-terminal') && (from === 'completed' || from === 'archived')) return [];
     return table;
@@ -330,6 +356,8 @@ export class Deviations {
         (k) => kept.find((o) => o.kid !== undefined && o.kid === k.kid) ?? k,
       );
     }
+    if (this.on('keys-only-first-stored') && operation === 'custom-signing-keys.put')
+      return (sent as unknown[]).slice(0, 1);
     if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
@@ -343,10 +371,15 @@ export class Deviations {
 
   /** A custom text body as the form decoder left it. */
   formTextValues(body: unknown, form: boolean): unknown {
-    if (this.on('custom-text-form-latin1') && form && isMap(body))
+    if ((this.on('custom-text-form-latin1') || this.on('custom-text-form-latin1-r3')) && form && isMap(body))
       return mapValues(body, (v) => (typeof v === 'string' ? Buffer.from(v, 'utf8').toString('latin1') : v));
     if (!(this.on('custom-text-form-plus-kept') && form && isMap(body))) return body;
     return mapValues(body, (v) => (typeof v === 'string' ? v.replace(/ /g, '+') : v));
+  }
+
+  /** A custom text value as stored, once it passed the checks. */
+  storedTextValue(value: string): string {
+    return this.on('custom-text-entities-decoded-after-check') ? decodeEntities(value) : value;
   }
 
   /** A custom text map as read from the body: what the schema checks, and what is kept. */
@@ -437,12 +470,16 @@ export class Deviations {
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
     if (this.on('from-timestamp-replays-before')) return log.after(0).filter((e) => e.timeMs < start);
+    if (this.on('from-timestamp-same-second-lost'))
+      return log.since(start).filter((e) => Math.floor(e.timeMs / 1000) * 1000 > start);
     return log.since(start);
   }
 
   /** Whether the offset of event `seq` is ahead of the log, `position` being the newest event's sequence. */
   cursorAhead(seq: number, position: number): boolean {
-    return this.on('cursor-at-head-refused') ? seq >= position && seq > 0 : seq > position;
+    if (this.on('cursor-at-head-refused')) return seq >= position && seq > 0;
+    if (this.on('cursor-at-position-refused')) return seq >= position;
+    return seq > position;
   }
 
   /** Whether a stream started with from_timestamp (no from) delivers the events appended after connecting. */
@@ -458,6 +495,19 @@ export class Deviations {
   /** Whether the cursor decides the start when both from and from_timestamp are given. */
   get cursorBeatsTimestamp(): boolean {
     return !this.on('from-timestamp-beats-cursor');
+  }
+
+  /** Whether the from cursor is read, given whether the stream is filtered by event_type. */
+  readsCursor(filtered: boolean): boolean {
+    return !(this.on('filtered-resume-starts-latest') && filtered);
+  }
+
+  /** Whether an open stream takes live event `seq` (its filter matching). */
+  takesLiveEvent(seq: number): boolean {
+    if (!this.on('live-events-one-subscriber-each')) return true;
+    if (this.liveTaken.has(seq)) return false;
+    this.liveTaken.add(seq);
+    return true;
   }
 
   /** Whether the offset of event `seq` has expired, `nowMs` being the time now. */
@@ -516,7 +566,7 @@ export class Deviations {
   takeBounds(take: { min: number; max: number; default: number }): { min: number; max: number; default: number } {
     if (this.on('take-0-accepted')) return { ...take, min: 0 };
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
-    if (this.on('take-100-refused')) return { ...take, max: take.max - 1 };
+    if (this.on('take-100-refused') || this.on('take-100-refused-r3')) return { ...take, max: take.max - 1 };
     if (this.on('default-page-size-20')) return { ...take, default: 20 };
     return take;
   }
@@ -524,6 +574,23 @@ export class Deviations {
   /** The take a page is read with, given whether it was asked with from. */
   takeOfPage(take: number, withFrom: boolean, dflt: number): number {
     return this.on('take-ignored-after-first-page') && withFrom ? dflt : take;
+  }
+
+  /** Where a page asked with a cursor starts, `start` being the index after the cursor's stream. */
+  pageStart(start: number, take: number, dflt: number): number {
+    return this.on('next-page-offset-default-take') && start % take === 0 ? (start / take) * dflt : start;
+  }
+
+  /** The from cursor of a list request as the route reads it, `url` being the raw request target. */
+  listCursorIn(from: string | undefined, url: string): string | undefined {
+    if (!this.on('next-cursor-needs-raw-query') || from === undefined) return from;
+    const raw = (url.split('?')[1] ?? '')
+      .split('&')
+      .find((p) => p.startsWith('from='))
+      ?.slice('from='.length);
+    if (raw === undefined || !/^[A-Za-z0-9+/]+=*$/.test(raw)) return raw;
+    const text = Buffer.from(raw, 'base64').toString('utf8');
+    return text.endsWith(':') ? Buffer.from(text.slice(0, -1), 'utf8').toString('base64url') : raw;
   }
 
   /** How many streams a page of `take` holds. */
@@ -534,7 +601,7 @@ export class Deviations {
   }
 
   /** Where a page asked with `from` starts, for a cursor this list gave out (a page-number cursor: page × take). */
-  pageStart(from: string, take: number): number | undefined {
+  pageNumberStart(from: string, take: number): number | undefined {
     if (!this.on('next-cursor-page-number')) return undefined;
     const m = /^pg:([0-9]{1,6})$/.exec(Buffer.from(from, 'base64url').toString('utf8'));
     return m ? Number(m[1]) * take : undefined;
@@ -552,6 +619,8 @@ export class Deviations {
     if (this.on('next-loops-on-last-page') && !more && page.from !== undefined) return page.from;
     if (this.on('last-page-empty-next') && next === undefined) return '';
     if (this.on('last-page-trailing-empty') && next === undefined && last >= page.start) return page.cursorAt(last);
+    if (this.on('next-cursor-needs-raw-query') && next !== undefined)
+      return Buffer.from(`${Buffer.from(next, 'base64url').toString('utf8')}:`, 'utf8').toString('base64');
     return next;
   }
 }
@@ -564,6 +633,21 @@ function signingInput(token: string): string {
 /** The resource of an event type: the part before the first dot. */
 function resourceOf(type: string): string {
   return type.split('.', 1)[0]!;
+}
+
+/** DRAFT, Draft, ...: draft spelt with some upper case (`transition-draft-mixed-case-accepted`). */
+function isMixedCaseDraft(v: unknown): boolean {
+  return typeof v === 'string' && v !== 'draft' && v.toLowerCase() === 'draft';
+}
+
+/** HTML character references decoded (named ones of the basic set, decimal and hex). */
+function decodeEntities(value: string): string {
+  const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+  return value.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (m, dec?: string, hex?: string, name?: string) => {
+    const code = dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : undefined;
+    if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    return named[name!.toLowerCase()] ?? m;
+  });
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {

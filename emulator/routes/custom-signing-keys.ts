@@ -22,7 +22,7 @@ import { isPlainObject, JSON_OR_FORM, routePath, validateBody, type RouteDef, op
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
-function checkKeys(body: unknown, refusesPrivateMembers: (index: number) => boolean): Jwk[] {
+function checkKeys(body: unknown, privateMembers: (index: number) => readonly string[]): Jwk[] {
   validateBody('jwks', body);
   const keys = (body as { keys: unknown[] }).keys;
   keys.forEach((key, i) => {
@@ -30,7 +30,7 @@ function checkKeys(body: unknown, refusesPrivateMembers: (index: number) => bool
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0)
       throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
     if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
-    for (const m of refusesPrivateMembers(i) ? PRIVATE_MEMBERS : []) {
+    for (const m of privateMembers(i)) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
     }
   });
@@ -50,7 +50,7 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         const keys =
           empty && ctx.deviations.keySetMayBeEmpty
             ? []
-            : checkKeys(body, (i) => ctx.deviations.refusesPrivateKeyMembers(i));
+            : checkKeys(body, (i) => ctx.deviations.privateKeyMembers(i, PRIVATE_MEMBERS));
         // The PUT replaces the entire set.
         ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(
           'custom-signing-keys.put',

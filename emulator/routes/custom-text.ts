@@ -43,7 +43,7 @@ function checkText(ctx: EmulatorContext, raw: unknown): Record<string, string> {
     const why = htmlViolation(v);
     const value = why === undefined ? v : ctx.deviations.keptDespiteMarkup(v);
     if (value === undefined) throw apiError('invalid_body', `Value of ${k}: ${why}`);
-    out.push([k, value]);
+    out.push([k, ctx.deviations.storedTextValue(value)]);
   }
   // fromEntries defines own properties only: no key can reach a prototype.
   return Object.fromEntries(out);

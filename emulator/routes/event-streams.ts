@@ -59,14 +59,14 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('event-streams.list'),
       handler: (request) => {
         const take = parseTake(ctx, singleQuery(request, 'take'));
-        const from = singleQuery(request, 'from');
+        const from = ctx.deviations.listCursorIn(singleQuery(request, 'from'), request.url);
         let start = 0;
-        const paged = from === undefined ? undefined : ctx.deviations.pageStart(from, take);
+        const paged = from === undefined ? undefined : ctx.deviations.pageNumberStart(from, take);
         if (paged !== undefined) start = paged;
         else if (from !== undefined) {
           const i = decodeStreamCursor(ctx, from);
           if (i === undefined) throw apiError('invalid_cursor', 'from is not a cursor this service returned');
-          start = i + 1;
+          start = ctx.deviations.pageStart(i + 1, take, TAKE_DEFAULT);
         }
         const all = ctx.state.eventStreams;
         const size = ctx.deviations.pageSize(ctx.deviations.takeOfPage(take, from !== undefined, TAKE_DEFAULT));

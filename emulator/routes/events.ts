@@ -90,6 +90,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
   const filter = types.length > 0 ? new Set(types) : null;
+  if (!ctx.deviations.readsCursor(filter !== null)) from = undefined;
   if (from !== undefined && codePoints(from) > FROM_MAX && ctx.deviations.dropsOverlongFrom) from = undefined;
 
   let backlog: LoggedEvent[] = [];
@@ -158,7 +159,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
-        if (wanted.live(e.type)) res.write(eventMessage(ctx, e, false));
+        if (wanted.live(e.type) && ctx.deviations.takesLiveEvent(e.seq)) res.write(eventMessage(ctx, e, false));
       })
     : () => undefined;
   if (beats.first && !early) heartbeat();

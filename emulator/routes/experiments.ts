@@ -38,7 +38,8 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request) => {
         const body: unknown = ctx.deviations.transitionBody(request.body);
         const asked = isPlainObject(body) ? body['status'] : undefined;
-        if (!(asked === 'draft' && ctx.deviations.draftIsATarget)) validateBody('experiment-transition-request', body);
+        if (!(asked === 'draft' && ctx.deviations.draftIsATarget(request.body)))
+          validateBody('experiment-transition-request', body);
         const target = asked as ExperimentStatus;
         const experiment = ctx.state.experiments.get(param(request, 'id'));
         if (experiment === undefined) throw apiError('inexistent_experiment');
