@@ -19,6 +19,7 @@ import type { RuleId } from '../../spec/rules.ts';
 import { round1 } from './blind/round-1.ts';
 import { round2 } from './blind/round-2.ts';
 import { round3 } from './blind/round-3.ts';
+import { round4 } from './blind/round-4.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -709,6 +710,7 @@ export const faults = [
   ...round1,
   ...round2,
   ...round3,
+  ...round4,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */
