@@ -61,6 +61,8 @@ export const round2 = [
     rule: 'token-sets.list.unknown-user',
     how: "Users are looked up with a case-insensitive collation: an id that differs from a user only in letter case (AUTH0|ABC…) answers that user's token sets instead of 404.",
     round: 2,
+    disputed:
+      'The document gives user ids no case rule, and a server may map ids differing only in case to one user (RFC 3986 6.2.1 says how URIs compare, not which resources a server gives them); the suite leaves case changes out of its near ids for that reason, so whether AUTH0|ABC is a user that "does not exist" is a question for the document\'s owner.',
   },
   {
     name: 'token-set-expires-at-no-seconds',
