@@ -16,6 +16,9 @@ export default {
   commandRunner: { command: 'npm run -s conformance -- --max-failures=1 --reporter=dot' },
   // The conforming code: not the fault layer, the seed (data), the CLI or the control surface.
   mutate: ['emulator/**/*.ts', '!emulator/faults/**', '!emulator/seed/**', '!emulator/cli.ts', '!emulator/control.ts'],
+  // Mutants of what the document leaves open (the prose of an error), each kind with its reason: mutation/ignorers.mjs.
+  plugins: ['@stryker-mutator/*', './mutation/ignorers.mjs'],
+  ignorers: ['error-prose'],
   ignorePatterns: ['reports', 'node_modules', '.git', 'mutation/stryker-incremental.json', 'tmp'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },

@@ -24,9 +24,9 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
 function checkKeys(body: unknown, privateMembers: (index: number) => readonly string[]): Jwk[] {
   validateBody('jwks', body);
-  const keys = (body as { keys: unknown[] }).keys;
+  // The jwks schema has made each key an object already.
+  const keys = (body as { keys: Array<Record<string, unknown>> }).keys;
   keys.forEach((key, i) => {
-    if (!isPlainObject(key)) throw apiError('invalid_body', `keys[${i}] must be an object`);
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0)
       throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
     if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
