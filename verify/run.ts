@@ -60,6 +60,35 @@ const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'reports', 'verify');
 /** The record of the blind rounds: what each caught when it came, before any check changed. */
 const RECORD = join(ROOT, 'verify', 'blind-rounds.json');
+/**
+ * The rules whose checks caught each fault written blind when it was last
+ * swept against the whole suite, per profile. A sweep that is not a round's
+ * (`--round`, `--whole-suite`) runs only those checks: it asks whether what
+ * caught the fault still does, at the cost of a catalogue fault, not of a
+ * whole run. A fault it does not list is swept whole.
+ */
+const CAUGHT_BY = join(ROOT, 'verify', 'blind-caught-by.json');
+type Profile = 'writes' | 'read-only';
+type CaughtByRules = Record<Profile, Record<string, string[]>>;
+
+function readCaughtBy(): CaughtByRules {
+  return existsSync(CAUGHT_BY)
+    ? (JSON.parse(readFileSync(CAUGHT_BY, 'utf8')) as CaughtByRules)
+    : { writes: {}, 'read-only': {} };
+}
+
+/** Keeps, for each blind fault swept whole in `profile`, the rules that caught it (none: it is dropped). */
+function recordCaughtBy(profile: Profile, rows: readonly FaultRow[]): void {
+  const all = readCaughtBy();
+  const map = { ...all[profile] };
+  for (const r of rows) {
+    if (r.round === undefined || !r.sweptWhole) continue;
+    if (r.caughtBy.length) map[r.fault] = [...r.failedRules].sort();
+    else delete map[r.fault];
+  }
+  all[profile] = Object.fromEntries(Object.entries(map).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(CAUGHT_BY, `${JSON.stringify(all, null, 2)}\n`);
+}
 
 /** One blind round as recorded when its faults came. */
 export interface BlindRound {
@@ -288,8 +317,16 @@ function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
 const caughtBy = (r: RunResult, f: Fault) =>
   r.failures.filter((x) => (f.round !== undefined ? x.rules.length > 0 : x.rules.includes(f.rule)));
 
-/** The checks a fault's project runs: its rule's, or the whole suite for a fault written blind. */
-const grepFor = (f: Fault) => (f.round !== undefined ? undefined : grepForRule(f.rule));
+/**
+ * The checks a fault's project runs: its rule's; for a fault written blind,
+ * the whole suite, or (outside a round's sweep) the checks of the rules that
+ * caught it when it was last swept whole.
+ */
+function grepFor(f: Fault, whole: boolean, caught: Record<string, string[]>): string | undefined {
+  if (f.round === undefined) return grepForRule(f.rule);
+  const rules = caught[f.name];
+  return whole || !rules?.length ? undefined : rules.map((id) => `(?:${grepForRule(id)})`).join('|');
+}
 
 interface FaultRow {
   fault: string;
@@ -304,9 +341,11 @@ interface FaultRow {
   failedRules: string[];
   otherFailures: string[];
   checksRun: number;
+  /** A blind fault swept against the whole suite (not only the checks that caught it before). */
+  sweptWhole?: boolean;
 }
 
-const sweepRow = (f: Fault, r: RunResult): FaultRow => ({
+const sweepRow = (f: Fault, r: RunResult, grep?: string): FaultRow => ({
   fault: f.name,
   rule: f.rule,
   how: f.how,
@@ -318,6 +357,7 @@ const sweepRow = (f: Fault, r: RunResult): FaultRow => ({
     .map(([id]) => id),
   otherFailures: r.failures.filter((x) => !x.rules.includes(f.rule)).map((x) => x.title),
   checksRun: r.passed + r.failed,
+  ...(f.round !== undefined ? { sweptWhole: grep === undefined } : {}),
 });
 
 const progress = (label: string, total: number) => (f: Fault, r: RunResult, i: number) => {
@@ -352,6 +392,10 @@ interface Options {
   readOnly: boolean;
   /** Record each swept blind round not yet in the record: what the suite catches of it before any check changes. */
   recordBefore: boolean;
+  /** Sweep every blind fault against the whole suite (a round's sweep), not only the checks that caught it. */
+  wholeSuite: boolean;
+  /** The rules that caught each blind fault when last swept whole, per profile (verify/blind-caught-by.json). */
+  caughtBy: CaughtByRules;
 }
 
 function parseOptions(): Options {
@@ -364,6 +408,7 @@ function parseOptions(): Options {
       quick: { type: 'boolean', default: false },
       'no-guards': { type: 'boolean', default: false },
       'no-read-only': { type: 'boolean', default: false },
+      'whole-suite': { type: 'boolean', default: false },
       jobs: { type: 'string', default: '2' },
     },
   });
@@ -393,6 +438,8 @@ function parseOptions(): Options {
     runGuards,
     readOnly: !values['no-read-only'],
     recordBefore: values['record-before'],
+    wholeSuite: values['whole-suite'] || !!values.round?.length,
+    caughtBy: readCaughtBy(),
   };
 }
 
@@ -451,7 +498,7 @@ function planProjects(o: Options, t: Targets): Plan[] {
     ...o.selected.map((f, i): Plan => ({
       name: `fault:${f.name}`,
       target: t.faults[i]!,
-      grep: grepFor(f),
+      grep: grepFor(f, o.wholeSuite, o.caughtBy.writes),
       close: true,
       done: (r) => progress('', o.selected.length)(f, r, ++done),
     })),
@@ -506,14 +553,16 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
     roFaults.map((f, i) => ({
       name: `read-only:${f.name}`,
       target: roTargets[i]!,
-      grep: grepFor(f),
+      grep: grepFor(f, o.wholeSuite, o.caughtBy['read-only']),
       close: true,
       done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone),
     })),
     roTargets,
     o.jobs,
   );
-  const roRows = roFaults.map((f) => sweepRow(f, roResults.get(`read-only:${f.name}`)!));
+  const roRows = roFaults.map((f) =>
+    sweepRow(f, roResults.get(`read-only:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy['read-only'])),
+  );
   const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
   return {
     baseline: roBaseline,
@@ -533,7 +582,9 @@ function summaryOf(
 ) {
   const baseline = results.get('baseline')!;
   const second = results.get('second-run');
-  const rows = o.selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!));
+  const rows = o.selected.map((f) =>
+    sweepRow(f, results.get(`fault:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy.writes)),
+  );
   const caught = rows.filter((r) => r.caughtBy.length > 0).length;
   const pick = (r: RunResult) => ({
     passed: r.passed,
@@ -665,8 +716,10 @@ async function main(): Promise<void> {
   const ro = o.readOnly ? await sweepReadOnly(o, results.get('read-only')!) : undefined;
 
   const cov = coverage(await listChecks(ROOT), faults);
-  if (o.recordBefore) recordRounds(o.selected.map((f) => sweepRow(f, results.get(`fault:${f.name}`)!)));
   const summary = summaryOf(o, results, ro, cov, Date.now() - t0);
+  if (o.recordBefore) recordRounds(summary.faults);
+  recordCaughtBy('writes', summary.faults);
+  if (summary.readOnly) recordCaughtBy('read-only', summary.readOnly.faults);
   writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(OUT, 'verify.md'), markdown(summary));
   printSummary(summary);
