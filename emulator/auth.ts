@@ -196,9 +196,13 @@ export class TokenAuthority {
     return { clientId: c.clientId, clientName: c.name, scopes: new Set(c.scopes), tokenId, rateLimit: c.rateLimit };
   }
 
-  /** A verified token's principal from the cache, if it is there and not expired. */
-  cached(token: string): Principal | undefined {
-    return this.verified.get(token);
+  /**
+   * A verified token's principal from the cache, if it is there and not
+   * expired; `connection` (the request's socket) lets a token sent again on
+   * it be matched without hashing it (verify-cache.ts).
+   */
+  cached(token: string, connection?: object): Principal | undefined {
+    return this.verified.get(token, connection);
   }
 
   /** Verifies signature (RS256 only), exp, iss and aud; rejects on any failure. */
@@ -457,14 +461,16 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!isApiPath(request.url)) return done();
     const header = request.headers.authorization;
     // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
-    const known = header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7)) : undefined;
+    const connection = request.raw.socket ?? undefined;
+    const known =
+      header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7), connection) : undefined;
     if (known !== undefined) return done(admit(ctx, request, reply, known, true));
     const m = header === undefined ? null : BEARER.exec(header);
     if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1]))
       return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
     if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
     const token = ctx.deviations.bearerJwt(m[1]!);
-    const hit = ctx.auth.cached(token);
+    const hit = ctx.auth.cached(token, connection);
     if (hit !== undefined) return done(admit(ctx, request, reply, hit, true));
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => {
