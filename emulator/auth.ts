@@ -19,7 +19,7 @@ import { operationOf, runner, sendAnswer, sendApiError } from './answers.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, type EmulatorContext } from './context.js';
 import { ApiError, apiError, keepConnectionIfBodyRead } from './errors.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
-import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, type RateLimitDecision } from './rate-limit.js';
+import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, rateHeaders, type RateLimitDecision } from './rate-limit.js';
 import { Rng } from './state.js';
 import { VerifyCache } from './verify-cache.js';
 
@@ -68,7 +68,21 @@ export interface Principal {
   scopes: ReadonlySet<string>;
   /** jti of the token: the rate-limit key. */
   tokenId: string;
+  /** The key of the token's rate-limit window (`token:<jti>`), made once with the principal, not per request. */
+  rateKey: string;
   rateLimit: RateLimitOptions;
+}
+
+/** The principal of a token of `client` holding `scopes`, `tokenId` its jti. */
+export function makePrincipal(client: Client, scopes: ReadonlySet<string>, tokenId: string): Principal {
+  return {
+    clientId: client.clientId,
+    clientName: client.name,
+    scopes,
+    tokenId,
+    rateKey: `token:${tokenId}`,
+    rateLimit: client.rateLimit,
+  };
 }
 
 /** RFC 6749 §5.2 error of the token endpoint. */
@@ -193,12 +207,16 @@ export class TokenAuthority {
   /** The principal of a known client, for a request admitted without a verified token. */
   principalOf(role: ClientRole, tokenId: string): Principal {
     const c = this.clients[role];
-    return { clientId: c.clientId, clientName: c.name, scopes: new Set(c.scopes), tokenId, rateLimit: c.rateLimit };
+    return makePrincipal(c, new Set(c.scopes), tokenId);
   }
 
-  /** A verified token's principal from the cache, if it is there and not expired. */
-  cached(token: string): Principal | undefined {
-    return this.verified.get(token);
+  /**
+   * A verified token's principal from the cache, if it is there and not
+   * expired; `connection` (the request's socket) lets a token sent again on
+   * it be matched without hashing it (verify-cache.ts).
+   */
+  cached(token: string, connection?: object): Principal | undefined {
+    return this.verified.get(token, connection);
   }
 
   /** Verifies signature (RS256 only), exp, iss and aud; rejects on any failure. */
@@ -213,13 +231,7 @@ export class TokenAuthority {
     const client = sub.endsWith('@clients') ? this.byId.get(sub.slice(0, -'@clients'.length)) : undefined;
     if (client === undefined || typeof payload.scope !== 'string' || typeof payload.exp !== 'number')
       throw new Error('unknown client');
-    const principal: Principal = {
-      clientId: client.clientId,
-      clientName: client.name,
-      scopes: new Set(payload.scope.split(' ').filter(Boolean)),
-      tokenId: String(payload.jti),
-      rateLimit: client.rateLimit,
-    };
+    const principal = makePrincipal(client, new Set(payload.scope.split(' ').filter(Boolean)), String(payload.jti));
     this.verified.set(token, principal, payload.exp * 1000);
     return principal;
   }
@@ -366,13 +378,17 @@ export function isApiPath(url: string): boolean {
   return Number.isNaN(c) || c === 47 || c === 63;
 }
 
+const RATE_HEADER_NAMES = { remaining: HEADER_REMAINING, reset: HEADER_RESET } as const;
+
 function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
-  const headers = ctx.deviations.rateLimitHeaders(
-    { [HEADER_LIMIT]: d.limit, [HEADER_REMAINING]: d.remaining, [HEADER_RESET]: String(d.reset) },
-    d,
-    { remaining: HEADER_REMAINING, reset: HEADER_RESET },
-  );
-  if (headers !== undefined) reply.headers(headers);
+  const conforming = rateHeaders(d);
+  const headers = ctx.deviations.rateLimitHeaders(conforming, d, RATE_HEADER_NAMES);
+  if (headers === conforming)
+    reply
+      .header(HEADER_LIMIT, conforming[HEADER_LIMIT])
+      .header(HEADER_REMAINING, conforming[HEADER_REMAINING])
+      .header(HEADER_RESET, conforming[HEADER_RESET]);
+  else if (headers !== undefined) reply.headers(headers);
 }
 
 /** The 429 of a request over the limit; undefined when within it. */
@@ -394,7 +410,7 @@ function admit(
   principal: Principal,
   fromCache = false,
 ): ApiError | undefined {
-  const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
+  const d = ctx.limiter.hit(principal.rateKey, principal.rateLimit);
   setRateHeaders(ctx, reply, d);
   const limited = overLimit(ctx, d);
   if (limited) return limited;
@@ -469,14 +485,16 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!isApiPath(request.url)) return done();
     const header = request.headers.authorization;
     // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
-    const known = header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7)) : undefined;
+    const connection = request.raw.socket ?? undefined;
+    const known =
+      header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7), connection) : undefined;
     if (known !== undefined) return done(admit(ctx, request, reply, known, true));
     const m = header === undefined ? null : BEARER.exec(header);
     if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1]))
       return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
     if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
     const token = ctx.deviations.bearerJwt(m[1]!);
-    const hit = ctx.auth.cached(token);
+    const hit = ctx.auth.cached(token, connection);
     if (hit !== undefined) return done(admit(ctx, request, reply, hit, true));
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => {

@@ -29,6 +29,15 @@ export interface RateLimitDecision {
   retryAfter: number;
 }
 
+/** The three headers of a decision, conforming (a literal with fixed names: one shape, built fast). */
+export function rateHeaders(d: RateLimitDecision): {
+  'x-ratelimit-limit': number;
+  'x-ratelimit-remaining': number;
+  'x-ratelimit-reset': string;
+} {
+  return { 'x-ratelimit-limit': d.limit, 'x-ratelimit-remaining': d.remaining, 'x-ratelimit-reset': String(d.reset) };
+}
+
 interface Window {
   count: number;
   /** Epoch milliseconds at which this window ends. */

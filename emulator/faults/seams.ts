@@ -59,11 +59,15 @@ export interface PageWalk {
   cursorAt: (index: number) => string;
 }
 
+/** None switched on: the one answer, so that every seam's question folds to the conforming value. */
+const noneOn = (_name: FaultName | VariantName): boolean => false;
+
 /** Whether a fault or variant is on, given those switched on: the one question the fault layer asks. */
 export function switchedOn(
   faults: ReadonlySet<FaultName>,
   variant: VariantName | undefined,
 ): (name: FaultName | VariantName) => boolean {
+  if (faults.size === 0 && variant === undefined) return noneOn;
   return (name) => faults.has(name as FaultName) || variant === name;
 }
 

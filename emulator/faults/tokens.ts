@@ -6,7 +6,7 @@
  */
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { CompactEncrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
-import type { Principal, TokenAuthority } from '../auth.js';
+import { makePrincipal, type Principal, type TokenAuthority } from '../auth.js';
 import { audienceOf } from '../context.js';
 
 /** The principal a JWT claims, read without verifying it. */
@@ -16,13 +16,7 @@ export function claimedPrincipal(auth: TokenAuthority, token: string): Principal
     const sub = payload.sub ?? '';
     const client = sub.endsWith('@clients') ? auth.client(sub.slice(0, -'@clients'.length)) : undefined;
     if (client === undefined || typeof payload.scope !== 'string') return undefined;
-    return {
-      clientId: client.clientId,
-      clientName: client.name,
-      scopes: new Set(payload.scope.split(' ').filter(Boolean)),
-      tokenId: String(payload.jti),
-      rateLimit: client.rateLimit,
-    };
+    return makePrincipal(client, new Set(payload.scope.split(' ').filter(Boolean)), String(payload.jti));
   } catch {
     return undefined;
   }

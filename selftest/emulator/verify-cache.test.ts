@@ -68,6 +68,34 @@ test.describe('verify cache, unit', () => {
     expect(() => new VerifyCache(0)).toThrow(RangeError);
   });
 
+  test('should answer through a holder exactly as without one: same string, held by the map, before its exp', () => {
+    let now = 0;
+    const cache = new VerifyCache<string>(2, () => now);
+    const connection = {};
+    cache.set('aaa.bbb.ccc', 'p', 1_000);
+    expect(cache.get('aaa.bbb.ccc', connection)).toBe('p');
+    // Remembered for the connection: another string still misses, the same one (a fresh copy) still hits.
+    expect(cache.get('aaa.bbb.ccd', connection)).toBeUndefined();
+    expect(cache.get(['aaa', 'bbb', 'ccc'].join('.'), connection)).toBe('p');
+    // Dropped as the oldest: the holder does not keep it alive.
+    cache.get('aaa.bbb.ccc', connection);
+    cache.set('t1', 'q', 1_000);
+    cache.set('t2', 'r', 1_000);
+    expect(cache.get('aaa.bbb.ccc', connection)).toBeUndefined();
+    // Replaced: the holder answers the new value.
+    expect(cache.get('t2', connection)).toBe('r');
+    cache.set('t2', 's', 2_000);
+    expect(cache.get('t2', connection)).toBe('s');
+    // Cleared, then expired.
+    cache.clear();
+    expect(cache.get('t2', connection)).toBeUndefined();
+    cache.set('t3', 'u', 1_500);
+    expect(cache.get('t3', connection)).toBe('u');
+    now = 1_500;
+    expect(cache.get('t3', connection)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
   test("the emulator's cache is bounded", () => {
     expect(h.app.emulator.auth.verified.capacity).toBeLessThanOrEqual(10_000);
   });
