@@ -30,13 +30,17 @@
  * fault is caught and every guard passes.
  *
  * Faults written blind (`round` in the catalogue) are swept against the
- * whole suite, as an independent server would be; their record (caught
- * before any check changed, verify/blind-rounds.json) is printed beside what
- * this run caught.
+ * whole suite, as an independent server would be, by a round's sweep
+ * (`--round N`, or `--whole-suite`); their record (caught before any check
+ * changed, verify/blind-rounds.json) is printed beside what this run caught.
+ * Every other run sweeps a blind fault with the checks of the rules that
+ * caught it when it was last swept whole (verify/blind-caught-by.json, kept
+ * by every whole sweep): whether they still catch it, at a catalogue fault's
+ * cost. A blind fault that file does not name is swept whole.
  *
- * Options: --fault NAME (repeatable), --round N (the faults of a blind round; repeatable),
- * --record-before (with --round: record a round not yet recorded, as caught now), --variant NAME (repeatable),
- * --quick (one fault per rule, no guards), --no-guards, --no-read-only,
+ * Options: --fault NAME (repeatable), --round N (the faults of a blind round, swept whole; repeatable),
+ * --record-before (with --round: record a round not yet recorded, as caught now), --whole-suite,
+ * --variant NAME (repeatable), --quick (one fault per rule, no guards), --no-guards, --no-read-only,
  * --jobs N (Playwright workers, 2).
  */
 import { spawn, spawnSync } from 'node:child_process';
