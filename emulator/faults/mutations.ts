@@ -875,6 +875,14 @@ const answerMutations: readonly AnswerMutation[] = [
 
 // ------------------------------------------------------------ SSE messages
 
+/** An empty context.client.metadata answered as null (`context-client-metadata-null`, written in two rounds). */
+const clientMetadataNull = (f: SseFrame): SseFrame =>
+  envelope(f, (e) => {
+    const client = e.data.context['client'] as Json | undefined;
+    if (client && isPlainObject(client['metadata']) && Object.keys(client['metadata']).length === 0)
+      client['metadata'] = null;
+  });
+
 const frameMutations: readonly FrameMutation[] = [
   {
     by: 'envelope-type-reverse-dns',
@@ -953,16 +961,7 @@ const frameMutations: readonly FrameMutation[] = [
   },
   { by: 'extra-members', frames: ['message', 'heartbeat'], reshape: (f) => ({ ...f, data: withExtraMembers(f.data) }) },
   // blind round 3
-  {
-    by: 'context-client-metadata-null-r3',
-    frames: ['message'],
-    reshape: (f) =>
-      envelope(f, (e) => {
-        const client = e.data.context['client'] as Json | undefined;
-        if (client && isPlainObject(client['metadata']) && Object.keys(client['metadata']).length === 0)
-          client['metadata'] = null;
-      }),
-  },
+  { by: 'context-client-metadata-null-r3', frames: ['message'], reshape: clientMetadataNull },
   {
     by: 'connection-created-empty-arrays-null',
     frames: ['message'],
@@ -980,24 +979,13 @@ const frameMutations: readonly FrameMutation[] = [
     }),
   },
   { by: 'sse-comments-retry', frames: ['heartbeat'], reshape: (f) => ({ ...f, before: ': keep-alive\n\n' }) },
-  // Last: several data lines, none of them JSON on its own.
-  { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
   // blind round 2
   {
     by: 'sse-event-field-trailing-space',
     frames: ['message'],
     reshape: (f) => ({ ...f, event: `${f.event} ` }),
   },
-  {
-    by: 'context-client-metadata-null',
-    frames: ['message'],
-    reshape: (f) =>
-      envelope(f, (e) => {
-        const client = e.data.context['client'] as Json | undefined;
-        if (client && isPlainObject(client['metadata']) && Object.keys(client['metadata']).length === 0)
-          client['metadata'] = null;
-      }),
-  },
+  { by: 'context-client-metadata-null', frames: ['message'], reshape: clientMetadataNull },
   {
     by: 'event-geo-nan-for-local-ip',
     frames: ['message'],
@@ -1013,6 +1001,8 @@ const frameMutations: readonly FrameMutation[] = [
       ),
     }),
   },
+  // Last: several data lines, none of them JSON on its own.
+  { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
 ];
 
 // ---------------------------------------------------------------- refusals
