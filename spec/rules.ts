@@ -644,7 +644,7 @@ export const rules = [
     section: S.payload,
     operations: ['events.subscribe'],
     requirement: 'offset: Opaque cursor for the stream position; pass it as the `from` query parameter to resume.',
-    note: 'Resuming from the offset of event k delivers event k+1 and every later event the suite caused.',
+    note: 'Resuming from the offset of event k, the newest (the head) included, delivers event k+1 and every later event. How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the same stream: a refusal is a failure where the older one is accepted right after.',
   },
   {
     id: 'events.resume.no-duplicate',
