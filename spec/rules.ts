@@ -668,7 +668,7 @@ export const rules = [
     section: S.events,
     operations: ['events.subscribe'],
     requirement: '`offset-only` (a cursor-only heartbeat); offset: pass it as the `from` query parameter to resume.',
-    note: 'Resuming from a heartbeat offset delivers the events caused after it, and none of those that came before it.',
+    note: 'Resuming from a heartbeat offset delivers exactly what followed the heartbeat in the uncut stream, wherever it came (before, among or after a replay): the events caused after it, and none of those that came before it.',
   },
   {
     id: 'events.start.latest',

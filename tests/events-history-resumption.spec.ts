@@ -2,7 +2,7 @@
  * Endpoints 4 (GET /events) on the tenant's own history (tests/events-history.ts):
  * resuming from the offsets of its events, at cut points drawn from the whole
  * range (the head, the newest event, always among them) and from a resumed
- * stream, and from a heartbeat's cursor after it.
+ * stream, and from every heartbeat of the replay, wherever it falls.
  */
 import { must } from '../harness/vocabulary/must.ts';
 import {
@@ -11,7 +11,6 @@ import {
   identity,
   judgeResume,
   offsetOf,
-  readReplay,
   readResumed,
   readUpTo,
   resumeRules,
@@ -85,37 +84,57 @@ test.describe("events stream: the tenant's history @sse", () => {
     },
   );
 
-  const heartbeatOffset = declareRules(READ, 'events.resume.heartbeat-offset');
+  const heartbeatCut = declareRules(READ, 'events.resume.heartbeat-offset', resumeRules);
   test(
-    'should resume from a heartbeat after the history with none of the history again',
-    heartbeatOffset,
+    'should resume from every heartbeat of the replay to exactly what followed it in the uncut stream',
+    heartbeatCut,
     async ({ events, config }) => {
-      const h = await history(heartbeatOffset, events, config);
-      requireHistory(h, 1, 'before a heartbeat');
-      const hb = h.conn.messages.slice(h.events.at(-1)!.index + 1).find((m) => m.event === 'offset-only');
+      const h = await history(heartbeatCut, events, config);
+      requireHistory(h, 1, 'to place the heartbeats among');
+      // Every offset is a cut point, heartbeats included, wherever they fall: before, among or after the replay.
+      const beats = h.conn.messages.filter((m) => m.event === 'offset-only' && cursorOf(m) !== undefined);
       test.skip(
-        !hb || cursorOf(hb) === undefined,
-        'No heartbeat with a cursor followed the history: the heartbeat frequency is not shown',
+        beats.length === 0,
+        'No heartbeat with a cursor came with the replay: the heartbeat frequency is not shown',
       );
-      const { conn, refused } = await openOrSkip(
-        events,
-        { from: cursorOf(hb!)! },
-        heartbeatOffset.eventsResumeHeartbeatOffset,
-        'resuming from a heartbeat cursor',
-      );
+      // Against an external target the first and the last heartbeat.
+      const cuts = config.embedded ? beats : [...new Set([beats[0]!, beats.at(-1)!])];
+      let resumed = 0;
+      for (const hb of cuts) {
+        const from = cursorOf(hb)!;
+        // The history events before the heartbeat in the uncut stream: the cut is after the last of them.
+        const k = h.events.filter((m) => m.index < hb.index).length - 1;
+        const older = k >= 0 ? offsetOf(h.events[k]!) : undefined;
+        const { conn, refused } = await openOrSkip(
+          events,
+          { from },
+          heartbeatCut.eventsResumeHeartbeatOffset,
+          `resuming from the heartbeat of message #${hb.index}`,
+          older === undefined ? undefined : { from: older },
+        );
+        if (refused) continue;
+        resumed++;
+        const expected = h.ids.slice(k + 1);
+        const { got, unfinished } = await readResumed(conn, config, expected, h.ids);
+        must(
+          heartbeatCut.eventsResumeHeartbeatOffset,
+          !unfinished && JSON.stringify(got) === JSON.stringify(expected),
+          ev(
+            conn,
+            `what followed the heartbeat (message #${hb.index}, cursor ${from}) in the uncut stream: ${expected.join(', ') || 'nothing of the history'}`,
+            unfinished ?? (got.join(', ') || 'nothing'),
+            `uncut stream (from_timestamp ${h.from_timestamp}): ${h.conn.messages
+              .slice(0, hb.index + 1 + expected.length + 1)
+              .map((m) => (m.event === 'offset-only' ? `[heartbeat ${cursorOf(m)}]` : identity(m)))
+              .join(', ')}`,
+          ),
+        );
+        judgeResume(heartbeatCut, conn, h.ids, k, from, got, unfinished);
+        conn.close();
+      }
       test.skip(
-        refused,
-        `The heartbeat cursor was refused (${conn.status}): how long a cursor stays valid is not shown`,
-      );
-      const again = (await readReplay(conn, config)).filter((m) => h.ids.includes(identity(m)));
-      must(
-        heartbeatOffset.eventsResumeHeartbeatOffset,
-        again.length === 0,
-        ev(
-          conn,
-          `nothing of the history before the heartbeat (cursor ${cursorOf(hb!)})`,
-          `${again.length} history events again: ${again.map(identity).join(', ')}`,
-        ),
+        resumed === 0,
+        'Every heartbeat cursor was refused, and no older cursor was accepted: how long a cursor stays valid is not shown',
       );
     },
   );
