@@ -63,6 +63,21 @@ export const cursorOf = (m: SseMessage) => offsetOf(m) ?? (m.id || undefined);
 /** An RFC 3339 timestamp of 20 characters (the limit of from_timestamp), to the second. */
 export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/**
+ * The spellings of one instant that RFC 3339 allows within from_timestamp's 20 characters: no
+ * fraction and no numeric offset fit, so only the case of the separator and of the zone letter
+ * varies. RFC 3339 5.6 NOTE: "Per [ABNF] and ISO8601, the "T" and "Z" characters in this syntax
+ * may alternatively be lower case "t" or "z" respectively" (the document limits neither).
+ */
+export const SPELLINGS = ['TZ', 'tz', 'Tz', 'tZ'] as const;
+export type Spelling = (typeof SPELLINGS)[number];
+export const spelled = (ms: number, s: Spelling) => {
+  const ts = timestamp(ms);
+  return `${ts.slice(0, 10)}${s[0]}${ts.slice(11, 19)}${s[1]}`;
+};
+/** The whole second of an instant (epoch ms), as 20 characters can name it. */
+export const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
+
 /** Every rule checkMessage may decide: a check that calls it declares them all. */
 export const messageRules = ruleGroup(
   [
