@@ -644,7 +644,7 @@ export const rules = [
     section: S.payload,
     operations: ['events.subscribe'],
     requirement: 'offset: Opaque cursor for the stream position; pass it as the `from` query parameter to resume.',
-    note: 'Resuming from the offset of event k delivers event k+1 and every later event the suite caused.',
+    note: 'Resuming from the offset of event k, the newest (the head) included, delivers event k+1 and every later event. How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the same stream: a refusal is a failure where the older one is accepted right after.',
   },
   {
     id: 'events.resume.no-duplicate',
@@ -668,7 +668,7 @@ export const rules = [
     section: S.events,
     operations: ['events.subscribe'],
     requirement: '`offset-only` (a cursor-only heartbeat); offset: pass it as the `from` query parameter to resume.',
-    note: 'Resuming from a heartbeat offset delivers the events caused after it, and none of those that came before it.',
+    note: 'Resuming from a heartbeat offset delivers exactly what followed the heartbeat in the uncut stream, wherever it came (before, among or after a replay): the events caused after it, and none of those that came before it.',
   },
   {
     id: 'events.start.latest',
@@ -693,7 +693,7 @@ export const rules = [
     operations: ['events.subscribe'],
     requirement:
       'Query `from_timestamp`: RFC 3339 timestamp. Start position for the initial query only, when no cursor exists; later requests use the cursor from `from`, which is more accurate.',
-    note: 'Events a minute or more after the timestamp are delivered; events a minute or more before it are not. The timestamp is the less accurate start: rounding within a minute either way is tolerated.',
+    note: 'Every RFC 3339 timestamp of at most 20 characters is a start, "T" and "Z" in either case (RFC 3339 5.6 NOTE: they "may alternatively be lower case"). Every event whose time is at or after the timestamp is delivered, those in its own second included, and so are the events caused after connecting; events a minute or more before it are not. The timestamp is the less accurate start: a server may round it down, within a minute, never up.',
   },
   {
     id: 'events.from-timestamp.max-length',

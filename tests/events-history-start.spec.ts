@@ -14,11 +14,16 @@ import {
   readHistory,
   readReplay,
   readUpTo,
+  SPELLINGS,
+  spelled,
   timeOf,
   timestamp,
   waitMs,
+  wholeSecond,
   type History,
+  type Spelling,
 } from '../harness/vocabulary/events.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { canTrigger, causedBy, nonce } from '../harness/fixtures/triggers.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
@@ -26,45 +31,50 @@ import { history, openOrSkip, READ, requireHistory } from './events-history.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
-/** The rounding of from_timestamp tolerated either way: it is the less accurate start ("at least to the minute"). */
+/** The rounding down of from_timestamp tolerated: it is the less accurate start. Events at or after it have no slack. */
 const TOLERANCE_MS = 60_000;
 
 /** The history a start-without-from check needs: its older half lies beyond any plausible replay of the latest events (10). */
 const START_REPLAY_MIN_HISTORY = 20;
 
-/** Starts at a history event's time: false where none has history events a whole tolerance before and after it. */
-async function startWithinHistory(
+/**
+ * Starts at the whole second of history event j, spelled one way RFC 3339 allows: every event whose
+ * time is at or after that second arrives (no slack: event j itself lies in it), and nothing a
+ * minute or more before it (a server may round the less accurate start down, within a minute).
+ */
+async function startAtEvent(
   start: Declared<'events.from-timestamp.start'>,
   events: EventsHarness,
   config: Config,
   h: History,
-): Promise<boolean> {
+  j: number,
+  spelling: Spelling,
+): Promise<void> {
   const times = h.events.map(timeOf);
-  // A boundary with history events a whole tolerance before and after it.
-  const candidates = h.events
-    .map((_, j) => j)
-    .filter(
-      (j) =>
-        Number.isFinite(times[j]!) &&
-        times[0]! < times[j]! - 2 * TOLERANCE_MS &&
-        times.at(-1)! >= times[j]! + TOLERANCE_MS,
-    );
-  if (candidates.length === 0) return false;
-  const j = candidates[Math.floor(candidates.length / 2)]!;
-  const at = Math.floor(times[j]! / 1000) * 1000;
-  const from_timestamp = timestamp(at);
+  const at = wholeSecond(times[j]!);
+  const from_timestamp = spelled(at, spelling);
   const conn = await events.subscribe({ query: { from_timestamp } });
-  const due = h.ids.filter((_, i) => times[i]! >= at + TOLERANCE_MS);
+  must(
+    start.eventsFromTimestampStart,
+    conn.isEventStream,
+    ev(
+      conn,
+      `a 2xx event stream for the RFC 3339 timestamp ${from_timestamp} (RFC 3339 5.6: "T" and "Z" may be lower case)`,
+      `status ${conn.status}, Content-Type ${conn.contentType || '(none)'} ${conn.errorBody.slice(0, 200)}`,
+    ),
+  );
+  if (!conn.isEventStream) return;
+  const due = h.ids.filter((_, i) => times[i]! >= at);
   const { got, unfinished } = await readUpTo(conn, config, h.ids.at(-1)!, h.ids);
   const early = got.filter((id) => times[h.ids.indexOf(id)]! < at - TOLERANCE_MS);
   const missing = due.filter((id) => !got.includes(id));
-  const context = `from_timestamp ${from_timestamp}; history times: ${h.events.map((m, i) => `${h.ids[i]}@${new Date(times[i]!).toISOString()}`).join(', ')}`;
+  const context = `from_timestamp ${from_timestamp}, the second of history event ${j} (${h.ids[j]}@${new Date(times[j]!).toISOString()}); history times: ${h.events.map((m, i) => `${h.ids[i]}@${new Date(times[i]!).toISOString()}`).join(', ')}`;
   must(
     start.eventsFromTimestampStart,
     !unfinished && missing.length === 0,
     ev(
       conn,
-      `every event a minute or more after ${from_timestamp}`,
+      `every history event whose time is at or after ${from_timestamp} (${due.length})`,
       unfinished ?? `missing ${missing.join(', ')}`,
       context,
     ),
@@ -80,17 +90,15 @@ async function startWithinHistory(
     ),
   );
   conn.close();
-  return true;
 }
 
-/** Starts before an event caused now: false where this run causes no event or it never arrived. */
-async function startBeforeCaused(
+/** Starts at the second of an event caused now, in each case of T and Z: false where this run causes no event or it never arrived. */
+async function startAtCaused(
   start: Declared<'events.from-timestamp.start'>,
   events: EventsHarness,
   config: Config,
 ): Promise<boolean> {
   if (!canTrigger(config)) return false;
-  // An event caused now, asked for from two tolerances before its own time: it arrives, and nothing clearly older does.
   const live = await events.subscribe();
   const n = nonce();
   await events.causer.createOrganization(n);
@@ -99,35 +107,42 @@ async function startBeforeCaused(
     .catch(() => undefined);
   live.close();
   if (!caused || !Number.isFinite(timeOf(caused))) return false;
-  const at = Math.floor((timeOf(caused) - 2 * TOLERANCE_MS) / 1000) * 1000;
-  const from_timestamp = timestamp(at);
-  const conn = await events.subscribe({ query: { from_timestamp } });
-  const got = await conn
-    .waitFor((m) => identity(m) === identity(caused), waitMs(config), 0, `the event caused after ${from_timestamp}`)
-    .catch(() => undefined);
-  must(
-    start.eventsFromTimestampStart,
-    !!got,
-    ev(
-      conn,
-      `the event caused at ${envelopeOf(caused)?.time} (${identity(caused)}), two minutes after ${from_timestamp}`,
-      `not within ${waitMs(config)} ms (${conn.messages.length} messages read)`,
-    ),
-  );
-  const early = conn.events.slice(0, got!.index).filter((m) => timeOf(m) < at - TOLERANCE_MS);
-  must(
-    start.eventsFromTimestampStart,
-    early.length === 0,
-    ev(
-      conn,
-      `no event a minute or more before ${from_timestamp}`,
-      `${early.length} earlier events: ${early
-        .slice(0, 5)
-        .map((m) => `${identity(m)}@${envelopeOf(m)?.time}`)
-        .join(', ')}`,
-    ),
-  );
-  conn.close();
+  // The event's own second: it lies at or after the start, with no slack.
+  const at = wholeSecond(timeOf(caused));
+  for (const spelling of ['TZ', 'tz'] as const) {
+    const from_timestamp = spelled(at, spelling);
+    const conn = await events.subscribe({ query: { from_timestamp } });
+    const got = conn.isEventStream
+      ? await conn
+          .waitFor((m) => identity(m) === identity(caused), waitMs(config), 0, `the event caused at ${from_timestamp}`)
+          .catch(() => undefined)
+      : undefined;
+    must(
+      start.eventsFromTimestampStart,
+      !!got,
+      ev(
+        conn,
+        `the event caused at ${envelopeOf(caused)?.time} (${identity(caused)}), in the second ${from_timestamp} names`,
+        conn.isEventStream
+          ? `not within ${waitMs(config)} ms (${conn.messages.length} messages read)`
+          : `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`,
+      ),
+    );
+    const early = conn.events.slice(0, got ? got.index : undefined).filter((m) => timeOf(m) < at - TOLERANCE_MS);
+    must(
+      start.eventsFromTimestampStart,
+      early.length === 0,
+      ev(
+        conn,
+        `no event a minute or more before ${from_timestamp}`,
+        `${early.length} earlier events: ${early
+          .slice(0, 5)
+          .map((m) => `${identity(m)}@${envelopeOf(m)?.time}`)
+          .join(', ')}`,
+      ),
+    );
+    conn.close();
+  }
   return true;
 }
 
@@ -248,13 +263,31 @@ test.describe("events stream: the tenant's history @sse", () => {
   );
 
   const start = declareRules(READ, 'events.from-timestamp.start');
-  test('should start at from_timestamp, give or take its rounding', start, async ({ events, config }) => {
-    const h = await history(start, events, config);
-    const withinHistory = await startWithinHistory(start, events, config, h);
-    const beforeCaused = await startBeforeCaused(start, events, config);
-    test.skip(
-      !withinHistory && !beforeCaused,
-      `The tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h are not spread over more than ${(3 * TOLERANCE_MS) / 60_000} minutes around any of them, and this run causes no event`,
-    );
-  });
+  test(
+    'should start at from_timestamp, every event of its second or later included, T and Z in either case (property)',
+    start,
+    async ({ events, config }) => {
+      const h = await history(start, events, config);
+      const dated = h.events.map((_, j) => j).filter((j) => Number.isFinite(timeOf(h.events[j]!)));
+      // The second of any dated history event, the newest (the head) first, in each spelling RFC 3339 allows.
+      if (dated.length)
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...dated), fc.constantFrom(...SPELLINGS), (j, spelling) =>
+            startAtEvent(start, events, config, h, j, spelling),
+          ),
+          {
+            ...fcParams<[number, Spelling]>(config, 5),
+            examples: [
+              [dated.at(-1)!, 'tz'],
+              [dated[Math.floor(dated.length / 2)]!, 'TZ'],
+            ],
+          },
+        );
+      const atCaused = await startAtCaused(start, events, config);
+      test.skip(
+        !dated.length && !atCaused,
+        `The tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h carry no time, and this run causes no event`,
+      );
+    },
+  );
 });

@@ -11,6 +11,7 @@
  * the replay (see readReplay).
  */
 import type { Config } from '../harness/run/config.ts';
+import type { Query } from '../harness/requests/client.ts';
 import { ev, HISTORY_MS, readHistory, type History } from '../harness/vocabulary/events.ts';
 import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import type { Declared, RuleRef } from '../harness/vocabulary/declare.ts';
@@ -39,14 +40,34 @@ export function requireHistory(h: History, n: number, why: string): void {
   );
 }
 
-/** Subscribes with `query`; a 4xx the document leaves open is observed and skips, anything else but a stream fails `rule`. */
-export async function openOrSkip(events: EventsHarness, query: Record<string, string>, rule: RuleRef, why: string) {
+/**
+ * Subscribes with `query`; a 4xx the document leaves open is observed and skips, anything else but a stream fails `rule`.
+ *
+ * How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the
+ * same stream: where `older` (the same query with an older cursor) is given, a refused cursor is
+ * followed at once by a subscription from the older one, and `rule` fails if that one is accepted.
+ */
+export async function openOrSkip(events: EventsHarness, query: Query, rule: RuleRef, why: string, older?: Query) {
   const conn = await events.subscribe({ query });
   if (!conn.isEventStream && conn.status >= 400 && conn.status < 500) {
     observe('events.heartbeat.frequency', 'cursor refused', String(conn.status), {
       target: conn.target,
       body: conn.errorBody.slice(0, 200),
     });
+    if (older) {
+      const probe = await events.subscribe({ query: older });
+      probe.close();
+      must(
+        rule,
+        !probe.isEventStream,
+        ev(
+          conn,
+          `a 2xx event stream (${why}): an older cursor of the same stream is accepted right after, and a cursor cannot expire before an older one`,
+          `status ${conn.status} ${conn.errorBody.slice(0, 200)}`,
+          `the older cursor ${probe.target} answered ${probe.status}, Content-Type ${probe.contentType || '(none)'}`,
+        ),
+      );
+    }
     return { conn, refused: true };
   }
   must(

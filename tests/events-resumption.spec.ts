@@ -1,8 +1,9 @@
 /**
  * Endpoints 4. Subscribe to events (Server-Sent Events): GET /events, where a
  * subscription starts and resumes: from the latest events when `from` is
- * absent, after an event's offset or a heartbeat's with nothing lost,
- * repeated or reordered, and the limits of `from` and `from_timestamp`.
+ * absent, after an event's offset (the head's included) or a heartbeat's with
+ * nothing lost, repeated or reordered, live whichever way it starts, and the
+ * limits of `from` and `from_timestamp`.
  *
  * A sentinel event caused last bounds the wait for anything that must not
  * arrive, so no check sleeps to synchronise.
@@ -20,6 +21,8 @@ import {
   offsetOf,
   resumeRules,
   streamExchange,
+  timeOf,
+  timestamp,
   waitMs,
 } from '../harness/vocabulary/events.ts';
 import { must, mustRefuse } from '../harness/vocabulary/must.ts';
@@ -45,6 +48,17 @@ async function checkResume(
     actual: JSON.stringify(from),
   });
   const conn = await events.subscribe({ query: { from: from! } });
+  // A cursor handed out seconds ago, the head's included: how long a cursor stays valid is not shown, but not this short.
+  must(
+    d.eventsResumeNoLoss,
+    conn.isEventStream,
+    ev(
+      conn,
+      `a 2xx event stream resuming after event ${k} of ${caused.length} (${k === caused.length - 1 ? 'the head, the newest event' : ids[k]})`,
+      `status ${conn.status}, Content-Type ${conn.contentType || '(none)'} ${conn.errorBody.slice(0, 200)}`,
+    ),
+  );
+  if (!conn.isEventStream) return;
   // A sentinel caused now: whatever the stream replays must come before it.
   const sentinel = nonce();
   await events.causer.createOrganization(sentinel);
@@ -60,40 +74,89 @@ async function checkResume(
 }
 
 test.describe('events stream @sse', () => {
-  const latest = declareRules('events.start.latest');
-  test('should start from the latest events when from is absent', latest, async ({ events, config }) => {
-    requireTrigger(config);
-    const conn = await events.subscribe();
-    const n = nonce();
-    await events.causer.createOrganization(n);
-    const m = await conn
-      .waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`)
-      .catch(() => undefined);
-    must(
-      latest.eventsStartLatest,
-      !!m,
-      ev(
-        conn,
-        `the organization.created caused after connecting (nonce ${n})`,
-        `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`,
-      ),
-    );
-  });
+  const live = declareRules('events.start.latest', 'events.resume.no-loss', 'events.from-timestamp.start');
+  test(
+    'should continue live whichever way the stream starts: without from, from a cursor, from_timestamp, each with and without event_type',
+    live,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      // A first event gives a fresh cursor and a time to start from.
+      const first = await events.subscribe();
+      const a = nonce();
+      await events.causer.createOrganization(a);
+      const seed = await first
+        .waitFor(causedBy(a), waitMs(config), 0, `organization.created with nonce ${a}`)
+        .catch(() => undefined);
+      must(
+        live.eventsStartLatest,
+        !!seed,
+        ev(
+          first,
+          `the organization.created caused after connecting (nonce ${a})`,
+          `not within ${waitMs(config)} ms; ${first.messages.length} messages read`,
+        ),
+      );
+      if (!seed) return;
+      const from = offsetOf(seed)!;
+      // The event's own time where it has one; else a minute back by this clock.
+      const from_timestamp = timestamp(Number.isFinite(timeOf(seed)) ? timeOf(seed) : Date.now() - 60_000);
+      const filter = { event_type: ['organization.created'] };
+      // Each start mode, with the rule that names it; the stream without from is open already.
+      const modes = [
+        { name: 'without from', rule: live.eventsStartLatest, query: {} },
+        { name: 'without from, event_type', rule: live.eventsStartLatest, query: filter },
+        { name: `from the cursor of ${identity(seed)}`, rule: live.eventsResumeNoLoss, query: { from } },
+        { name: 'from a cursor, event_type', rule: live.eventsResumeNoLoss, query: { from, ...filter } },
+        { name: `from_timestamp ${from_timestamp}`, rule: live.eventsFromTimestampStart, query: { from_timestamp } },
+        {
+          name: 'from_timestamp, event_type',
+          rule: live.eventsFromTimestampStart,
+          query: { from_timestamp, ...filter },
+        },
+      ];
+      const conns = [first];
+      for (const m of modes.slice(1)) conns.push(await events.subscribe({ query: m.query }));
+      // One event caused after every stream is open: each must deliver it, whatever it replays first.
+      const b = nonce();
+      await events.causer.createOrganization(b);
+      const got = await Promise.all(
+        conns.map((c) =>
+          c.isEventStream
+            ? c.waitFor(causedBy(b), waitMs(config), 0, `organization.created with nonce ${b}`).catch(() => undefined)
+            : undefined,
+        ),
+      );
+      modes.forEach((m, i) =>
+        must(
+          m.rule,
+          !!got[i],
+          ev(
+            conns[i]!,
+            `the organization.created caused after connecting (nonce ${b}) on the stream started ${m.name}`,
+            conns[i]!.isEventStream
+              ? `not within ${waitMs(config)} ms; ${conns[i]!.messages.length} messages read`
+              : `status ${conns[i]!.status}, Content-Type ${conns[i]!.contentType || '(none)'}`,
+          ),
+        ),
+      );
+    },
+  );
 
   const resume = declareRules('events.content-type', 'events.payload.offset', resumeRules);
   test(
-    'should resume after the offset of event k with nothing lost, repeated or reordered',
+    'should resume after the offset of any event k, the head included, with nothing lost, repeated or reordered (property)',
     resume,
     async ({ events, config }) => {
       requireTrigger(config);
       const { caused, n } = await causeAndRead(resume, events, config);
       const ids = caused.map(identity);
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: caused.length - 2 }), async (k) => {
+        fc.asyncProperty(fc.integer({ min: 0, max: caused.length - 1 }), async (k) => {
           await checkResume(resume, events, config, caused, ids, n, k);
         }),
-        // k = 0 first, every run: the longest resumption, the only one where order shows whatever else is drawn.
-        { ...fcParams<[number]>(config, config.embedded ? 4 : 2), examples: [[0]] },
+        // Every run: the head first, the last offset handed out while it is still the newest, after which only
+        // the sentinel may come; and k = 0, the longest resumption, the only one where order shows whatever else is drawn.
+        { ...fcParams<[number]>(config, config.embedded ? 5 : 2), examples: [[caused.length - 1], [0]] },
       );
     },
   );

@@ -63,6 +63,21 @@ export const cursorOf = (m: SseMessage) => offsetOf(m) ?? (m.id || undefined);
 /** An RFC 3339 timestamp of 20 characters (the limit of from_timestamp), to the second. */
 export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/**
+ * The spellings of one instant that RFC 3339 allows within from_timestamp's 20 characters: no
+ * fraction and no numeric offset fit, so only the case of the separator and of the zone letter
+ * varies. RFC 3339 5.6 NOTE: "Per [ABNF] and ISO8601, the "T" and "Z" characters in this syntax
+ * may alternatively be lower case "t" or "z" respectively" (the document limits neither).
+ */
+export const SPELLINGS = ['TZ', 'tz', 'Tz', 'tZ'] as const;
+export type Spelling = (typeof SPELLINGS)[number];
+export const spelled = (ms: number, s: Spelling) => {
+  const ts = timestamp(ms);
+  return `${ts.slice(0, 10)}${s[0]}${ts.slice(11, 19)}${s[1]}`;
+};
+/** The whole second of an instant (epoch ms), as 20 characters can name it. */
+export const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
+
 /** Every rule checkMessage may decide: a check that calls it declares them all. */
 export const messageRules = ruleGroup(
   [
@@ -155,8 +170,9 @@ export function checkConnectionCreated(conn: SseConnection, m: SseMessage): void
 
 /**
  * The verdicts on one resumption: `got` is what arrived after resuming from
- * the offset of event k of the first read `ids`, up to a bound that every
- * expected event precedes (or `unfinished` says why there is none).
+ * the offset of event k of the first read `ids` (k = -1: a cursor placed
+ * before its first event), up to a bound that every expected event precedes
+ * (or `unfinished` says why there is none).
  */
 export function judgeResume(
   d: ResumeRules,
@@ -168,18 +184,24 @@ export function judgeResume(
   unfinished?: string,
 ): void {
   const expected = ids.slice(k + 1);
-  const context = `resumed from the offset of event ${k} (${ids[k]}) = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
+  const cut = k >= 0 ? `event ${k} (${ids[k]})` : 'a point before the first event';
+  const context = `resumed from the offset of ${cut} = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
   const lost = expected.filter((id) => !got.includes(id));
   must(
     d.eventsResumeNoLoss,
     !unfinished && lost.length === 0,
-    ev(conn, `events ${k + 1}..${ids.length - 1} of the first read`, unfinished ?? `lost ${lost.join(', ')}`, context),
+    ev(
+      conn,
+      expected.length ? `events ${k + 1}..${ids.length - 1} of the first read` : 'nothing lost (none follows the cut)',
+      unfinished ?? `lost ${lost.join(', ')}`,
+      context,
+    ),
   );
   const repeated = got.filter((id, i) => got.indexOf(id) !== i || ids.indexOf(id) <= k);
   must(
     d.eventsResumeNoDuplicate,
     repeated.length === 0,
-    ev(conn, `nothing at or before event ${k}, nothing twice`, `repeated ${repeated.join(', ')}`, context),
+    ev(conn, `nothing at or before the cut, nothing twice`, `repeated ${repeated.join(', ')}`, context),
   );
   must(
     d.eventsResumeOrder,
@@ -268,6 +290,22 @@ export async function readUpTo(
         got,
         unfinished: `${[...waiting].join(', ')} did not arrive within ${waitMs(config)} ms (${conn.messages.length} messages read)`,
       };
+}
+
+/**
+ * What a stream resumed at a cut of the first read `ids` delivers of it: up to the
+ * events `expected` after the cut, or, where the cut is the head and none is
+ * expected, whatever it replays (readReplay bounds that wait).
+ */
+export async function readResumed(
+  conn: SseConnection,
+  config: Config,
+  expected: readonly string[],
+  ids: readonly string[],
+): Promise<{ got: string[]; unfinished?: string }> {
+  if (expected.length) return readUpTo(conn, config, expected, ids);
+  const replayed = await readReplay(conn, config);
+  return { got: replayed.map(identity).filter((id) => ids.includes(id)) };
 }
 
 /** events.filter.only-requested: no event of a type the subscription did not ask for. */
