@@ -440,11 +440,12 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
         .filter((s) => s.startsWith('read:') && s !== 'read:users' && !inScopeScopes.includes(s))
         .sort((a, b) => nearness(a, op.scopes) - nearness(b, op.scopes) || a.localeCompare(b))[0];
       const sets = [['read:users'], ...(unrelated ? [[unrelated]] : [])];
-      // Against an external target, the reads share the sets out: one narrowed token to each of the first two.
-      const share = shareOut(config, id, sets, 5);
+      // Against an external target, one narrowed token to one read, the client grant's (the token-set
+      // listing has its own narrowed tokens, tests/scopes.spec.ts), to keep within the request budget.
+      const share = config.embedded ? sets : id === 'client-grants.get' ? sets.slice(0, 1) : [];
       test.skip(
         share.length === 0,
-        'Against an external target the narrowed tokens go to other operations (request budget)',
+        'Against an external target the narrowed token goes to the client grant only (request budget)',
       );
       const target = await lookUp(api, config);
       let tried = 0;
