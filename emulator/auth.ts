@@ -304,7 +304,8 @@ async function tokenHandler(
   }
   const clientId = basic?.id ?? params['client_id'];
   const secret = basic?.secret ?? params['client_secret'];
-  const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="oauth"' } : {};
+  // RFC 9110 11.6.1: every 401 carries a challenge; RFC 6749 5.2: Basic, the scheme this endpoint takes.
+  const challenge: Record<string, string> = { 'www-authenticate': 'Basic realm="oauth"' };
   if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
   const client = ctx.auth.client(clientId);
   const secretOk =

@@ -100,6 +100,24 @@ export const rules = [
     note: 'A body sent as application/json that is not JSON is refused with a 4xx: neither accepted nor answered with a 5xx.',
   },
   {
+    id: 'http.unauthorized.challenge',
+    level: 'must',
+    section: S.endpoints,
+    operations: [...ALL_OPS, 'oauth.token'],
+    requirement:
+      'All requests carry the header `Authorization: Bearer <ACCESS_TOKEN>` (RFC 9110 11.6.1: "A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge"; RFC 6750 3: the resource server "MUST include the HTTP WWW-Authenticate response header field" with the Bearer scheme).',
+    note: 'Every 401 an operation answers carries WWW-Authenticate with a Bearer challenge; every 401 of the token endpoint carries WWW-Authenticate with a challenge (any scheme). Which requests get a 401 is decided by the other rules: only a 401 that arrives is held to this.',
+  },
+  {
+    id: 'http.method-not-allowed.allow',
+    level: 'must',
+    section: S.endpoints,
+    operations: ALL_OPS,
+    requirement:
+      'All paths are relative to {base_url} (RFC 9110 15.5.6: "The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods").',
+    note: 'Every 405 answered on a path of an operation carries an Allow header (it may be empty only for a resource that takes no method at all). Whether a method the path does not take gets 405 is not shown: only a 405 that arrives is held to this.',
+  },
+  {
     id: 'timestamps.date-time',
     level: 'must',
     section: S.resources,
@@ -198,6 +216,15 @@ export const rules = [
     requirement:
       'OAuth 2.0 client-credentials scheme: the token endpoint path is `/oauth/token/` on the tenant host ({auth_url}). The token request carries the form parameter `audience` with the value `/api/v2/`.',
     note: 'A client-credentials request with valid credentials, sent as a form body (application/x-www-form-urlencoded) to {auth_url}/oauth/token/ with the trailing slash, gets a 200 token response (RFC 6749 4.4.3, 5.1).',
+  },
+  {
+    id: 'oauth.token.client-auth',
+    level: 'must',
+    section: S.auth,
+    operations: ['oauth.token'],
+    requirement:
+      'OAuth 2.0 client-credentials scheme (RFC 6749 2.3.1: "The authorization server MUST support the HTTP Basic authentication scheme for authenticating clients that were issued a client password", the client identifier and password encoded with application/x-www-form-urlencoded first; 5.2: a client that authenticated through the Authorization header and failed gets 401 and a WWW-Authenticate field "matching the authentication scheme used by the client").',
+    note: "The client's id and secret sent by HTTP Basic (form-urlencoded, then base64; the scheme in any case, RFC 9110 11.1) get a token response, as the body parameters do, and the token issued is accepted by the operations. Wrong credentials sent by HTTP Basic get 401 with a Basic challenge and no access_token.",
   },
   {
     id: 'oauth.token.response',

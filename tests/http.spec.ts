@@ -4,14 +4,16 @@
  * (an unknown route, a method the path does not take, a media type it does
  * not take, a body too large or too deep, odd query forms, an Accept it
  * cannot meet) answers, when it has a body, a JSON body with a JSON media
- * type; which status it uses is not shown. Writes go only to ids that do not
- * exist, so nothing on the target can change.
+ * type; which status it uses is not shown, but the status that arrives
+ * follows RFC 9110's checklist (a 405 carries Allow, a 401 a challenge).
+ * Writes go only to ids that do not exist, so nothing on the target can change.
  */
 import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import type { Api, Exchange, RequestOptions } from '../harness/requests/client.ts';
 import { isJsonMediaType } from '../harness/requests/client.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { must } from '../harness/vocabulary/must.ts';
+import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
 import { pathOf } from '../spec/operations.ts';
 
 const UNKNOWN = {
@@ -99,10 +101,17 @@ const PROVOCATIONS: readonly Provocation[] = [
 
 test.describe('the HTTP layer answers JSON @http', () => {
   for (const p of PROVOCATIONS) {
-    const json = declareRules('http.json-error-bodies', 'http.json-bodies');
+    const json = declareRules(
+      'http.json-error-bodies',
+      'http.json-bodies',
+      'http.method-not-allowed.allow',
+      'http.unauthorized.challenge',
+    );
     test(`should answer ${p.what} in JSON, and never with a server error`, json, async ({ api, config }) => {
       if (p.writes) requireWrites(config);
       const ex = await p.send(api);
+      // RFC 9110 15.5.6 / 11.6.1, whatever status the target chose: a 405 names the methods, a 401 challenges.
+      mustFollowStatusChecklist(json, ex);
       const body = ex.text.trim() !== '';
       const inJson = isJsonMediaType(ex.contentType) && ex.json !== undefined;
       if (ex.status >= 200 && ex.status < 300) {

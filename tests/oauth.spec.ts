@@ -13,35 +13,44 @@ import {
   DOCUMENTED,
   describeForm,
   FALLBACKS,
+  narrowedToken,
   requestToken,
+  type ClientAuthentication,
   type TokenRequestForm,
 } from '../harness/requests/tokens.ts';
 import { jwtKind } from '../harness/vocabulary/jwt.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { hasChallenge, mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
+import { pathOf } from '../spec/operations.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
 async function tokenExchange(
   config: Config,
   creds: ClientCredentials,
   form: TokenRequestForm = DOCUMENTED,
+  clientAuth: ClientAuthentication = { in: 'body' },
+  extra: Record<string, string> = {},
 ): Promise<Exchange> {
   countRequest('POST', form.path);
-  const a = await requestToken(config, creds, {}, config.timeoutMs, form);
+  const a = await requestToken(config, creds, extra, config.timeoutMs, form, clientAuth);
   const params = {
     grant_type: 'client_credentials',
-    client_id: creds.clientId,
-    client_secret: '<client_secret>',
+    ...(clientAuth.in === 'body' ? { client_id: creds.clientId, client_secret: '<client_secret>' } : {}),
     audience: config.audience,
+    ...extra,
   };
+  const headers: Record<string, string> = {};
+  if (a.cacheControl !== undefined) headers['cache-control'] = a.cacheControl;
+  if (a.wwwAuthenticate !== undefined) headers['www-authenticate'] = a.wwwAuthenticate;
   return {
     method: 'POST',
     target: form.path,
     url: `${config.authUrl}${form.path}`,
-    authorization: 'none',
+    authorization: clientAuth.in === 'basic' ? 'custom' : 'none',
     requestContentType: form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
     requestBody: form.body === 'form' ? new URLSearchParams(params).toString() : JSON.stringify(params),
     status: a.status,
-    headers: a.cacheControl === undefined ? {} : { 'cache-control': a.cacheControl },
+    headers,
     contentType: a.contentType,
     text: a.text.replace(/"access_token"\s*:\s*"[^"]*"/, '"access_token":"<redacted>"'),
     json: a.json,
@@ -126,7 +135,7 @@ test.describe('token endpoint @auth', () => {
     });
   });
 
-  const badClient = declareRules('oauth.token.bad-client');
+  const badClient = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test('should refuse wrong client credentials without issuing a token', badClient, async ({ config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
     const ex = await tokenExchange(config, { clientId: creds.clientId, clientSecret: `${creds.clientSecret}-wrong` });
@@ -136,13 +145,15 @@ test.describe('token endpoint @auth', () => {
       actual: 'an access_token',
       exchange: ex,
     });
+    // RFC 9110 11.6.1: a 401 of the token endpoint carries a challenge too (RFC 6749 5.2: of the schemes it takes).
+    mustFollowStatusChecklist(badClient, ex, null);
     observe(
       'oauth.token.error-shape',
       'wrong secret answered',
       `${ex.status} ${JSON.stringify((ex.json as { error?: unknown })?.error ?? null)}`,
     );
   });
-  const wrongPartitions = declareRules('oauth.token.bad-client');
+  const wrongPartitions = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test(
     "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty; client id changed",
     wrongPartitions,
@@ -166,7 +177,8 @@ test.describe('token endpoint @auth', () => {
       ];
       // Against an external target (failed logins may count against the client there), one of each
       // comparison: by prefix (cut), by length (last changed), without case, of the id alone.
-      const sent = config.embedded ? wrong : [wrong[1]!, wrong[2]!, wrong[4]!, wrong[6]!];
+      // (The last changed is sent by HTTP Basic there: see the client authentication checks.)
+      const sent = config.embedded ? wrong : [wrong[2]!, wrong[4]!, wrong[6]!];
       for (const [what, creds] of sent) {
         if (creds.clientSecret === secret && creds.clientId === id) continue;
         const ex = await tokenExchange(config, creds);
@@ -179,6 +191,127 @@ test.describe('token endpoint @auth', () => {
             exchange: ex,
           },
         );
+        mustFollowStatusChecklist(wrongPartitions, ex, null);
+      }
+    },
+  );
+});
+
+/** The read every client token of the run's client is used on: it needs no fixture. */
+const LIST = pathOf('event-streams.list');
+
+/**
+ * RFC 6749 2.3.1: the client's credentials in every form a client-credentials server must take
+ * (HTTP Basic, with id and secret form-urlencoded first; the body parameters, which it may take and
+ * the document's request uses) get a token that the operations accept; wrong ones by HTTP Basic get
+ * 401 with a Basic challenge (RFC 6749 5.2), like every other wrong credential, no token.
+ */
+test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @auth', () => {
+  const ways = declareRules('oauth.token.client-auth');
+  test(
+    "should issue a token the operations accept to the client's id and secret sent by HTTP Basic (form-urlencoded, the scheme in any case) as to the body parameters",
+    ways,
+    async ({ anonApi, config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      const all: Array<[string, ClientAuthentication]> = [
+        ['HTTP Basic', { in: 'basic', scheme: 'Basic' }],
+        ['HTTP Basic, the scheme in lower case', { in: 'basic', scheme: 'basic' }],
+        ['HTTP Basic, the scheme in upper case', { in: 'basic', scheme: 'BASIC' }],
+        ['the body parameters client_id and client_secret', { in: 'body' }],
+      ];
+      // Against an external target, the form the standard requires (the body form is every token request of the run).
+      for (const [how, clientAuth] of config.embedded ? all : all.slice(0, 1)) {
+        const ex = await tokenExchange(config, creds, DOCUMENTED, clientAuth);
+        const token = accessToken(ex);
+        must(ways.oauthTokenClientAuth, ex.status === 200 && typeof token === 'string', {
+          expected: `status 200 with an access_token: the client's credentials by ${how} (RFC 6749 2.3.1)`,
+          actual: `status ${ex.status}${ex.status === 200 ? ', no access_token' : ''}`,
+          exchange: ex,
+        });
+        const use = await anonApi.get(LIST, { query: { take: 1 }, auth: { header: `Bearer ${String(token)}` } });
+        must(ways.oauthTokenClientAuth, use.status >= 200 && use.status < 300, {
+          expected: `a 2xx: the token issued to the client's credentials by ${how} is accepted`,
+          actual: `status ${use.status}`,
+          exchange: use,
+        });
+      }
+    },
+  );
+
+  const wrongBasic = declareRules('oauth.token.client-auth', 'oauth.token.bad-client');
+  test(
+    'should refuse wrong credentials sent by HTTP Basic with 401, a Basic challenge and no token (RFC 6749 5.2)',
+    wrongBasic,
+    async ({ config }) => {
+      const { clientId: id, clientSecret: secret } = requireFixture(
+        config.credentials,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET',
+      );
+      const flip = (s: string, i: number) => `${s.slice(0, i)}${s[i] === 'A' ? 'B' : 'A'}${s.slice(i + 1)}`;
+      const wrong: Array<[string, ClientCredentials]> = [
+        ['its last character changed', { clientId: id, clientSecret: flip(secret, secret.length - 1) }],
+        ['empty', { clientId: id, clientSecret: '' }],
+        ["the secret under another client's id", { clientId: `${id}x`, clientSecret: secret }],
+      ];
+      for (const [what, creds] of config.embedded ? wrong : wrong.slice(0, 1)) {
+        const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'basic' });
+        must(wrongBasic.oauthTokenBadClient, ex.status >= 400 && ex.status < 500 && accessToken(ex) === undefined, {
+          expected: `a 4xx without an access_token: by HTTP Basic, the client secret ${what}`,
+          actual: `status ${ex.status}${accessToken(ex) === undefined ? '' : ', an access_token'}`,
+          exchange: ex,
+        });
+        const challenge = ex.headers['www-authenticate'];
+        must(wrongBasic.oauthTokenClientAuth, ex.status === 401 && hasChallenge(challenge, 'Basic'), {
+          expected:
+            'status 401 with WWW-Authenticate naming the Basic scheme: the client authenticated through the Authorization header (RFC 6749 5.2)',
+          actual: `status ${ex.status}, WWW-Authenticate: ${challenge === undefined ? '(none)' : JSON.stringify(challenge)}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
+});
+
+/**
+ * Order independence: a token request is answered on its own, whatever the client asked before. Narrowed
+ * requests first (RFC 6749 3.3: the server may narrow, or ignore the scope asked), then the default one:
+ * its token holds the client's scopes, which the reads accept. An endpoint that answers a client's
+ * earlier token response again hands out the narrowed token there.
+ */
+test.describe('the token endpoint answers each request on its own @auth', () => {
+  const order = declareRules('oauth.token.endpoint', 'oauth.token.accepted');
+  test(
+    'should give a default token request the same token whatever was asked before it: narrowed requests first, then the default one, whose token the reads accept',
+    order,
+    async ({ anonApi, config }) => {
+      const main = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      // A client the run has asked no token of, where there is one, so that the narrowed requests really come
+      // first: the rate-limit probe's client when it is configured apart; else the run's own client.
+      const fresh = config.rateLimitCredentials;
+      const creds = fresh && fresh.clientId !== main.clientId ? fresh : main;
+      // Scopes that leave out the reads' own, so that a narrowed token handed out again is refused there.
+      const narrowings = config.embedded ? ['read:users', 'read:client_grants'] : ['read:users'];
+      // (Shared with the narrowed-token checks of this worker: asked before, it still comes first.)
+      for (const scope of narrowings) await narrowedToken(config, creds, scope);
+      const ex = await tokenExchange(config, creds);
+      const token = accessToken(ex);
+      must(order.oauthTokenEndpoint, ex.status === 200 && typeof token === 'string', {
+        expected: `status 200 with an access_token, to the documented request after requests for scope ${narrowings.join(', then ')}`,
+        actual: `status ${ex.status}${ex.status === 200 ? ', no access_token' : ''}`,
+        exchange: ex,
+      });
+      const reads = [
+        pathOf('event-streams.list'),
+        ...(config.embedded && config.clientGrantId ? [pathOf('client-grants.get', { id: config.clientGrantId })] : []),
+        ...(config.embedded && config.userId ? [pathOf('token-sets.list', { id: config.userId })] : []),
+      ];
+      for (const path of reads) {
+        const use = await anonApi.get(path, { auth: { header: `Bearer ${String(token)}` } });
+        must(order.oauthTokenAccepted, use.status >= 200 && use.status < 300, {
+          expected: `a 2xx: the token of a default request (no scope) is accepted, though requests for scope ${narrowings.join(', then ')} came before it`,
+          actual: `status ${use.status}`,
+          exchange: use,
+        });
       }
     },
   );

@@ -156,7 +156,23 @@ export const faults = [
     how: 'The token-set listing requires read:federated_connections_tokens and read:users (all of, not any of): the full token passes, a token narrowed to read:federated_connections_tokens gets 403.',
   },
 
+  {
+    name: 'client-grants-401-no-challenge',
+    rule: 'http.unauthorized.challenge',
+    how: 'The 401 answers of GET /client-grants/{id} carry no WWW-Authenticate header.',
+  },
+  {
+    name: 'method-not-allowed-no-allow',
+    rule: 'http.method-not-allowed.allow',
+    how: 'The 405 answers to a method a path does not take carry no Allow header.',
+  },
+
   // ------------------------------------------------------ token endpoint
+  {
+    name: 'token-endpoint-basic-scheme-cased',
+    rule: 'oauth.token.client-auth',
+    how: 'The token endpoint takes HTTP Basic client authentication only with the scheme written "Basic": "basic" or "BASIC" is refused 401 invalid_client.',
+  },
   {
     name: 'token-reissue-refused',
     rule: 'oauth.token.endpoint',

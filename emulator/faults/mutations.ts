@@ -744,6 +744,20 @@ const answerMutations: readonly AnswerMutation[] = [
     on: ['custom-text.put'],
     reshape: (a) => body(a, (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { text: v }]))),
   },
+  {
+    by: 'client-grants-401-no-challenge',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a) => a.status === 401,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'method-not-allowed-no-allow',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 405,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: undefined } }),
+  },
   // blind round 2
   {
     by: 'token-sets-401-no-challenge',
@@ -1088,6 +1102,16 @@ const refusals: readonly Refusal[] = [
         'invalid_body',
         `Unknown text key: allowed keys are ${[DEFAULT_TEXT_KEY, ...CLOSED_TEXT_KEYS].join(', ')}`,
       ),
+  },
+  {
+    by: 'token-endpoint-basic-scheme-cased',
+    on: 'oauth.token',
+    // RFC 9110 11.1: the scheme is case-insensitive; this one takes only "Basic" as written.
+    when: (r) => /^basic\b/i.test(r.headers.authorization ?? '') && !/^Basic\b/.test(r.headers.authorization ?? ''),
+    error: () =>
+      new OAuthError(401, 'invalid_client', 'Client authentication failed: unsupported authentication scheme', {
+        'www-authenticate': 'Basic realm="oauth"',
+      }),
   },
   // blind round 2
   {

@@ -14,6 +14,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test';
 import type { Config } from '../run/config.ts';
 import { countRequest } from '../verdicts/request-log.ts';
 import { honouring429, noteRemaining, pace } from './rate-limit.ts';
+import { parseJsonBytes } from './tokens.ts';
 
 /**
  * How a request is authorised: `'token'` the client's token; `'none'` no
@@ -163,9 +164,6 @@ export class Api {
   }
 }
 
-/** Decodes UTF-8 and throws on anything else (an unpaired surrogate's CESU-8 bytes, Latin-1). */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 async function toExchange(
   method: string,
   url: string,
@@ -176,13 +174,9 @@ async function toExchange(
   const bytes = await res.body();
   const text = bytes.toString('utf8');
   const headers = res.headers();
-  let json: unknown;
-  try {
-    // RFC 8259 8.1: a JSON text exchanged between systems MUST be UTF-8; bytes that are not are no JSON text.
-    json = text === '' ? undefined : JSON.parse(UTF8.decode(bytes));
-  } catch {
-    json = undefined;
-  }
+  // RFC 8259 8.1: a JSON text exchanged between systems MUST be UTF-8 and MUST NOT begin with a byte
+  // order mark; bytes that are not UTF-8, or that begin with a BOM, are no JSON text (every check sees no JSON).
+  const json = parseJsonBytes(bytes);
   await res.dispose();
   return {
     method,

@@ -1,9 +1,12 @@
 /**
  * Client-credentials token requests (Authentication 2): a form-encoded POST
  * to {auth_url}/oauth/token/ with grant_type, client_id, client_secret and
- * audience. Errors say what went wrong without printing any secret.
+ * audience; or, the other way RFC 6749 2.3.1 makes a server take, the
+ * client's id and secret by HTTP Basic. Errors say what went wrong without
+ * printing any secret.
  */
 import type { ClientCredentials, Config } from '../run/config.ts';
+import { countRequest } from '../verdicts/request-log.ts';
 
 export const TOKEN_PATH = '/oauth/token/';
 
@@ -16,6 +19,8 @@ export interface TokenAnswer {
   contentType: string;
   /** The Cache-Control header (RFC 6749 5.1: a token response carries no-store). */
   cacheControl?: string;
+  /** The WWW-Authenticate header (RFC 9110 11.6.1: a 401 carries a challenge). */
+  wwwAuthenticate?: string;
   json: unknown;
   text: string;
 }
@@ -42,6 +47,30 @@ export const FALLBACKS: readonly TokenRequestForm[] = [
 export const describeForm = (f: TokenRequestForm) =>
   `${f.body === 'form' ? 'a form body' : 'a JSON body'} to ${f.path}`;
 
+/** How the client authenticates: its id and secret in the body, or by HTTP Basic under this spelling of the scheme. */
+export type ClientAuthentication = { in: 'body' } | { in: 'basic'; scheme?: string };
+
+/** RFC 6749 2.3.1 and Appendix B: id and secret each encoded with application/x-www-form-urlencoded, joined by ":", then base64. */
+export function basicCredentials(clientId: string, clientSecret: string): string {
+  const form = (s: string) => new URLSearchParams([['', s]]).toString().slice(1);
+  return Buffer.from(`${form(clientId)}:${form(clientSecret)}`, 'utf8').toString('base64');
+}
+
+/**
+ * RFC 8259 8.1: a JSON text exchanged between systems MUST be UTF-8 and MUST NOT begin with a byte
+ * order mark. Decoding keeps a BOM (ignoreBOM), so that JSON.parse refuses it, and throws on what is not UTF-8.
+ */
+export const JSON_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as JSON, or undefined when it is not a JSON text (not UTF-8, a BOM, not JSON). */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  try {
+    return bytes.length === 0 ? undefined : JSON.parse(JSON_UTF8.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sends one token request; answers whatever the endpoint says (no throw on 4xx). */
 export async function requestToken(
   config: Pick<Config, 'authUrl' | 'audience'>,
@@ -49,11 +78,14 @@ export async function requestToken(
   extra: Record<string, string> = {},
   timeoutMs = 15_000,
   form: TokenRequestForm = DOCUMENTED,
+  clientAuth: ClientAuthentication = { in: 'body' },
 ): Promise<TokenAnswer> {
+  // By HTTP Basic the body carries no client credentials (RFC 6749 2.3.1: one authentication method per request).
+  const credentials =
+    clientAuth.in === 'body' ? { client_id: creds.clientId, client_secret: creds.clientSecret } : undefined;
   const params = {
     grant_type: 'client_credentials',
-    client_id: creds.clientId,
-    client_secret: creds.clientSecret,
+    ...credentials,
     audience: config.audience,
     ...extra,
   };
@@ -65,6 +97,11 @@ export async function requestToken(
       headers: {
         'content-type': form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
         accept: 'application/json',
+        ...(clientAuth.in === 'basic'
+          ? {
+              authorization: `${clientAuth.scheme ?? 'Basic'} ${basicCredentials(creds.clientId, creds.clientSecret)}`,
+            }
+          : {}),
       },
       body: form.body === 'form' ? new URLSearchParams(params) : JSON.stringify(params),
       signal: AbortSignal.timeout(timeoutMs),
@@ -72,20 +109,44 @@ export async function requestToken(
   } catch (e) {
     throw new TargetError(describeNetworkError(url, e));
   }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  // Bytes, not res.text(): the Fetch decoder drops a leading BOM, which RFC 8259 8.1 forbids.
+  const bytes = new Uint8Array(await res.arrayBuffer());
   return {
     status: res.status,
     contentType: res.headers.get('content-type') ?? '',
     cacheControl: res.headers.get('cache-control') ?? undefined,
-    json,
-    text,
+    wwwAuthenticate: res.headers.get('www-authenticate') ?? undefined,
+    json: parseJsonBytes(bytes),
+    text: Buffer.from(bytes).toString('utf8'),
   };
+}
+
+/** The access token of a successful token answer. */
+export const accessTokenOf = (a: TokenAnswer): string | undefined => {
+  const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
+  return a.status === 200 && typeof token === 'string' && token ? token : undefined;
+};
+
+/** Narrowed token answers this worker has had, by token endpoint, client and scope. */
+const narrowed = new Map<string, Promise<TokenAnswer>>();
+
+/**
+ * A token request for `scope` (RFC 6749 4.4.2), sent once per worker, client and scope: the checks that
+ * try narrowed tokens on every operation share them, to keep a run against a tenant within its budget.
+ */
+export function narrowedToken(
+  config: Pick<Config, 'authUrl' | 'audience' | 'timeoutMs'>,
+  creds: ClientCredentials,
+  scope: string,
+): Promise<TokenAnswer> {
+  const key = `${config.authUrl} ${creds.clientId} ${scope}`;
+  let answer = narrowed.get(key);
+  if (answer === undefined) {
+    countRequest('POST', TOKEN_PATH);
+    answer = requestToken(config, creds, { scope }, config.timeoutMs);
+    narrowed.set(key, answer);
+  }
+  return answer;
 }
 
 const tokenOf = (a: TokenAnswer): string | undefined => {

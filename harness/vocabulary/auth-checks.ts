@@ -31,6 +31,8 @@ import {
   unsignedToken,
 } from './jwt.ts';
 import { inScopeScopes, operation, type OperationId } from '../../spec/operations.ts';
+import { narrowedToken, accessTokenOf } from '../requests/tokens.ts';
+import { grantedScope } from './jwt.ts';
 
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */
 export type Probe = (api: Api, config: Config, auth: Authorization, target?: string) => Promise<Exchange>;
@@ -116,6 +118,41 @@ function runJws(which: string, token: string | undefined): string {
 
 const bearer = (token: string) => ({ header: `Bearer ${token}` });
 
+/** A challenge of this scheme among the challenges of a WWW-Authenticate value (RFC 9110 11.6.1; several fields joined by commas or lines). */
+export function hasChallenge(value: string | undefined, scheme?: string): boolean {
+  if (!value?.trim()) return false;
+  if (scheme === undefined) return /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+/.test(value);
+  return new RegExp(`(?:^|[,\\n])\\s*${scheme}(?=$|[ \\t,\\n])`, 'i').test(value);
+}
+
+/**
+ * RFC 9110's checklist for the statuses that must carry a header, on any answer a check gets: a 401
+ * carries WWW-Authenticate with a challenge (11.6.1), on the operations a Bearer one (RFC 6750 3; on
+ * the token endpoint any scheme: `scheme` null); a 405 carries Allow (15.5.6). Each is held only
+ * where the check declares its rule, and only to the status that arrived.
+ */
+export function mustFollowStatusChecklist(
+  d: Partial<Declared<'http.unauthorized.challenge' | 'http.method-not-allowed.allow'>>,
+  ex: Exchange,
+  scheme: string | null = 'Bearer',
+): void {
+  if (ex.status === 401 && d.httpUnauthorizedChallenge) {
+    const value = ex.headers['www-authenticate'];
+    must(d.httpUnauthorizedChallenge, hasChallenge(value, scheme ?? undefined), {
+      expected: `a 401 carries WWW-Authenticate with ${scheme ? `a ${scheme} challenge (RFC 6750 3)` : 'a challenge'} (RFC 9110 11.6.1)`,
+      actual: `WWW-Authenticate: ${value === undefined ? '(none)' : JSON.stringify(value)}`,
+      exchange: ex,
+    });
+  }
+  if (ex.status === 405 && d.httpMethodNotAllowedAllow) {
+    must(d.httpMethodNotAllowedAllow, ex.headers['allow'] !== undefined, {
+      expected: "a 405 carries Allow, the target resource's supported methods (RFC 9110 15.5.6)",
+      actual: 'no Allow header',
+      exchange: ex,
+    });
+  }
+}
+
 /** The tokens whose original this worker has already sent, per target (the changed-payload check). */
 const primed = new Set<string>();
 
@@ -160,10 +197,15 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
 function credentialChecks({ id, probe, around, lookUp }: Probing): void {
   // The token-set listing answers 401 where the token is missing or invalid ("401: Invalid token"); elsewhere the status is not shown.
   const listing = id === 'token-sets.list';
-  const noToken: Declaration<'auth.bearer.required' | 'http.json-error-bodies'> &
+  const noToken: Declaration<'auth.bearer.required' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
     Partial<Declared<'token-sets.list.unauthorized'>> = listing
-    ? declareRules('auth.bearer.required', 'token-sets.list.unauthorized', 'http.json-error-bodies')
-    : declareRules('auth.bearer.required', 'http.json-error-bodies');
+    ? declareRules(
+        'auth.bearer.required',
+        'token-sets.list.unauthorized',
+        'http.json-error-bodies',
+        'http.unauthorized.challenge',
+      )
+    : declareRules('auth.bearer.required', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test('should refuse a request without a token', noToken, async ({ api, anonApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
@@ -172,13 +214,19 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
       mustBeJsonErrorBody(noToken, ex);
       if (noToken.tokenSetsListUnauthorized) mustStatus(noToken.tokenSetsListUnauthorized, ex, 401);
       else observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
+      mustFollowStatusChecklist(noToken, ex);
     });
   });
 
-  const malformed: Declaration<'auth.bearer.malformed' | 'http.json-error-bodies'> &
+  const malformed: Declaration<'auth.bearer.malformed' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
     Partial<Declared<'token-sets.list.unauthorized'>> = listing
-    ? declareRules('auth.bearer.malformed', 'token-sets.list.unauthorized', 'http.json-error-bodies')
-    : declareRules('auth.bearer.malformed', 'http.json-error-bodies');
+    ? declareRules(
+        'auth.bearer.malformed',
+        'token-sets.list.unauthorized',
+        'http.json-error-bodies',
+        'http.unauthorized.challenge',
+      )
+    : declareRules('auth.bearer.malformed', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
@@ -191,6 +239,7 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         // An invalid bearer token on the token-set listing: 401.
         if (malformed.tokenSetsListUnauthorized && header.startsWith('Bearer '))
           mustStatus(malformed.tokenSetsListUnauthorized, ex, 401);
+        mustFollowStatusChecklist(malformed, ex);
       }
     });
   });
@@ -201,10 +250,16 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
   // The token-set listing answers 401 to an invalid token (Errors); elsewhere the status is not shown: a 4xx.
   const signature = () =>
     id === 'token-sets.list'
-      ? declareRules('auth.jwt.signature', 'token-sets.list.unauthorized', 'http.json-error-bodies')
-      : declareRules('auth.jwt.signature', 'http.json-error-bodies');
+      ? declareRules(
+          'auth.jwt.signature',
+          'token-sets.list.unauthorized',
+          'http.json-error-bodies',
+          'http.unauthorized.challenge',
+        )
+      : declareRules('auth.jwt.signature', 'http.json-error-bodies', 'http.unauthorized.challenge');
   const refusedAsInvalid = (
-    d: Declared<'auth.jwt.signature' | 'http.json-error-bodies'> & Partial<Declared<'token-sets.list.unauthorized'>>,
+    d: Declared<'auth.jwt.signature' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
+      Partial<Declared<'token-sets.list.unauthorized'>>,
     ex: Exchange,
     why: string,
   ) => {
@@ -212,6 +267,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
     mustBeJsonErrorBody(d, ex);
     if (d.tokenSetsListUnauthorized) mustStatus(d.tokenSetsListUnauthorized, ex, 401);
     else observe('auth.unauthenticated.status', `${id}: a forged or tampered token answered`, String(ex.status));
+    mustFollowStatusChecklist(d, ex);
   };
 
   const altered = signature();
@@ -292,7 +348,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
 /** A token without the in-scope scopes is refused; the run's token is accepted. */
 function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): void {
   const acceptance = ACCEPTANCE[id];
-  const scope = declareRules('auth.scope.enforced', 'http.json-error-bodies');
+  const scope = declareRules('auth.scope.enforced', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
@@ -305,25 +361,30 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
       mustBeJsonErrorBody(scope, ex);
       if (id !== 'token-sets.list')
         observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+      mustFollowStatusChecklist(scope, ex);
     });
   });
 
+  narrowedScopeCheck({ id, op, probe, around, lookUp });
+
   const accepted = declareRules('oauth.token.accepted');
   test(
-    "should accept the run's token, its scheme in any case (RFC 9110 11.1: the scheme is case-insensitive)",
+    'should accept the run\'s token, its scheme in any case and after one or more spaces (RFC 9110 11.1: the scheme is case-insensitive; RFC 6750 2.1: credentials = "Bearer" 1*SP b64token)',
     accepted,
     async ({ api, anonApi, config }) => {
       const target = await lookUp(api, config);
       const unaddressable = acceptance.unaddressable?.(config, target);
       test.skip(unaddressable !== undefined, `${unaddressable}; no answer would show that the token is accepted`);
       await around(api, config, async () => {
-        // Against an external target, one other case per operation (every other check sends "Bearer").
-        const schemes = config.embedded ? ['Bearer', 'bearer', 'BEARER'] : shareOut(config, id, ['bearer', 'BEARER']);
+        // The grammar's partitions: the scheme in each case, then one space (every other check) or more than one.
+        // Against an external target, one other partition per operation (every other check sends "Bearer ").
+        const spellings = ['bearer ', 'BEARER ', 'Bearer  ', 'bEaReR   '];
+        const schemes = config.embedded ? ['Bearer ', ...spellings] : shareOut(config, id, spellings.slice(0, 3));
         for (const scheme of schemes) {
           const ex =
-            scheme === 'Bearer'
+            scheme === 'Bearer '
               ? await probe(api, config, 'token', target)
-              : await probe(anonApi, config, { header: `${scheme} ${config.runToken!}` }, target);
+              : await probe(anonApi, config, { header: `${scheme}${config.runToken!}` }, target);
           const success = ex.status >= 200 && ex.status < 300;
           // A refusal for a reason the document leaves open (never 401/403, never a 5xx) does not refuse the token.
           const openRefusal =
@@ -333,7 +394,7 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
             ex.status !== 401 &&
             ex.status !== 403;
           must(accepted.oauthTokenAccepted, success || openRefusal, {
-            expected: `${acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success'} for Authorization: ${scheme} <the run's token>`,
+            expected: `${acceptance.open ? `a 2xx, or a 4xx other than 401 and 403 (${acceptance.open})` : 'a 2xx success'} for Authorization: ${JSON.stringify(`${scheme}<the run's token>`)}`,
             actual: `status ${ex.status}`,
             exchange: ex,
           });
@@ -343,6 +404,90 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
       });
     },
   );
+}
+
+/**
+ * Tokens of the run's own client, narrowed at the token endpoint (RFC 6749 3.3, 4.4.2) away from the
+ * operation's scopes, are refused on every operation: to read:users (the users resource, under which the
+ * token-set listing lives) and to the client's read scope nearest to the operation's that no operation
+ * of the interface uses. A check of the client's scopes instead of the token's lets them through.
+ * Where the endpoint does not narrow (RFC 6749 3.3 lets it ignore the scope asked), nothing is decided.
+ */
+function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
+  const listing = id === 'token-sets.list';
+  const narrowedAway: Declaration<'auth.scope.enforced' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
+    Partial<Declared<'token-sets.list.insufficient-scope'>> = listing
+    ? declareRules(
+        'auth.scope.enforced',
+        'token-sets.list.insufficient-scope',
+        'http.json-error-bodies',
+        'http.unauthorized.challenge',
+      )
+    : declareRules('auth.scope.enforced', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  test(
+    "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses)",
+    narrowedAway,
+    async ({ api, anonApi, config }) => {
+      const creds = config.credentials;
+      test.skip(
+        !creds,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET are not set: a static token cannot be narrowed',
+      );
+      const held = String(decodeJwt(config.runToken ?? '')?.payload.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
+      const unrelated = held
+        .filter((s) => s.startsWith('read:') && s !== 'read:users' && !inScopeScopes.includes(s))
+        .sort((a, b) => nearness(a, op.scopes) - nearness(b, op.scopes) || a.localeCompare(b))[0];
+      const sets = [['read:users'], ...(unrelated ? [[unrelated]] : [])];
+      // Against an external target, one narrowed token to one read, the client grant's (the token-set
+      // listing has its own narrowed tokens, tests/scopes.spec.ts), to keep within the request budget.
+      const share = config.embedded ? sets : id === 'client-grants.get' ? sets.slice(0, 1) : [];
+      test.skip(
+        share.length === 0,
+        'Against an external target the narrowed token goes to the client grant only (request budget)',
+      );
+      const target = await lookUp(api, config);
+      let tried = 0;
+      for (const wanted of share) {
+        const a = await narrowedToken(config, creds!, wanted.join(' '));
+        const token = accessTokenOf(a);
+        if (token === undefined) continue;
+        const granted = grantedScope(a.json, token, wanted.join(' ')).scope.split(' ').filter(Boolean);
+        // Only a token really narrowed, holding none of the operation's scopes, tells anything.
+        if (granted.some((g) => op.scopes.includes(g) || !wanted.includes(g))) continue;
+        tried++;
+        await around(api, config, async () => {
+          const ex = await probe(anonApi, config, bearer(token), target);
+          const why = `a token narrowed to ${wanted.join(' ')}, none of ${op.scopes.join(', ')}`;
+          if (narrowedAway.tokenSetsListInsufficientScope)
+            mustStatus(narrowedAway.tokenSetsListInsufficientScope, ex, 403);
+          mustRefuse(narrowedAway.authScopeEnforced, ex, why);
+          mustBeJsonErrorBody(narrowedAway, ex);
+          mustFollowStatusChecklist(narrowedAway, ex);
+          if (!listing) observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+        });
+      }
+      test.skip(
+        tried === 0,
+        `The token endpoint narrowed no token to ${share.map((w) => w.join(' ')).join(' or ')}; whether it must is not shown (RFC 6749 3.3)`,
+      );
+    },
+  );
+}
+
+/** How near a scope is to an operation's: the length of the longest resource suffix they share (read:x_y near update:x_y). */
+function nearness(scope: string, scopes: readonly string[]): number {
+  const resource = (s: string) => s.slice(s.indexOf(':') + 1);
+  let best = 0;
+  for (const s of scopes) {
+    const a = resource(scope);
+    const b = resource(s);
+    let n = 0;
+    while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+    best = Math.max(best, n);
+  }
+  return -best;
 }
 
 /** The payload with its scope raised to every in-scope scope (in the claim forms the token uses). */

@@ -217,3 +217,15 @@ export function forgeries(token: string, tenantKeys: readonly JWK[]): Array<{ wh
   });
   return out;
 }
+
+/**
+ * The scope a token was granted: the token response's scope, else the token's own scope claim, else
+ * (RFC 6749 5.1: scope is omitted when "identical to the scope requested") the scope requested.
+ */
+export function grantedScope(json: unknown, token: string, requested: string): { scope: string; from: string } {
+  const answered = (json as { scope?: unknown } | undefined)?.scope;
+  if (typeof answered === 'string') return { scope: answered, from: 'the token response' };
+  const claim = decodeJwt(token)?.payload.scope;
+  if (typeof claim === 'string') return { scope: claim, from: "the token's scope claim" };
+  return { scope: requested, from: 'RFC 6749 5.1 (no scope in the response: the scope requested)' };
+}
