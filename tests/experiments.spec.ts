@@ -163,6 +163,13 @@ test.describe('experiment transitions @experiments @writes', () => {
             exchange: ex,
           });
           ex = canonical;
+        } else if (spelt && ex.status >= 200 && ex.status < 300) {
+          const named = (ex.json as { id?: unknown } | undefined)?.id;
+          must(returnsExperiment.httpPathIdPercentEncoding, named === w.id, {
+            expected: `experiment ${w.id} moved: ${spelt.raw} (${spelt.what}) is its id`,
+            actual: `experiment ${String(named)}`,
+            exchange: ex,
+          });
         }
         w.statuses.push(ex.status);
         w.table.push(`${from} → ${status}: ${ex.status}`);
