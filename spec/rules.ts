@@ -118,6 +118,21 @@ export const rules = [
     note: 'Every 405 answered on a path of an operation carries an Allow header (it may be empty only for a resource that takes no method at all). Whether a method the path does not take gets 405 is not shown: only a 405 that arrives is held to this.',
   },
   {
+    id: 'http.path-id.percent-encoding',
+    level: 'must',
+    section: S.endpoints,
+    operations: [
+      'token-sets.list',
+      'experiments.transition',
+      'client-grants.get',
+      'event-streams.get',
+      'custom-text.put',
+    ],
+    requirement:
+      'Path parameter `id`: string, required (user, experiment, client grant, event stream, self-service profile identifier).',
+    note: 'An id is a path segment (RFC 3986 3.3), and spellings RFC 3986 makes equivalent name the same resource: "If two URIs differ only in the case of hexadecimal digits used in percent-encoded octets, they are equivalent" (2.1, 6.2.2.1), and "URIs that differ in the replacement of an unreserved character with its corresponding percent-encoded US-ASCII octet are equivalent: they identify the same resource" (2.3, 6.2.2.2). An id sent with its percent-encodings in lower-case hex, or with unreserved characters percent-encoded, is answered as its canonical spelling is.',
+  },
+  {
     id: 'timestamps.date-time',
     level: 'must',
     section: S.resources,

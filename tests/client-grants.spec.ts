@@ -14,7 +14,7 @@ import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
-import { nearIds } from '../harness/vocabulary/partitions.ts';
+import { equivalentSegments, nearIds } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('client-grants.get', { id });
 
@@ -59,26 +59,48 @@ test.describe('client grant by id @client-grants', () => {
     },
   );
 
-  const twice = declareRules('client-grants.get.same-grant');
-  test('should answer the grant asked for, the same in every field, on two reads', twice, async ({ api, config }) => {
-    const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
-    const [a, b] = [await api.get(path(id)), await api.get(path(id))];
-    mustSucceed(twice.clientGrantsGetSameGrant, a);
-    mustSucceed(twice.clientGrantsGetSameGrant, b);
-    for (const ex of [a, b]) {
-      const got = (ex.json as { id?: unknown }).id;
-      must(twice.clientGrantsGetSameGrant, got === undefined || got === id, {
-        expected: `id ${id}`,
-        actual: `id ${String(got)}`,
-        exchange: ex,
-      });
-    }
-    must(twice.clientGrantsGetSameGrant, JSON.stringify(a.json) === JSON.stringify(b.json), {
-      expected: 'the same grant twice',
-      actual: `${a.text.slice(0, 150)} then ${b.text.slice(0, 150)}`,
-      exchange: b,
-    });
-  });
+  const twice = declareRules('client-grants.get.same-grant', 'http.path-id.percent-encoding');
+  test(
+    'should answer the grant asked for, the same in every field, on two reads and by every spelling of its id RFC 3986 makes the same',
+    twice,
+    async ({ api, config }) => {
+      const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
+      // The same grant read two ways: its id spelt with lower-case hex and unreserved characters percent-encoded
+      // (RFC 3986 2.1, 2.3) is the same path. Against an external target the second read is the spelt one
+      // (two canonical reads are made by the check above).
+      const spellings = equivalentSegments(id);
+      const a = await api.get(path(id));
+      const b = config.embedded ? await api.get(path(id)) : undefined;
+      mustSucceed(twice.clientGrantsGetSameGrant, a);
+      if (b) mustSucceed(twice.clientGrantsGetSameGrant, b);
+      for (const ex of b ? [a, b] : [a]) {
+        const got = (ex.json as { id?: unknown }).id;
+        must(twice.clientGrantsGetSameGrant, got === undefined || got === id, {
+          expected: `id ${id}`,
+          actual: `id ${String(got)}`,
+          exchange: ex,
+        });
+      }
+      if (b)
+        must(twice.clientGrantsGetSameGrant, JSON.stringify(a.json) === JSON.stringify(b.json), {
+          expected: 'the same grant twice',
+          actual: `${a.text.slice(0, 150)} then ${b.text.slice(0, 150)}`,
+          exchange: b,
+        });
+      for (const v of config.embedded ? spellings : spellings.slice(-1)) {
+        const ex = await api.get(`${path('ID').replace(/ID$/, '')}${v.raw}`);
+        must(
+          twice.httpPathIdPercentEncoding,
+          ex.status === a.status && JSON.stringify(ex.json) === JSON.stringify(a.json),
+          {
+            expected: `grant ${id} as its canonical spelling answered it (status ${a.status}, ${a.text.slice(0, 100)}): the id spelt with ${v.what} is the same grant`,
+            actual: `status ${ex.status}, ${ex.text.slice(0, 150)}`,
+            exchange: ex,
+          },
+        );
+      }
+    },
+  );
 
   const status = declareRules('client-grants.get.status', 'http.json-error-bodies');
   test('should be observed answering an unknown grant id', status, async ({ api }) => {

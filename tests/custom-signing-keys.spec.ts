@@ -26,7 +26,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import { mediaTypeSpellings } from '../harness/vocabulary/partitions.ts';
+import { mediaTypeSpellings, otherJsonTypes } from '../harness/vocabulary/partitions.ts';
 
 // These checks share one resource (the tenant's key set): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -292,6 +292,133 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             exchange: ex,
           });
         }
+      });
+    },
+  );
+
+  /** The stored set as the snapshot read answers it (GET is not shown; the checks here run only where it is offered). */
+  const storedKeys = async (api: Api) => {
+    const ex = await api.get(KEYS_PATH);
+    const keys = ex.status >= 200 && ex.status < 300 ? ((ex.json as { keys?: unknown })?.keys ?? []) : [];
+    return { ex, keys: Array.isArray(keys) ? (keys as Array<Record<string, unknown>>) : [] };
+  };
+  const kidList = (keys: ReadonlyArray<Record<string, unknown>>) => JSON.stringify(keys.map((k) => k.kid).sort());
+  /** Each private member found in a set of keys, as `kid: member`. */
+  const privateIn = (keys: ReadonlyArray<Record<string, unknown>>) =>
+    keys.flatMap((k) =>
+      PRIVATE.filter((m) => k && typeof k === 'object' && m in k).map((m) => `${String(k.kid)}: ${m}`),
+    );
+
+  const anyMember = declareRules('custom-signing-keys.put.public-only', 'custom-signing-keys.put.json');
+  test(
+    'should never take a private member, each alone (RFC 7518 6.2.2 d; 6.3.2 d, p, q, dp, dq, qi, oth; 6.4.1 k), in a key at any position of a set: refused and nothing stored, or stored and answered without it',
+    anyMember,
+    async ({ api, config }) => {
+      const ec = await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey);
+      const rsa = await exportJWK((await generateKeyPair('RS256', { extractable: true })).privateKey);
+      // Each private member alone, on the public part of its key type (for oth, RFC 7518 6.3.2.7: an array of r, d, t).
+      const withMember: Array<[string, Record<string, unknown>]> = [
+        ['EC d', { kty: 'EC', crv: ec.crv, x: ec.x, y: ec.y, d: ec.d }],
+        ...(['d', 'p', 'q', 'dp', 'dq', 'qi'] as const).map((m): [string, Record<string, unknown>] => [
+          `RSA ${m}`,
+          { kty: 'RSA', n: rsa.n, e: rsa.e, [m]: rsa[m] },
+        ]),
+        ['RSA oth', { kty: 'RSA', n: rsa.n, e: rsa.e, oth: [{ r: rsa.p, d: rsa.dp, t: rsa.qi }] }],
+        ['oct k', { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' }],
+      ];
+      const others = [await publicJwk('conformance-pub-a'), await publicJwk('conformance-pub-b')];
+      // Sets of three, the key with the private member at each position (against an external target, each
+      // member once, its position in turn).
+      const cases = withMember.flatMap(([what, key], i) =>
+        [0, 1, 2]
+          .filter((at) => config.embedded || at === i % 3)
+          .map((at) => ({
+            what,
+            at,
+            set: others.slice(0, at).concat([{ ...key, kid: `conformance-private-${i}-${at}` }], others.slice(at)),
+          })),
+      );
+      await withCustomSigningKeysRestored(api, async () => {
+        const baseline = [await publicJwk('conformance-baseline-1')];
+        mustSucceed(anyMember.customSigningKeysPutJson, await putJson(api, baseline));
+        let expected = kidList(baseline as Array<Record<string, unknown>>);
+        for (const { what, at, set } of cases) {
+          const ex = await putJson(api, set);
+          const answered = byKid(ex.json);
+          const leaked = privateIn([...answered.values()]);
+          const refused = ex.status >= 400 && ex.status < 500;
+          must(anyMember.customSigningKeysPutPublicOnly, refused || (ex.status < 300 && leaked.length === 0), {
+            expected: `a key with ${what} alone, at position ${at} of ${set.length}: a 4xx, or the set answered without its private members`,
+            actual: `status ${ex.status}${leaked.length ? `, answered with ${leaked.join(', ')}` : ''}`,
+            exchange: ex,
+          });
+          if (refused) continue;
+          // Accepted: what is stored holds no private member either.
+          const stored = await storedKeys(api);
+          expected = kidList(stored.keys);
+          must(anyMember.customSigningKeysPutPublicOnly, privateIn(stored.keys).length === 0, {
+            expected: `the stored set, read back, without the private member of the key sent (${what})`,
+            actual: `stored with ${privateIn(stored.keys).join(', ')}`,
+            exchange: stored.ex,
+          });
+        }
+        // Refused: nothing stored. The set read back is the one before (the baseline, or the last accepted).
+        const stored = await storedKeys(api);
+        must(
+          anyMember.customSigningKeysPutPublicOnly,
+          kidList(stored.keys) === expected && privateIn(stored.keys).length === 0,
+          {
+            expected: `the set as before the refused PUTs (kids ${expected}), with no private member`,
+            actual: `kids ${kidList(stored.keys)}${privateIn(stored.keys).length ? `, holding ${privateIn(stored.keys).join(', ')}` : ''}`,
+            exchange: stored.ex,
+          },
+        );
+      });
+    },
+  );
+
+  const otherTypes = declareRules('jwks.keys', 'jwk.types', 'custom-signing-keys.put.json');
+  test(
+    'should refuse keys, and each member of a key, in another JSON type than the JWK gives it (RFC 8259 3, RFC 7517 4): wrapped in an array or an object, a number, a boolean, null, spelt as a string, and store nothing',
+    otherTypes,
+    async ({ api, config }) => {
+      const key: Record<string, unknown> = { ...certifiedJwk('conformance-types'), use: 'sig', key_ops: ['verify'] };
+      // Against an external target, two of each member's partitions (wrapped in an array, in an object).
+      const some = <T>(all: T[]) => (config.embedded ? all : all.slice(0, 2));
+      const cases: Array<{
+        what: string;
+        body: unknown;
+        rule: typeof otherTypes.jwksKeys | typeof otherTypes.jwkTypes;
+      }> = [
+        ...some(otherJsonTypes([key])).map((t) => ({
+          what: `keys as ${t.what}`,
+          body: { keys: t.value },
+          rule: otherTypes.jwksKeys,
+        })),
+        ...(['kty', 'kid', 'use', 'key_ops', 'x', 'y', 'x5c', 'x5t#S256'] as const).flatMap((m) =>
+          some(otherJsonTypes(key[m])).map((t, i) => ({
+            what: `${m} as ${t.what}`,
+            body: { keys: [{ ...key, kid: `conformance-types-${m}-${i}`, [m]: t.value }] },
+            rule: otherTypes.jwkTypes,
+          })),
+        ),
+      ];
+      await withCustomSigningKeysRestored(api, async () => {
+        const baseline = [await publicJwk('conformance-baseline-1')];
+        mustSucceed(otherTypes.customSigningKeysPutJson, await putJson(api, baseline));
+        for (const { what, body, rule } of cases)
+          mustRefuse(
+            rule,
+            await api.put(KEYS_PATH, { json: body }),
+            `${what}: not the JSON type of a JWKS's keys and members`,
+          );
+        // Refused, each of them: the set read back is still the baseline.
+        const stored = await storedKeys(api);
+        must(otherTypes.jwkTypes, kidList(stored.keys) === kidList(baseline as Array<Record<string, unknown>>), {
+          expected: `the set as before the refused PUTs: kids ${kidList(baseline as Array<Record<string, unknown>>)}`,
+          actual: `kids ${kidList(stored.keys)}`,
+          exchange: stored.ex,
+        });
       });
     },
   );

@@ -30,8 +30,12 @@ import {
   ALPHABETS,
   basicMarkup,
   codePointLength,
+  equivalentSegments,
+  HTML_SIGNIFICANT_TEXT,
+  htmlPlainText,
   mediaTypeSpellings,
   nearMisses,
+  otherJsonTypes,
   plainText,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
@@ -196,6 +200,130 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
           }),
           fcParams(config, 2),
         );
+      });
+    },
+  );
+
+  const htmlText = declareRules(
+    'custom-text.put.html.basic-allowed',
+    'custom-text.put.html.restricted',
+    'custom-text.put.value.max-length',
+  );
+  test(
+    'should take plain text holding & < > " \' where they make no markup, and markup spelt with character references, as text: accepted, answered with no active content, counted as characters at 2000 and refused at 2001 (property)',
+    htmlText,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      /** Accepted as plain text, and answered with no active content (a server may escape or sanitise: not compared byte for byte). */
+      const asText = (ex: Exchange, what: string) => {
+        must(htmlText.customTextPutHtmlBasicAllowed, ex.status >= 200 && ex.status < 300, {
+          expected: `a 2xx: ${what} is plain text, which values may be`,
+          actual: `status ${ex.status}`,
+          exchange: ex,
+        });
+        const stored = answered(ex, key);
+        const active = typeof stored === 'string' ? activeContent(stored) : undefined;
+        must(htmlText.customTextPutHtmlRestricted, active === undefined, {
+          expected: `${key} answered with no markup beyond basic styling and hyperlinks (${what})`,
+          actual: `${key}: ${JSON.stringify(stored)?.slice(0, 120)} holds ${active}`,
+          exchange: ex,
+        });
+      };
+      // Each sample, both media types, every run; then text of & < > " ' generated at the limit and inside
+      // it, and over it, both ways (a server counting the escaped or the decoded value miscounts these).
+      const cases = fc
+        .integer({ min: 1, max: 1999 })
+        .chain((inside) =>
+          fc.tuple(
+            ...MEDIA.flatMap((media) =>
+              [2000, inside].map((n) =>
+                fc.record({ media: fc.constant(media), value: htmlPlainText(n), over: htmlPlainText(2001) }),
+              ),
+            ),
+          ),
+        );
+      await withCustomTextRestored(api, id, async () => {
+        for (const media of MEDIA)
+          for (const value of HTML_SIGNIFICANT_TEXT)
+            asText(await putAs(api, id, media, { [key]: value }), `${JSON.stringify(value)}, sent ${media}`);
+        await fc.assert(
+          fc.asyncProperty(cases, async (grid) => {
+            for (const { media, value, over } of grid) {
+              asText(
+                await putAs(api, id, media, { [key]: value }),
+                `a value of ${codePointLength(value)} characters of & < > " ' and letters, sent ${media}`,
+              );
+              mustRefuse(
+                htmlText.customTextPutValueMaxLength,
+                await putAs(api, id, media, { [key]: over }),
+                `a value of 2001 characters of & < > " ' and letters, sent ${media}`,
+              );
+            }
+          }),
+          fcParams(config, 2),
+        );
+      });
+    },
+  );
+
+  const storesNothing = declareRules('custom-text.put.value.type', 'custom-text.put.json');
+  test(
+    'should refuse a text value in every other JSON type (RFC 8259 3: wrapped in an array or an object, a number, a boolean, null) and store nothing: the value set before stays',
+    storesNothing,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      const before = 'Set before the refused ones.';
+      await withCustomTextRestored(api, id, async () => {
+        mustSucceed(storesNothing.customTextPutJson, await put(api, id, { [key]: before }));
+        for (const t of otherJsonTypes('Conformance text'))
+          mustRefuse(
+            storesNothing.customTextPutValueType,
+            await api.put(customTextPath(id), { json: { [key]: t.value } }),
+            `text values are strings; sent ${t.what}: ${JSON.stringify(t.value)}`,
+          );
+        // Read back as the snapshot reads it (GET is not shown; these checks run only where it is offered).
+        const back = await api.get(customTextPath(id));
+        must(storesNothing.customTextPutValueType, sameText(answered(back, key), before), {
+          expected: `${key}: ${JSON.stringify(before)}, as set before the refused PUTs`,
+          actual: `${key}: ${JSON.stringify(answered(back, key))?.slice(0, 120)}`,
+          exchange: back,
+        });
+      });
+    },
+  );
+
+  const spelt = declareRules('http.path-id.percent-encoding');
+  test(
+    'should set the text of the profile whose id is spelt as RFC 3986 makes the same (lower-case hex, unreserved characters percent-encoded)',
+    spelt,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      // Against an external target, one: every unreserved character encoded, in lower-case hex.
+      const spellings = equivalentSegments(id);
+      await withCustomTextRestored(api, id, async () => {
+        for (const [i, v] of (config.embedded ? spellings : spellings.slice(-1)).entries()) {
+          const value = `Set by a spelling of the profile id (${i}).`;
+          const ex = await api.put(customTextPath('ID').replace('/ID/', `/${v.raw}/`), { json: { [key]: value } });
+          must(
+            spelt.httpPathIdPercentEncoding,
+            ex.status >= 200 && ex.status < 300 && sameText(answered(ex, key), value),
+            {
+              expected: `a 2xx answering ${key}: ${JSON.stringify(value)}: profile ${id} spelt with ${v.what} is the same profile`,
+              actual: `status ${ex.status}, ${key}: ${JSON.stringify(answered(ex, key))?.slice(0, 120)}`,
+              exchange: ex,
+            },
+          );
+          // The same profile read by its canonical id (the snapshot read) holds it.
+          const back = await api.get(customTextPath(id));
+          must(spelt.httpPathIdPercentEncoding, sameText(answered(back, key), value), {
+            expected: `${key}: ${JSON.stringify(value)} read back from profile ${id}, set through ${v.raw}`,
+            actual: `${key}: ${JSON.stringify(answered(back, key))?.slice(0, 120)}`,
+            exchange: back,
+          });
+        }
       });
     },
   );

@@ -27,6 +27,7 @@ import type { Exchange } from '../harness/requests/client.ts';
 import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
+import { equivalentSegments, nearMisses, nearMissSpellings, otherJsonTypes } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('experiments.transition', { id });
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;
@@ -38,6 +39,21 @@ function experiment(config: Config, n: number): string {
 }
 
 const move = (api: Api, id: string, status: unknown) => api.post(path(id), { json: { status } });
+/** A move sent to the id as spelt (already encoded as a path segment). */
+const moveSpelt = (api: Api, raw: string, status: unknown) =>
+  api.post(path('ID').replace('/ID/', `/${raw}/`), { json: { status } });
+
+/**
+ * A status in every other JSON type (RFC 8259 3): wrapped in an array or an object, a number (its
+ * position in the enum too), a boolean, null, and a number or boolean spelt as a string. None is a
+ * string of the enum; a server coercing one (String(), the first element) would take it.
+ */
+const otherTypes = (status: string) => [
+  ...otherJsonTypes(status),
+  { what: 'its position in the enum, as a number', value: TARGETS.indexOf(status as (typeof TARGETS)[number]) },
+  { what: 'a number spelt as a string', value: String(TARGETS.indexOf(status as (typeof TARGETS)[number]) + 1) },
+  { what: 'a boolean spelt as a string', value: 'true' },
+];
 
 const VARIABLE = 'CONFORMANCE_EXPERIMENT_IDS';
 /** Ids the other tests hold: the 2nd, the 3rd and the last (authentication). */
@@ -100,10 +116,11 @@ test.describe('experiment transitions @experiments @writes', () => {
     'experiments.transition.returns-experiment',
     'experiments.transition.requested-status',
     'experiments.transition.same-experiment',
+    'http.path-id.percent-encoding',
     schemaRules('experiment'),
   );
   test(
-    'should return the experiment in the requested status after each accepted move',
+    'should return the experiment in the requested status after each accepted move, refusing before each the status in every other JSON type and a near miss, and taking it by an id spelt as RFC 3986 makes the same',
     returnsExperiment,
     async ({ api, config }) => {
       requireWrites(config);
@@ -122,7 +139,38 @@ test.describe('experiment transitions @experiments @writes', () => {
           missed,
           `status ${JSON.stringify(miss)} is not one of active, paused, completed, archived`,
         );
-        const ex = await move(api, w.id, status);
+        // The status itself in every other JSON type, at the same point (against an external target, two a
+        // move, in turn): a server coercing the value (String(["active"]) is "active") would move it here.
+        const types = otherTypes(status);
+        const k = w.statuses.length;
+        for (const t of config.embedded ? types : [types[(2 * k) % types.length]!, types[(2 * k + 1) % types.length]!])
+          mustRefuse(
+            returnsExperiment.experimentsTransitionStatusEnum,
+            await move(api, w.id, t.value),
+            `status ${JSON.stringify(t.value)} (${t.what}) is not a string of the enum`,
+          );
+        // Every other move by a spelling of the id RFC 3986 makes the same (2.1, 2.3), in turn. A spelt move
+        // refused is sent again by the canonical id: where that one is accepted, the spelling was refused.
+        const spellings = equivalentSegments(w.id);
+        const spelt = k % 2 === 1 && spellings.length ? spellings[((k - 1) / 2) % spellings.length] : undefined;
+        let ex = spelt ? await moveSpelt(api, spelt.raw, status) : await move(api, w.id, status);
+        if (spelt && ex.status >= 400 && ex.status < 500) {
+          const canonical = await move(api, w.id, status);
+          left(config, w.id, canonical, status);
+          must(returnsExperiment.httpPathIdPercentEncoding, canonical.status < 200 || canonical.status >= 300, {
+            expected: `the move answered as by its canonical id (${canonical.status}): ${w.id} spelt with ${spelt.what} is the same experiment`,
+            actual: `status ${ex.status} by the spelt id, then ${canonical.status} by the canonical one`,
+            exchange: ex,
+          });
+          ex = canonical;
+        } else if (spelt && ex.status >= 200 && ex.status < 300) {
+          const named = (ex.json as { id?: unknown } | undefined)?.id;
+          must(returnsExperiment.httpPathIdPercentEncoding, named === w.id, {
+            expected: `experiment ${w.id} moved: ${spelt.raw} (${spelt.what}) is its id`,
+            actual: `experiment ${String(named)}`,
+            exchange: ex,
+          });
+        }
         w.statuses.push(ex.status);
         w.table.push(`${from} → ${status}: ${ex.status}`);
         if (ex.status < 200 || ex.status >= 300) return;
@@ -220,16 +268,44 @@ test.describe('experiment transitions @experiments @writes', () => {
     },
   );
 
-  const draftRejected = declareRules('experiments.transition.draft-rejected');
-  test('should refuse draft as a target', draftRejected, async ({ api, config }) => {
-    const id = experiment(config, 1);
-    const ex = await move(api, id, 'draft');
-    mustRefuse(draftRejected.experimentsTransitionDraftRejected, ex, '`draft` is not an allowed target');
-    // A refused move must not have moved it: a later accepted move still answers as documented.
-    const later = await move(api, id, 'active');
-    left(config, id, later, 'active');
-    observe('experiments.transition.table', 'after a refused move to draft, → active answered', String(later.status));
-  });
+  const draftRejected = declareRules('experiments.transition.draft-rejected', 'experiments.transition.status-enum');
+  test(
+    'should refuse draft as a target, in every near spelling (any case, padded, invisible characters) and every other JSON type',
+    draftRejected,
+    async ({ api, config }) => {
+      const id = experiment(config, 1);
+      const ex = await move(api, id, 'draft');
+      mustRefuse(draftRejected.experimentsTransitionDraftRejected, ex, '`draft` is not an allowed target');
+      // Each class of near miss every run (a guard comparing the raw value, then folding case or trimming, lets
+      // one through), then a few drawn, then draft as another JSON type: refused like draft itself.
+      const spellings = [
+        ...nearMissSpellings('draft').map((v) => ({ what: 'a near spelling of draft', value: v as unknown })),
+        ...fc
+          .sample(nearMisses('draft'), { numRuns: config.embedded ? 8 : 2 })
+          .map((v) => ({ what: 'a near spelling of draft', value: v as unknown })),
+        ...otherJsonTypes('draft'),
+      ];
+      for (const { what, value } of spellings) {
+        const near = await move(api, id, value);
+        const answered = (near.json as { status?: unknown } | undefined)?.status;
+        // Where it is taken as draft, it is a move to draft; otherwise a status outside the enum.
+        must(draftRejected.experimentsTransitionDraftRejected, !(near.status < 300 && answered === 'draft'), {
+          expected: `a 4xx: ${JSON.stringify(value)} (${what}) is not an allowed target, and draft is none`,
+          actual: `status ${near.status}, the experiment answered in status draft`,
+          exchange: near,
+        });
+        mustRefuse(
+          draftRejected.experimentsTransitionStatusEnum,
+          near,
+          `status ${JSON.stringify(value)} (${what}) is not one of active, paused, completed, archived`,
+        );
+      }
+      // A refused move must not have moved it: a later accepted move still answers as documented.
+      const later = await move(api, id, 'active');
+      left(config, id, later, 'active');
+      observe('experiments.transition.table', 'after a refused move to draft, → active answered', String(later.status));
+    },
+  );
 
   for (const [title, body] of [
     ['no body', undefined],

@@ -17,7 +17,13 @@ import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.t
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
-import { ALPHABETS, nearIds, plainText, type AlphabetName } from '../harness/vocabulary/partitions.ts';
+import {
+  ALPHABETS,
+  equivalentSegments,
+  nearIds,
+  plainText,
+  type AlphabetName,
+} from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('token-sets.list', { id });
 /** A user id that no tenant holds, of a given length. */
@@ -127,6 +133,38 @@ test.describe('token sets of a user @token-sets', () => {
       mustRefuse(near.tokenSetsListUnknownUser, ex, `no user has the id ${JSON.stringify(v.decoded)} (${v.what})`);
     }
   });
+
+  const equivalent = declareRules('http.path-id.percent-encoding');
+  test(
+    "should answer the user's token sets for every spelling of the user id RFC 3986 makes the same (lower-case hex, unreserved characters encoded)",
+    equivalent,
+    async ({ api, config }) => {
+      const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+      const ids = (ex: { json?: unknown }) =>
+        Array.isArray(ex.json) ? (ex.json as Array<{ id?: unknown }>).map((t) => String(t.id)).sort() : undefined;
+      // The canonical answer, to equal (against an external target, not read again: the user named exists,
+      // and its listing is 200, as the check of the listing decides).
+      const canonical = config.embedded ? await api.get(path(userId)) : undefined;
+      const want = canonical
+        ? `status ${canonical.status} with the token sets ${JSON.stringify(ids(canonical))}, as its canonical spelling is answered`
+        : `200 with the token sets of ${userId}`;
+      // Against an external target, one: every unreserved character encoded, all in lower-case hex.
+      const spellings = equivalentSegments(userId);
+      for (const v of config.embedded ? spellings : spellings.slice(-1)) {
+        const ex = await api.get(
+          `${path('ID').replace(/ID\/federated-connections-tokensets$/, '')}${v.raw}/federated-connections-tokensets`,
+        );
+        const same = canonical
+          ? ex.status === canonical.status && JSON.stringify(ids(ex)) === JSON.stringify(ids(canonical))
+          : ex.status === 200 && ids(ex) !== undefined;
+        must(equivalent.httpPathIdPercentEncoding, same, {
+          expected: `${want}: the id spelt with ${v.what} is the same user`,
+          actual: `status ${ex.status}, token sets ${JSON.stringify(ids(ex)) ?? ex.text.slice(0, 120)}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
 
   const maxLength = declareRules('token-sets.list.user-id.max-length');
   test('should accept a user id of 300 characters and refuse one of 301', maxLength, async ({ api }) => {

@@ -339,6 +339,11 @@ export const faults = [
     how: 'GET /client-grants/{id} answers another grant (the next one).',
   },
   {
+    name: 'client-grant-id-encoded-unreserved-404',
+    rule: 'http.path-id.percent-encoding',
+    how: 'A client grant id whose path segment percent-encodes an unreserved character (%63 for c, RFC 3986 2.3) is looked up undecoded and answered 404.',
+  },
+  {
     name: 'client-grant-is-system-string',
     rule: 'client-grant.types',
     how: 'is_system is answered as the string "false".',

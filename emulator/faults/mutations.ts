@@ -1082,6 +1082,14 @@ const refusals: readonly Refusal[] = [
     error: () => apiError('invalid_token', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' }),
   },
   {
+    by: 'client-grant-id-encoded-unreserved-404',
+    on: 'client-grants.get',
+    // /api/v2/client-grants/{id}: an encoded letter, digit, -, ., _ or ~ (RFC 3986 2.3 unreserved).
+    when: (r) =>
+      /%(?:2[dDeE]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/.test(r.url.split('?', 1)[0]!.split('/')[4] ?? ''),
+    error: () => apiError('inexistent_client_grant'),
+  },
+  {
     by: 'user-id-length-counts-encoded',
     on: 'token-sets.list',
     when: (r) => (r.url.split('?', 1)[0]!.split('/')[4] ?? '').length > USER_ID_MAX,

@@ -242,3 +242,125 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'followed by an encoded question mark', raw: `${enc(id)}%3Fx`, decoded: `${id}?x` },
   ].filter((v) => v.decoded !== id);
 }
+
+/**
+ * One near miss of an enum value in each class nearMisses() draws from, every
+ * time: case folded (all upper, capitalised, one letter up), padded (space,
+ * tab, no-break space, either end), invisible characters (zero-width space,
+ * NUL, a byte-order mark), cut, doubled and look-alike letters. For checks
+ * that must meet each class on every run, not only where the sample falls.
+ */
+export function nearMissSpellings(value: string): string[] {
+  const mid = Math.floor(value.length / 2);
+  return [
+    value.toUpperCase(),
+    value.charAt(0).toUpperCase() + value.slice(1),
+    `${value.slice(0, mid)}${value.charAt(mid).toUpperCase()}${value.slice(mid + 1)}`,
+    ` ${value}`,
+    `${value} `,
+    `${value}\t`,
+    `\u00a0${value}`,
+    `${value}\u200b`,
+    `${value}\u0000`,
+    `\ufeff${value}`,
+    value.slice(0, -1),
+    `${value}${value.slice(-1)}`,
+    value.replace(/a/, '\u0430').replace(/e/, '\u0435').replace(/o/, '\u043e'),
+  ].filter((v, i, all) => v !== value && all.indexOf(v) === i);
+}
+
+// ------------------------------------------------------------ JSON types
+
+/**
+ * A valid JSON value in each other type RFC 8259 3 defines: wrapped in an
+ * array, wrapped in an object, a number, true, false, null, and (for a value
+ * that is not a string) a string spelling it. A server that coerces (String(),
+ * the first element, a member of an object) lets one through.
+ */
+export function otherJsonTypes(valid: unknown): Array<{ what: string; value: unknown }> {
+  const out: Array<{ what: string; value: unknown }> = [
+    { what: 'the valid value wrapped in an array', value: [valid] },
+    { what: 'the valid value wrapped in an object', value: { value: valid } },
+    { what: 'a number', value: 1 },
+    { what: 'true', value: true },
+    { what: 'false', value: false },
+    { what: 'null', value: null },
+  ];
+  if (typeof valid !== 'string') out.push({ what: 'the valid value spelt as a string', value: JSON.stringify(valid) });
+  if (Array.isArray(valid) && valid.length) {
+    out.push({ what: 'its first item, unwrapped', value: valid[0] });
+    out.push({ what: 'an array of numbers', value: valid.map((_, i) => i) });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------ plain text with HTML characters
+
+/**
+ * Plain text holding the characters HTML gives meaning to (& < > " '),
+ * where they make no markup, and markup spelt with character references
+ * (HTML 13.1.4): text to a browser, whatever a filter that decodes after
+ * checking makes of it. Each is accepted as plain text, and holds no active
+ * content once parsed.
+ */
+export const HTML_SIGNIFICANT_TEXT: readonly string[] = [
+  'Terms & Conditions',
+  'Q&A, R&D and AT&T',
+  '1 < 2',
+  'a > b',
+  '2 <3 and x<=y',
+  '<> and << >>',
+  'He said "hello" and \'goodbye\'',
+  'Fish &amp; chips',
+  '&lt;script&gt;alert(1)&lt;/script&gt;',
+  '&lt;img src=x onerror=alert(1)&gt;',
+  '&#60;script&#62;alert(1)&#60;/script&#62;',
+  '&#x3C;svg onload=alert(1)&#x3E;',
+  '&#X3c;iframe src=javascript:alert(1)&#x3e;',
+  '&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;',
+];
+
+/** The characters HTML gives meaning to, and some around them. */
+const HTML_CHARACTERS = fc.constantFrom('&', '<', '>', '"', "'", ' ', ';', '#', '1', 'a', 'l', 't', 'm', 'p');
+
+/**
+ * Plain text of exactly `n` characters drawn mostly from & < > " ', where
+ * they make no markup: no `<` is followed by a letter, `/`, `!` or `?` (which
+ * would start a tag, a comment or a declaration). First and last characters
+ * are ASCII letters, as in plainText().
+ */
+export function htmlPlainText(n: number): fc.Arbitrary<string> {
+  const inner = Math.max(0, n - 2);
+  return fc.array(HTML_CHARACTERS, { minLength: inner, maxLength: inner }).map((chars) => {
+    for (let i = 1; i < chars.length; i++) if (chars[i - 1] === '<' && /[A-Za-z/!?]/.test(chars[i]!)) chars[i] = '1';
+    return n === 1 ? 'T' : `T${chars.join('')}Z`;
+  });
+}
+
+// ------------------------------------------------------------ path segments
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const pct = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
+/**
+ * Spellings of an identifier as a path segment that RFC 3986 makes the same
+ * as its canonical one (encodeURIComponent): its percent-encodings in
+ * lower-case hex (2.1, 6.2.2.1: "%7c" is "%7C"), an unreserved character
+ * percent-encoded (2.3, 6.2.2.2: "%61" is "a"), and every unreserved
+ * character percent-encoded in lower-case hex (both at once). Each decodes
+ * to the identifier itself; spellings equal to the canonical one are left out.
+ * The last is the one to send where only one is sent.
+ */
+export function equivalentSegments(id: string): Array<{ what: string; raw: string }> {
+  const canonical = encodeURIComponent(id);
+  const lower = (s: string) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+  const chars = [...id];
+  const mid = chars.findIndex((c, i) => i >= Math.floor(chars.length / 2) && UNRESERVED.test(c));
+  const one = chars.map((c, i) => (i === mid ? pct(c) : encodeURIComponent(c))).join('');
+  const every = lower(chars.map((c) => (UNRESERVED.test(c) ? pct(c) : encodeURIComponent(c))).join(''));
+  return [
+    { what: 'its percent-encodings in lower-case hex (RFC 3986 2.1)', raw: lower(canonical) },
+    { what: 'an unreserved character percent-encoded (RFC 3986 2.3)', raw: one },
+    { what: 'every unreserved character percent-encoded, in lower-case hex (RFC 3986 2.1, 2.3)', raw: every },
+  ].filter((v, i, all) => v.raw !== canonical && all.findIndex((w) => w.raw === v.raw) === i);
+}
