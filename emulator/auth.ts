@@ -368,7 +368,11 @@ export function isApiPath(url: string): boolean {
 
 function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
   const headers = ctx.deviations.rateLimitHeaders(
-    { [HEADER_LIMIT]: d.limit, [HEADER_REMAINING]: d.remaining, [HEADER_RESET]: String(d.reset) },
+    {
+      [HEADER_LIMIT]: ctx.deviations.reportedLimit(d.limit, ctx.options.rateLimit.limit),
+      [HEADER_REMAINING]: d.remaining,
+      [HEADER_RESET]: String(d.reset),
+    },
     d,
     { remaining: HEADER_REMAINING, reset: HEADER_RESET },
   );
@@ -394,10 +398,12 @@ function admit(
   principal: Principal,
   fromCache = false,
 ): ApiError | undefined {
-  const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
-  setRateHeaders(ctx, reply, d);
-  const limited = overLimit(ctx, d);
-  if (limited) return limited;
+  if (ctx.deviations.countsRequest(fromCache)) {
+    const d = ctx.limiter.hit(`token:${principal.tokenId}`, principal.rateLimit);
+    setRateHeaders(ctx, reply, d);
+    const limited = overLimit(ctx, d);
+    if (limited) return limited;
+  }
   request.principal = principal;
 
   const config = request.routeOptions.config;
