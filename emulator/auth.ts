@@ -383,6 +383,7 @@ const RATE_HEADER_NAMES = { remaining: HEADER_REMAINING, reset: HEADER_RESET } a
 
 function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
   const conforming = rateHeaders(d);
+  conforming[HEADER_LIMIT] = ctx.deviations.reportedLimit(d.limit, ctx.options.rateLimit.limit);
   const headers = ctx.deviations.rateLimitHeaders(conforming, d, RATE_HEADER_NAMES);
   if (headers === conforming)
     reply
@@ -411,10 +412,12 @@ function admit(
   principal: Principal,
   fromCache = false,
 ): ApiError | undefined {
-  const d = ctx.limiter.hit(principal.rateKey, principal.rateLimit);
-  setRateHeaders(ctx, reply, d);
-  const limited = overLimit(ctx, d);
-  if (limited) return limited;
+  if (ctx.deviations.countsRequest(fromCache)) {
+    const d = ctx.limiter.hit(principal.rateKey, principal.rateLimit);
+    setRateHeaders(ctx, reply, d);
+    const limited = overLimit(ctx, d);
+    if (limited) return limited;
+  }
   request.principal = principal;
 
   const config = request.routeOptions.config;

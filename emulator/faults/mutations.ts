@@ -21,7 +21,7 @@ import { CONTROL_PREFIX } from '../context.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
 import { decodeOffset, encodeOffset, type EventLog, type LoggedEvent } from '../events.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
-import { TAKE_DEFAULT, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
+import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
 import { codePoints, isPlainObject, mediaTypeOf, param, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
@@ -884,6 +884,135 @@ const answerMutations: readonly AnswerMutation[] = [
           ]),
         ),
       ),
+  }, // blind round 4
+  {
+    by: 'token-basic-failure-400-no-challenge',
+    on: ['oauth.token'],
+    answers: 'errors',
+    when: (a, q) =>
+      /^Basic\b/i.test(q.request.headers.authorization ?? '') &&
+      isPlainObject(a.body) &&
+      a.body['error'] === 'invalid_client',
+    reshape: (a) => ({ ...a, status: 400, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  { by: 'token-type-jwt', on: ['oauth.token'], reshape: (a) => body(a, (b) => ({ ...b, token_type: 'JWT' })) },
+  {
+    by: 'token-set-last-used-at-offset-no-colon',
+    on: ['token-sets.list'],
+    reshape: (a) =>
+      items(a, (t) =>
+        typeof t['last_used_at'] === 'string' ? { ...t, last_used_at: t['last_used_at'].replace(/Z$/, '+0000') } : t,
+      ),
+  },
+  {
+    by: 'token-sets-user-id-trimmed',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      return is('inexistent_user')(a) && id.trim() !== id && q.state.users.has(id.trim());
+    },
+    reshape: (_a, q) => {
+      const now = Date.now();
+      const sets = q.state.tokenSets.get(param(q.request, 'id').trim()) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now));
+    },
+  },
+  {
+    by: 'transition-started-at-epoch-ms',
+    on: ['experiments.transition'],
+    when: (_a, q) => askedStatus(q) === 'active',
+    reshape: (a) =>
+      body(a, (e) => (typeof e['started_at'] === 'string' ? { ...e, started_at: Date.parse(e['started_at']) } : e)),
+  },
+  {
+    by: 'transition-control-segment-null',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as Json[]).map((x) =>
+          x['is_control'] === true ? { ...x, segment_id: null } : x,
+        ),
+      })),
+  },
+  {
+    by: 'transition-ended-experiment-no-allocations',
+    on: ['experiments.transition'],
+    when: (a) => isPlainObject(a.body) && (a.body['status'] === 'completed' || a.body['status'] === 'archived'),
+    reshape: (a) => body(a, ({ allocations: _, ...rest }) => rest),
+  },
+  {
+    by: 'client-grant-allow-all-scopes-tinyint',
+    on: ['client-grants.get'],
+    reshape: (a) =>
+      body(a, (g) =>
+        typeof g['allow_all_scopes'] === 'boolean' ? { ...g, allow_all_scopes: g['allow_all_scopes'] ? 1 : 0 } : g,
+      ),
+  },
+  {
+    by: 'client-grant-default-for-client-id-empty',
+    on: ['client-grants.get'],
+    reshape: (a) =>
+      body(a, (g) => (g['default_for'] !== undefined && g['client_id'] === undefined ? { client_id: '', ...g } : g)),
+  },
+  {
+    by: 'last-page-wraps-around',
+    on: ['event-streams.list'],
+    when: (a, q) => {
+      const take = Number(singleQuery(q.request, 'take') ?? TAKE_DEFAULT);
+      const b = a.body as Json;
+      return (
+        singleQuery(q.request, 'from') !== undefined &&
+        b['next'] === undefined &&
+        (b['eventStreams'] as Json[]).length < take
+      );
+    },
+    reshape: (a, q) => {
+      const take = Number(singleQuery(q.request, 'take') ?? TAKE_DEFAULT);
+      const b = a.body as { eventStreams: Json[] };
+      const wrapped = q.state.eventStreams.slice(0, take - b.eventStreams.length) as unknown as Json[];
+      return { ...a, body: { ...b, eventStreams: [...b.eventStreams, ...wrapped] } };
+    },
+  },
+  {
+    by: 'keys-x5c-chain-truncated',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Array.isArray(k['x5c']) && k['x5c'].length > 1 ? { ...k, x5c: k['x5c'].slice(0, 1) } : k,
+        ),
+      })),
+  },
+  {
+    by: 'keys-kid-unicode-normalised',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          typeof k['kid'] === 'string' ? { ...k, kid: k['kid'].normalize('NFC') } : k,
+        ),
+      })),
+  },
+  {
+    by: 'custom-text-empty-value-dropped',
+    on: ['custom-text.put'],
+    reshape: (a) => body(a, (map) => Object.fromEntries(Object.entries(map).filter(([, v]) => v !== ''))),
+  },
+  {
+    by: 'content-length-counts-characters',
+    on: ['custom-text.put'],
+    reshape: (a) => {
+      const text = JSON.stringify(a.body);
+      return {
+        ...a,
+        headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+        body: Buffer.from(text, 'utf8').subarray(0, text.length),
+      };
+    },
   },
 ];
 
@@ -993,6 +1122,19 @@ const frameMutations: readonly FrameMutation[] = [
     }),
   },
   { by: 'sse-comments-retry', frames: ['heartbeat'], reshape: (f) => ({ ...f, before: ': keep-alive\n\n' }) },
+  // blind round 4
+  {
+    by: 'replayed-events-no-event-field',
+    frames: ['message'],
+    when: (_f, at) => at.afterCursor,
+    reshape: (f) => ({ ...f, event: '' }),
+  },
+  {
+    by: 'deleted-event-object-null',
+    frames: ['message'],
+    when: (f) => f.event.endsWith('.deleted'),
+    reshape: (f) => envelope(f, (e) => ((e.data as { object: unknown }).object = null)),
+  },
   // blind round 2
   {
     by: 'sse-event-field-trailing-space',
@@ -1187,6 +1329,21 @@ const refusals: readonly Refusal[] = [
         ([, v]) => typeof v === 'string' && (/&(?!#?[A-Za-z0-9]+;)/.test(v) || /<(?![A-Za-z/!?])/.test(v)),
       ),
     error: () => apiError('invalid_body', 'A value holds markup that is not allowed'),
+  }, // blind round 4
+  {
+    by: 'take-compared-as-string',
+    on: 'event-streams.list',
+    when: (r) => {
+      const take = (r.query as Record<string, unknown> | undefined)?.['take'];
+      return typeof take === 'string' && /^[0-9]+$/.test(take) && take > String(TAKE_MAX);
+    },
+    error: () => apiError('invalid_query_string', `take must be an integer from 1 to ${TAKE_MAX}`),
+  },
+  {
+    by: 'custom-text-self-closing-br-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<br\s*\/>/i.test(v)),
+    error: () => apiError('invalid_body', 'tag <br/> is not allowed'),
   },
 ];
 

@@ -7,6 +7,7 @@
  * conforming value back. The catalogues (catalogue.ts, variants.ts) say how
  * each fault or variant deviates; this file only says where.
  */
+import { createHmac } from 'node:crypto';
 import type { OperationId } from '../../spec/operations.js';
 import type { Principal, TokenAuthority } from '../auth.js';
 import type { LoggedEvent, EventLog } from '../events.js';
@@ -40,6 +41,9 @@ const HOUR_MS = 3_600_000;
 const RESUME_PAGE = 25;
 /** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
 const CHECKED_PRIVATE_MEMBERS_D_ONLY: readonly string[] = ['d'];
+
+/** The verbs of a scope's `<verb>:<resource>` (`scope-resource-only-match`). */
+const VERBS: readonly string[] = ['create', 'read', 'update', 'delete'];
 
 /** A JWS compact serialisation: three dot-separated base64url segments. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -171,6 +175,10 @@ export class Deviations {
       return claimedPrincipal(auth, token);
     if (this.on('jwt-empty-signature-accepted') && operation === 'event-streams.list' && token.endsWith('.'))
       return claimedPrincipal(auth, token);
+    if (this.on('jwt-extra-segment-accepted') && operation === 'token-sets.list' && token.split('.').length > 3)
+      return auth.verify(token.split('.').slice(0, 3).join('.'), origin).catch(() => undefined);
+    if (this.on('jwt-hs256-empty-secret') && operation === 'event-streams.get' && emptyKeyHs256(token))
+      return claimedPrincipal(auth, token);
     return undefined;
   }
 
@@ -202,6 +210,8 @@ export class Deviations {
       return { scopes: [...(scopes ?? []), READ_USERS], all: true };
     if (this.on('token-sets-read-users-accepted') && operation === 'token-sets.list')
       return { scopes: [...(scopes ?? []), READ_USERS], all: false };
+    if (this.on('scope-resource-only-match') && operation === 'custom-text.put' && scopes !== undefined)
+      return { scopes: [...new Set(scopes.flatMap((s) => VERBS.map((v) => `${v}:${s.split(':')[1]}`)))], all: false };
     return scopes === undefined ? undefined : { scopes, all: false };
   }
 
@@ -273,6 +283,16 @@ export class Deviations {
 
   get refusesOverLimit(): boolean {
     return !this.on('rate-limit-not-enforced');
+  }
+
+  /** Whether a request is counted by the rate limiter, given whether its token came from the verification cache. */
+  countsRequest(fromCache: boolean): boolean {
+    return !(this.on('rate-limit-skipped-on-verify-cache-hit') && fromCache);
+  }
+
+  /** The limit X-RateLimit-Limit reports, given the token's own limit and the tenant's default one. */
+  reportedLimit(limit: number, defaultLimit: number): number {
+    return this.on('rate-limit-limit-header-default-window') ? defaultLimit : limit;
   }
 
   /** The rate-limit headers an answer carries (none: undefined). */
@@ -407,6 +427,11 @@ export class Deviations {
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.on('custom-text-script-stored')) return value;
+    if (this.on('custom-text-only-first-tag-checked')) {
+      // Only the first tag is looked at; whatever follows it passes.
+      const first = /<[^>]*>/.exec(value);
+      if (first !== null && htmlViolation(first[0]) === undefined) return value;
+    }
     if (this.on('custom-text-tag-case-sensitive')) {
       // Tag names that are not all lower case escape the check.
       const seen = value.replace(/<(\/?)([A-Za-z][A-Za-z0-9]*)/g, (m, slash: string, name: string) =>
@@ -455,7 +480,23 @@ export class Deviations {
 
   /** The longest from_timestamp accepted. */
   fromTimestampMax(max: number): number {
+    if (this.on('from-timestamp-20-refused')) return max - 1;
     return this.on('from-timestamp-21-accepted') ? Infinity : max;
+  }
+
+  /** The event types a stream is asked for, from the event_type values as given. */
+  eventTypesAsked(values: string[]): string[] {
+    return this.on('event-type-comma-list-accepted') ? values.flatMap((v) => v.split(',')) : values;
+  }
+
+  /** The position a heartbeat carries, given the current one and the one the stream connected at. */
+  heartbeatPosition(current: number, atConnect: number): number {
+    return this.on('heartbeat-offset-frozen-at-connect') ? atConnect : current;
+  }
+
+  /** Whether a stream not resumed from a cursor drops the first live event it would deliver. */
+  get dropsFirstLiveEvent(): boolean {
+    return this.on('first-live-event-dropped');
   }
 
   /** Whether a from over its limit is dropped (the stream starts at the latest position) instead of refused. */
@@ -473,6 +514,7 @@ export class Deviations {
 
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
+    if (this.on('from-timestamp-seconds-vs-ms')) return log.since(Math.floor(start / 1000));
     if (this.on('from-timestamp-replays-before')) return log.after(0).filter((e) => e.timeMs < start);
     if (this.on('from-timestamp-same-second-lost'))
       return log.since(start).filter((e) => Math.floor(e.timeMs / 1000) * 1000 > start);
@@ -627,6 +669,20 @@ export class Deviations {
       return Buffer.from(`${Buffer.from(next, 'base64url').toString('utf8')}:`, 'utf8').toString('base64');
     return next;
   }
+}
+
+/** Whether a JWT says HS256 and its signature is the HMAC of its signing input under the empty key (`jwt-hs256-empty-secret`). */
+function emptyKeyHs256(token: string): boolean {
+  const [header, payload, signature, ...rest] = token.split('.');
+  if (header === undefined || payload === undefined || signature === undefined || rest.length > 0) return false;
+  try {
+    const alg = (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+    if (alg !== 'HS256') return false;
+  } catch {
+    return false;
+  }
+  const mac = createHmac('sha256', Buffer.alloc(0)).update(`${header}.${payload}`).digest('base64url');
+  return mac === signature;
 }
 
 /** The signing input of a JWS compact serialisation: its header and payload segments. */

@@ -65,8 +65,8 @@ function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean
 }
 
 /** A cursor-only heartbeat at the current position. */
-function heartbeatMessage(ctx: EmulatorContext): string {
-  const offset = encodeOffset(ctx.events.position);
+function heartbeatMessage(ctx: EmulatorContext, atConnect: number): string {
+  const offset = encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect));
   return wireOf(
     ctx.mutations.frame('heartbeat', { event: OFFSET_ONLY, id: offset, data: { offset } }, { afterCursor: false }),
   );
@@ -84,7 +84,7 @@ interface StartPoint {
 function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   let from = singleQuery(request, 'from');
   const fromTimestamp = singleQuery(request, 'from_timestamp');
-  const types = repeatedQuery(request, 'event_type');
+  const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'));
   for (const t of types) {
     if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType)
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
@@ -149,7 +149,9 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   res.on('error', () => {});
   const wanted = ctx.deviations.eventFilter(start.filter);
   const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs);
-  const heartbeat = () => res.write(heartbeatMessage(ctx));
+  const atConnect = ctx.events.position;
+  const heartbeat = () => res.write(heartbeatMessage(ctx, atConnect));
+  let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
 
   if (typeof head.body === 'string' && head.body !== '') res.write(head.body);
   const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
@@ -159,7 +161,12 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
-        if (wanted.live(e.type) && ctx.deviations.takesLiveEvent(e.seq)) res.write(eventMessage(ctx, e, false));
+        if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq)) return;
+        if (dropNextLive) {
+          dropNextLive = false;
+          return;
+        }
+        res.write(eventMessage(ctx, e, false));
       })
     : () => undefined;
   if (beats.first && !early) heartbeat();
