@@ -549,8 +549,8 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
     `\nread-only baseline (no writes, no probe, passive events): ${roBaseline.passed} passed, ${roBaseline.failed} failed, ${roBaseline.skipped} skipped; ${decided.length} rules decided`,
   );
   if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
-  // Faults whose rule the read-only run decides, but for those that show only through a write or a caused event.
-  const roFaults = o.selected.filter((f) => decided.includes(f.rule) && f.needs !== 'writes');
+  // Faults whose rule the read-only run decides, but for those that show only through a write, a caused event or a 429.
+  const roFaults = o.selected.filter((f) => decided.includes(f.rule) && f.needs === undefined);
   const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
   let roDone = 0;
   const roResults = await runAndClose(

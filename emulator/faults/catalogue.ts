@@ -30,9 +30,11 @@ export interface Fault {
   how: string;
   /**
    * `writes`: the fault shows only through a write or an event the suite
-   * causes (the read-only profile of `npm run verify` leaves it out).
+   * causes; `rate-limit-probe`: only through a 429, which the suite asks for
+   * only with its rate-limit probe on. The read-only profile of `npm run
+   * verify` (no writes, no probe) leaves both out.
    */
-  needs?: 'writes';
+  needs?: 'writes' | 'rate-limit-probe';
   /**
    * A fault written blind (by someone who read the document, the standards
    * and this emulator, never the checks), with the round it came in. The

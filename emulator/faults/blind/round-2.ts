@@ -53,6 +53,7 @@ export const round2 = [
     rule: 'http.json-error-bodies',
     how: 'A 429 is answered by the limiter with a text/plain body "Too Many Requests" instead of a JSON error (the other errors stay JSON).',
     round: 2,
+    needs: 'rate-limit-probe',
   },
 
   // ---------------------------------------------------------- token sets

@@ -49,6 +49,7 @@ export const round3 = [
     rule: 'token-sets.list.success',
     how: 'The listing is cached by route template, not by user id: after the first listing, every user (that exists) is answered the token sets of the first user listed.',
     round: 3,
+    needs: 'writes',
   },
   {
     name: 'user-id-lowercase-percent-hex-404',
