@@ -50,6 +50,25 @@ export function plainText(alphabet: AlphabetName, n: number): fc.Arbitrary<strin
   return body.map((s) => (n === 1 ? 'T' : `T${s}${'Z'}`));
 }
 
+/**
+ * Spellings Unicode makes canonically or compatibly equivalent (UAX #15), each
+ * one that a normalising server would change or that a composed one would be
+ * changed into: composed and decomposed letters, marks out of canonical
+ * order, a singleton, compatibility characters NFKC folds, Hangul syllables
+ * and their conjoining jamo. A string answered as sent keeps each code point
+ * for code point (RFC 8259 8.3: JSON strings compare code unit by code unit).
+ */
+export const UNICODE_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'composed (NFC): U+00E9', value: 'caf\u00e9' },
+  { what: 'decomposed (NFD): e U+0301', value: 'cafe\u0301' },
+  { what: 'combining marks out of canonical order: q U+0307 U+0323', value: 'q\u0307\u0323' },
+  { what: 'a singleton NFC replaces: U+212B ANGSTROM SIGN', value: 'x\u212b' },
+  { what: 'a compatibility ligature NFKC folds: U+FB01', value: '\ufb01le' },
+  { what: 'full-width letters NFKC folds: U+FF21 U+FF22', value: '\uff21\uff22' },
+  { what: 'Hangul syllables: U+D55C U+AE00', value: '\ud55c\uae00' },
+  { what: 'Hangul conjoining jamo (NFD of the syllables)', value: '\u1112\u1161\u11ab\u1100\u1173\u11af' },
+];
+
 // ------------------------------------------------------------------ HTML
 
 /** Elements that are neither basic styling nor a hyperlink, and that carry or load script or content. */
