@@ -147,6 +147,51 @@ export const activeMarkup: fc.Arbitrary<string> = fc
   )
   .map(([markup, before]) => `${before}${markup}`);
 
+/**
+ * Positions of a construct in a value, relative to allowed markup and plain
+ * text: a policy that looks at the first tag only, or only outside (or
+ * inside) allowed elements, misses it at one of them.
+ */
+export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: string) => string }> = [
+  { what: 'alone', at: (m) => m },
+  { what: 'after plain text', at: (m) => `Hello ${m}` },
+  { what: 'after allowed markup', at: (m) => `<b>x</b>${m}` },
+  { what: 'between allowed markup', at: (m) => `<i>a</i>${m}<u>b</u>` },
+  { what: 'inside allowed markup', at: (m) => `<b>x ${m} y</b>` },
+  { what: 'inside a hyperlink', at: (m) => `<a href="https://example.com/help">${m}</a>` },
+  { what: 'after a line break', at: (m) => `a<br>${m}` },
+  { what: 'before allowed markup', at: (m) => `${m}<em>z</em>` },
+];
+
+/**
+ * Spellings HTML makes the same element (HTML 13.1.2: tag names are
+ * case-insensitive, white space may close a start or end tag's name, a void
+ * element's trailing slash is ignored; 13.1.2.3: attribute values quoted
+ * either way or unquoted). Each `base` with the spellings of the same markup.
+ */
+export const SAME_MARKUP: ReadonlyArray<{ base: string; same: readonly string[] }> = [
+  {
+    base: 'Line one<br>line two',
+    same: ['Line one<br/>line two', 'Line one<br />line two', 'Line one<BR>line two', 'Line one<Br/>line two'],
+  },
+  ...(['b', 'strong', 'i', 'em', 'u'] as const).map((t) => {
+    const T = t.toUpperCase();
+    return {
+      base: `Read <${t}>this</${t}> now`,
+      same: [`Read <${T}>this</${T}> now`, `Read <${t} >this</${t} > now`, `Read <${T}>this</${t}> now`],
+    };
+  }),
+  {
+    base: 'See <a href="https://example.com/help">help</a>.',
+    same: [
+      'See <A HREF="https://example.com/help">help</A>.',
+      'See <a  href="https://example.com/help" >help</a>.',
+      "See <a href='https://example.com/help'>help</a>.",
+      'See <a href=https://example.com/help>help</a>.',
+    ],
+  },
+];
+
 /** Basic styling and a hyperlink, nested, around any text: what the document allows. */
 export const basicMarkup: fc.Arbitrary<string> = fc
   .tuple(
