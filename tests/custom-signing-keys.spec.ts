@@ -26,7 +26,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import { mediaTypeSpellings, otherJsonTypes } from '../harness/vocabulary/partitions.ts';
+import { mediaTypeSpellings, otherJsonTypes, UNICODE_SPELLINGS } from '../harness/vocabulary/partitions.ts';
 
 // These checks share one resource (the tenant's key set): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -105,6 +105,36 @@ function certifiedJwk(kid: string): SentKey {
   };
 }
 
+/**
+ * The certificates of harness/fixtures/custom-signing-key-chain.pem, leaf first: an EC P-256 key
+ * certified by an intermediate CA, itself certified by a root (RFC 7517 4.7: "The certificate
+ * containing the key value MUST be the first certificate. This MAY be followed by additional
+ * certificates, with each subsequent certificate being the one used to certify the previous one").
+ * Made for the suite with openssl; no private key was kept.
+ */
+const CHAIN = readFileSync(
+  join(import.meta.dirname, '..', 'harness', 'fixtures', 'custom-signing-key-chain.pem'),
+  'utf8',
+)
+  .split(/(?<=-----END CERTIFICATE-----)\s*/)
+  .filter((pem) => pem.includes('BEGIN CERTIFICATE'))
+  .map((pem) => new X509Certificate(pem));
+
+/** The chained key with the first `length` certificates of its chain as x5c (1: the leaf alone; 3: up to the root). */
+function chainedJwk(kid: string, length: number): SentKey {
+  const leaf = CHAIN[0]!;
+  const { kty, crv, x, y } = leaf.publicKey.export({ format: 'jwk' });
+  return {
+    kty,
+    crv,
+    x,
+    y,
+    kid,
+    x5c: CHAIN.slice(0, length).map((c) => c.raw.toString('base64')),
+    'x5t#S256': createHash('sha256').update(leaf.raw).digest('base64url'),
+  };
+}
+
 const kidsOf = (json: unknown) => ((json as { keys?: Array<{ kid?: string }> })?.keys ?? []).map((k) => k.kid);
 const putJson = (api: Api, keys: unknown[]) => api.put(KEYS_PATH, { json: { keys } });
 
@@ -179,7 +209,8 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       // Two PUTs in a row of keys drawn from one pool of kids: each answers its own keys, with their
       // own material, whether or not a key of the same kid was stored by the PUT before.
       const set = fc.uniqueArray(fc.constantFrom(...KID_POOL), { minLength: 1, maxLength: 4 });
-      const members = fc.record({ use: fc.boolean(), ops: fc.boolean(), certified: fc.boolean() });
+      // x5c by its length partitions: none, a self-signed certificate, a chain of 1, 2 and 3 certificates.
+      const members = fc.record({ use: fc.boolean(), ops: fc.boolean(), certified: fc.constantFrom(0, 1, 2, 3, 4) });
       await withCustomSigningKeysRestored(api, async () => {
         await fc.assert(
           fc.asyncProperty(fc.tuple(set, set), members, async (puts, m) => {
@@ -191,7 +222,11 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
                   use: _u,
                   key_ops: _o,
                   ...bare
-                } = m.certified && kid === kids[0] ? certifiedJwk(kid) : await publicJwk(kid);
+                } = m.certified && kid === kids[0]
+                  ? m.certified === 1
+                    ? certifiedJwk(kid)
+                    : chainedJwk(kid, m.certified - 1)
+                  : await publicJwk(kid);
                 sent.push({
                   ...bare,
                   kid,
@@ -242,13 +277,46 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     },
   );
 
+  const chains = declareRules('custom-signing-keys.put.json', 'custom-signing-keys.put.replaces', 'jwk.types');
+  test(
+    'should answer x5c member for member as sent for chains of 1, 2 and 3 certificates (RFC 7517 4.7), alone and together in one set',
+    chains,
+    async ({ api }) => {
+      // Each length alone, then the three in one set (each key its own kid).
+      const sets: SentKey[][] = [
+        ...[1, 2, 3].map((n) => [chainedJwk(`conformance-chain-${n}`, n)]),
+        [3, 2, 1].map((n) => chainedJwk(`conformance-chains-${n}`, n)),
+      ];
+      await withCustomSigningKeysRestored(api, async () => {
+        for (const sent of sets) {
+          const ex = await putJson(api, sent);
+          mustSucceed(chains.customSigningKeysPutJson, ex);
+          const differ = keysDiffer(sent, ex.json);
+          must(chains.customSigningKeysPutReplaces, differ === undefined, {
+            expected: `the key(s) sent, x5c of ${sent.map((k) => (k.x5c as string[]).length).join(', ')} certificate(s) each as sent, in order`,
+            actual: differ ?? '',
+            exchange: ex,
+          });
+        }
+      });
+    },
+  );
+
   const unicodeKid = declareRules('custom-signing-keys.put.json', 'http.json-bodies');
   test(
     'should answer a kid in any script as sent, in UTF-8 JSON, where it takes it (beyond the BMP included)',
     unicodeKid,
     async ({ api }) => {
       await withCustomSigningKeysRestored(api, async () => {
-        for (const kid of ['conformance-clé-é', 'conformance-ключ-鍵', 'conformance-🔑-𝒦']) {
+        const kids = [
+          'conformance-clé-é',
+          'conformance-ключ-鍵',
+          'conformance-🔑-𝒦',
+          // Spellings Unicode makes equivalent, each a kid of its own (RFC 7515 4.1.4: a case-sensitive
+          // string; RFC 8259 8.3: compared code unit by code unit): answered as sent, never normalised.
+          ...UNICODE_SPELLINGS.map((s) => `conformance-${s.value}`),
+        ];
+        for (const kid of kids) {
           const key = await publicJwk(kid);
           const ex = await putJson(api, [key]);
           // The format of kid is not shown: a refusal is the target's choice, and is observed.

@@ -33,10 +33,13 @@ import {
   equivalentSegments,
   HTML_SIGNIFICANT_TEXT,
   htmlPlainText,
+  MARKUP_POSITIONS,
   mediaTypeSpellings,
   nearMisses,
   otherJsonTypes,
   plainText,
+  SAME_MARKUP,
+  UNICODE_SPELLINGS,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
 import type { Exchange } from '../harness/requests/client.ts';
@@ -204,6 +207,53 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  const exact = declareRules(
+    'custom-text.put.resulting-map',
+    'custom-text.put.value.max-length',
+    'custom-text.put.json',
+    'custom-text.put.form',
+  );
+  test(
+    'should take a value at the lower boundary (0 and 1 characters) and in every spelling Unicode makes equivalent (NFC, NFD, marks out of order, compatibility characters, Hangul jamo), both media types, and answer it with its key exactly as sent, code point for code point',
+    exact,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      // "at most 2000 characters": 0 is within it, as 2000 is. JSON strings compare code unit by code unit
+      // (RFC 8259 8.3): a value set is answered as sent, not normalised.
+      const values = [
+        { what: 'the empty string (0 characters)', value: '' },
+        { what: 'one character', value: 'x' },
+        ...UNICODE_SPELLINGS.map((u) => ({ what: u.what, value: `Text ${u.value}` })),
+      ];
+      const codePoints = (v: unknown) =>
+        typeof v === 'string'
+          ? [...v].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ')
+          : JSON.stringify(v);
+      await withCustomTextRestored(api, id, async () => {
+        for (const media of MEDIA)
+          for (const { what, value } of values) {
+            const ex = await putAs(api, id, media, { [key]: value });
+            must(
+              media === 'json' ? exact.customTextPutJson : exact.customTextPutForm,
+              ex.status >= 200 && ex.status < 300,
+              {
+                expected: `a 2xx for ${what} (${codePointLength(value)} characters, within at most 2000), sent ${media}`,
+                actual: `status ${ex.status}`,
+                exchange: ex,
+              },
+            );
+            const got = answered(ex, key);
+            must(exact.customTextPutResultingMap, got === value, {
+              expected: `${key} answered exactly as sent: ${what} [${codePoints(value)}]`,
+              actual: `${key}: ${got === undefined ? 'left out of the answer' : `[${codePoints(got)}]`}`,
+              exchange: ex,
+            });
+          }
+      });
+    },
+  );
+
   const htmlText = declareRules(
     'custom-text.put.html.basic-allowed',
     'custom-text.put.html.restricted',
@@ -345,6 +395,66 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             });
           }),
           fcParams(config, 6),
+        );
+      });
+    },
+  );
+
+  const sameMarkup = declareRules('custom-text.put.html.basic-allowed');
+  test(
+    'should judge alike the spellings HTML makes the same element: where it takes <br>, <b> or a hyperlink, it takes <br/>, <BR>, <B>, <b >, <A HREF> and the other quotings too (relation)',
+    sameMarkup,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      await withCustomTextRestored(api, id, async () => {
+        for (const { base, same } of SAME_MARKUP) {
+          const first = await put(api, id, { [key]: base });
+          // Which tags the target takes is decided against what it accepts: a base refused is observed, never failed.
+          if (first.status < 200 || first.status >= 300) {
+            observe('custom-text.put.status', `${JSON.stringify(base)} answered`, String(first.status));
+            continue;
+          }
+          for (const spelt of same) {
+            const ex = await put(api, id, { [key]: spelt });
+            must(sameMarkup.customTextPutHtmlBasicAllowed, ex.status >= 200 && ex.status < 300, {
+              expected: `a 2xx: ${JSON.stringify(spelt)} is the markup of ${JSON.stringify(base)}, which was taken (status ${first.status})`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          }
+        }
+      });
+    },
+  );
+
+  const anyPosition = declareRules('custom-text.put.html.restricted');
+  test(
+    'should never store active markup at any position of a value: alone, after plain text, after, between and inside allowed markup, inside a hyperlink, after a line break, before allowed markup (property)',
+    anyPosition,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      // Every position on every run; the active construct at each is drawn.
+      const grid = fc.tuple(
+        ...MARKUP_POSITIONS.map((p) => activeMarkup.map((m) => ({ where: p.what, value: p.at(m) }))),
+      );
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(grid, async (cases) => {
+            for (const { where, value } of cases) {
+              const ex = await put(api, id, { [key]: value });
+              const stored = answered(ex, key);
+              const refused = ex.status >= 400 && ex.status < 500;
+              const left = typeof stored === 'string' ? activeContent(stored) : 'no text value answered';
+              must(anyPosition.customTextPutHtmlRestricted, refused || (ex.status < 300 && left === undefined), {
+                expected: `active markup ${where}: a 4xx, or a stored value holding only basic styling and hyperlinks`,
+                actual: `status ${ex.status}${refused ? '' : `; stored ${JSON.stringify(stored)?.slice(0, 120)} holds ${left}`}`,
+                exchange: ex,
+              });
+            }
+          }),
+          fcParams(config, 4),
         );
       });
     },

@@ -50,6 +50,25 @@ export function plainText(alphabet: AlphabetName, n: number): fc.Arbitrary<strin
   return body.map((s) => (n === 1 ? 'T' : `T${s}${'Z'}`));
 }
 
+/**
+ * Spellings Unicode makes canonically or compatibly equivalent (UAX #15), each
+ * one that a normalising server would change or that a composed one would be
+ * changed into: composed and decomposed letters, marks out of canonical
+ * order, a singleton, compatibility characters NFKC folds, Hangul syllables
+ * and their conjoining jamo. A string answered as sent keeps each code point
+ * for code point (RFC 8259 8.3: JSON strings compare code unit by code unit).
+ */
+export const UNICODE_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'composed (NFC): U+00E9', value: 'caf\u00e9' },
+  { what: 'decomposed (NFD): e U+0301', value: 'cafe\u0301' },
+  { what: 'combining marks out of canonical order: q U+0307 U+0323', value: 'q\u0307\u0323' },
+  { what: 'a singleton NFC replaces: U+212B ANGSTROM SIGN', value: 'x\u212b' },
+  { what: 'a compatibility ligature NFKC folds: U+FB01', value: '\ufb01le' },
+  { what: 'full-width letters NFKC folds: U+FF21 U+FF22', value: '\uff21\uff22' },
+  { what: 'Hangul syllables: U+D55C U+AE00', value: '\ud55c\uae00' },
+  { what: 'Hangul conjoining jamo (NFD of the syllables)', value: '\u1112\u1161\u11ab\u1100\u1173\u11af' },
+];
+
 // ------------------------------------------------------------------ HTML
 
 /** Elements that are neither basic styling nor a hyperlink, and that carry or load script or content. */
@@ -127,6 +146,51 @@ export const activeMarkup: fc.Arbitrary<string> = fc
     fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 '),
   )
   .map(([markup, before]) => `${before}${markup}`);
+
+/**
+ * Positions of a construct in a value, relative to allowed markup and plain
+ * text: a policy that looks at the first tag only, or only outside (or
+ * inside) allowed elements, misses it at one of them.
+ */
+export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: string) => string }> = [
+  { what: 'alone', at: (m) => m },
+  { what: 'after plain text', at: (m) => `Hello ${m}` },
+  { what: 'after allowed markup', at: (m) => `<b>x</b>${m}` },
+  { what: 'between allowed markup', at: (m) => `<i>a</i>${m}<u>b</u>` },
+  { what: 'inside allowed markup', at: (m) => `<b>x ${m} y</b>` },
+  { what: 'inside a hyperlink', at: (m) => `<a href="https://example.com/help">${m}</a>` },
+  { what: 'after a line break', at: (m) => `a<br>${m}` },
+  { what: 'before allowed markup', at: (m) => `${m}<em>z</em>` },
+];
+
+/**
+ * Spellings HTML makes the same element (HTML 13.1.2: tag names are
+ * case-insensitive, white space may close a start or end tag's name, a void
+ * element's trailing slash is ignored; 13.1.2.3: attribute values quoted
+ * either way or unquoted). Each `base` with the spellings of the same markup.
+ */
+export const SAME_MARKUP: ReadonlyArray<{ base: string; same: readonly string[] }> = [
+  {
+    base: 'Line one<br>line two',
+    same: ['Line one<br/>line two', 'Line one<br />line two', 'Line one<BR>line two', 'Line one<Br/>line two'],
+  },
+  ...(['b', 'strong', 'i', 'em', 'u'] as const).map((t) => {
+    const T = t.toUpperCase();
+    return {
+      base: `Read <${t}>this</${t}> now`,
+      same: [`Read <${T}>this</${T}> now`, `Read <${t} >this</${t} > now`, `Read <${T}>this</${t}> now`],
+    };
+  }),
+  {
+    base: 'See <a href="https://example.com/help">help</a>.',
+    same: [
+      'See <A HREF="https://example.com/help">help</A>.',
+      'See <a  href="https://example.com/help" >help</a>.',
+      "See <a href='https://example.com/help'>help</a>.",
+      'See <a href=https://example.com/help>help</a>.',
+    ],
+  },
+];
 
 /** Basic styling and a hyperlink, nested, around any text: what the document allows. */
 export const basicMarkup: fc.Arbitrary<string> = fc
