@@ -26,6 +26,7 @@ import {
   decodeJwt,
   foreignKeyToken,
   forgeries,
+  notCompactForms,
   tamperSignature,
   tenantPublicKeys,
   unsignedToken,
@@ -340,6 +341,26 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
         if (config.embedded || !primed.has(seen)) await probe(anonApi, config, bearer(original), target);
         primed.add(seen);
         refusedAsInvalid(changedPayload, await probe(anonApi, config, bearer(changed), target), why);
+      });
+    },
+  );
+
+  const compact = signature();
+  test(
+    "should refuse the run's token in every form that is not a JWS compact serialisation (RFC 7515 7.1: three base64url segments joined by single dots): a segment appended, empty or not; a dot doubled; whitespace inside; padding or the standard alphabet",
+    compact,
+    async ({ api, anonApi, config }) => {
+      const all = notCompactForms(runJws("run's token", config.runToken));
+      // Against an external target each operation sends a third of them, a different third per operation.
+      const share = shareOut(config, id, all, 3);
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        for (const f of share)
+          refusedAsInvalid(
+            compact,
+            await probe(anonApi, config, bearer(f.token), target),
+            `not a JWS compact serialisation: the run's token with ${f.what}`,
+          );
       });
     },
   );
