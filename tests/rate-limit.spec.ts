@@ -60,6 +60,57 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   let afterReset: { ex: Exchange; waitedMs: number } | undefined;
   /** Why no request was sent after the reset. */
   let noRetry: string | undefined;
+  /** The fresh window after the reset, sent until its 429 with the same token: its answers in order. */
+  const second: Seen[] = [];
+
+  /** The limit the target announced before any 429 (X-RateLimit-Limit of its first answer that has one). */
+  const announced = (): { limit: number; s: Seen } | undefined => {
+    const s = seen.find((x) => x.ex.status !== 429 && num(x.ex.headers['x-ratelimit-limit']) !== undefined);
+    return s && { limit: num(s.ex.headers['x-ratelimit-limit'])!, s };
+  };
+  /**
+   * Why no 429 came, where the reason is outside the target (the probe's budget, a limit not announced);
+   * undefined when the target announced a limit the probe went past within its window: then no 429 is the
+   * target's doing, and the checks that need one fail instead of skipping.
+   */
+  const no429Reason = (): string | undefined => {
+    const a = announced();
+    if (!a) return `No 429 within the probe's ${seen.length} requests, and no X-RateLimit-Limit announced before one`;
+    if (admittedInWindow(a.s) <= a.limit)
+      return `No 429 within the probe: the announced limit ${a.limit} was not passed within its window (CONFORMANCE_RATE_LIMIT_PROBE_MAX ${seen.length})`;
+    return undefined;
+  };
+  /**
+   * The answers admitted (not 429) in the window `first` is in, from it on: up to the first 429, the first
+   * answer whose X-RateLimit-Remaining rose (a renewed window), or its X-RateLimit-Reset, whichever comes first.
+   */
+  const admittedInWindow = (first: Seen, answers: readonly Seen[] = seen): number => {
+    const delay = resetDelayMs(first.ex.headers['x-ratelimit-reset'], first.at);
+    if (delay === undefined) return 0;
+    const end = first.at + delay;
+    let n = 0;
+    let before = num(first.ex.headers['x-ratelimit-remaining']);
+    for (const x of answers.slice(answers.indexOf(first))) {
+      const remaining = num(x.ex.headers['x-ratelimit-remaining']);
+      if (x.ex.status === 429 || x.at >= end || (remaining !== undefined && before !== undefined && remaining > before))
+        break;
+      if (remaining !== undefined) before = remaining;
+      n++;
+    }
+    return n;
+  };
+  /** Fails `rule` when no 429 came for the target's own doing (see no429Reason); skips with the reason otherwise. */
+  const need429 = (rule: Parameters<typeof must>[0]) => {
+    if (limited) return;
+    const why = no429Reason();
+    test.skip(why !== undefined, why ?? '');
+    const a = announced()!;
+    must(rule, false, {
+      expected: `a 429 once the ${a.limit} requests X-RateLimit-Limit announced were admitted within its window (X-RateLimit-Reset ${a.s.ex.headers['x-ratelimit-reset']})`,
+      actual: `${admittedInWindow(a.s)} requests admitted within that window, no 429 (the same token reused throughout)`,
+      exchange: seen.at(-1)?.ex,
+    });
+  };
 
   test.beforeAll(async ({ config }) => {
     test.skip(
@@ -101,6 +152,13 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
           const waitedMs = delay + RESET_TOLERANCE_MS;
           await new Promise((r) => setTimeout(r, waitedMs));
           afterReset = { ex: await api.get(path, { see429: true }), waitedMs };
+          // The window that begins with it is fresh: send on with the same token until its 429, one past the
+          // limit the 429 announced (and within the probe's budget), to count what that window admits.
+          second.push({ ex: afterReset.ex, at: Date.now() });
+          const lim = num(limited.headers['x-ratelimit-limit']) ?? num(afterReset.ex.headers['x-ratelimit-limit']);
+          const max = Math.min(config.rateLimitProbeMax, (lim ?? config.rateLimitProbeMax) + 1);
+          while (second.length < max && second.at(-1)!.ex.status !== 429)
+            second.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
         }
       }
     } finally {
@@ -111,6 +169,8 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   const status = declareRules('token-sets.list.rate-limit.status');
   test('should answer 429 over the limit', status, async ({ config }) => {
     if (!limited) {
+      // The limit the target announced is the limit it enforces: past it within its window, a 429.
+      if (announced() && no429Reason() === undefined) need429(status.tokenSetsListRateLimitStatus);
       // The target said it had no budget left, then kept answering without a 429: its limit is not enforced.
       must(status.tokenSetsListRateLimitStatus, unrefused.length < UNREFUSED_RUN, {
         expected: `a 429 once X-RateLimit-Remaining said 0, within its window (X-RateLimit-Reset)`,
@@ -134,7 +194,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   const headers = declareRules('token-sets.list.rate-limit.headers', 'http.json-error-bodies');
   test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', headers, async () => {
-    test.skip(!limited, 'No 429 within the probe budget');
+    need429(headers.tokenSetsListRateLimitHeaders);
     mustBeJsonErrorBody(headers, limited!);
     const missing = HEADERS.filter((h) => limited!.headers[h] === undefined);
     must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, {
@@ -146,7 +206,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   const countdown = declareRules('rate-limit.header-values');
   test('should have counted X-RateLimit-Remaining down before the 429', countdown, async () => {
-    test.skip(!limited, 'No 429 within the probe budget');
+    need429(countdown.rateLimitHeaderValues);
     // Answers before the 429 that carry both numbers (a target may send them on the 429 only).
     const counted = seen
       .slice(0, -1)
@@ -168,7 +228,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   const reset = declareRules('rate-limit.header-values');
   test('should take a request again once X-RateLimit-Reset has passed', reset, async () => {
-    test.skip(!limited, 'No 429 within the probe budget');
+    need429(reset.rateLimitHeaderValues);
     test.skip(noRetry !== undefined, noRetry ?? '');
     must(reset.rateLimitHeaderValues, afterReset!.ex.status !== 429, {
       expected: `no 429 ${afterReset!.waitedMs} ms after the 429 (its X-RateLimit-Reset ${limited!.headers['x-ratelimit-reset']}, plus ${RESET_TOLERANCE_MS} ms)`,
@@ -179,7 +239,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   const headerValues = declareRules('rate-limit.header-values');
   test('should give numbers that describe the rate limit on the 429', headerValues, async () => {
-    test.skip(!limited, 'No 429 within the probe budget');
+    need429(headerValues.rateLimitHeaderValues);
     const ex = limited!;
     const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
     // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
@@ -233,4 +293,45 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         : HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none',
     );
   });
+
+  const enforced = declareRules('token-sets.list.rate-limit.status', 'rate-limit.header-values');
+  test(
+    'should admit, in a fresh window, as many requests as X-RateLimit-Limit says and answer the next 429 (the limit announced is the limit enforced; every request counts, its token reused)',
+    enforced,
+    async ({ config }) => {
+      // The first window: no more admitted within it than its first answer announced (every request of the reused token counts).
+      const a = announced();
+      if (a) {
+        const n = admittedInWindow(a.s);
+        must(enforced.tokenSetsListRateLimitStatus, limited !== undefined || n <= a.limit, {
+          expected: `at most ${a.limit} requests admitted (X-RateLimit-Limit) before X-RateLimit-Reset ${a.s.ex.headers['x-ratelimit-reset']}, then 429`,
+          actual: `${n} admitted within that window, the same token reused, no 429`,
+          exchange: seen.at(-1)?.ex,
+        });
+      }
+      test.skip(!limited && no429Reason() !== undefined, no429Reason() ?? '');
+      test.skip(noRetry !== undefined, `${noRetry}: no fresh window to count`);
+      // The fresh window after the reset: the Limit header equals the number of requests it admits.
+      const last = second.at(-1)!;
+      const limit = num(limited!.headers['x-ratelimit-limit']) ?? num(second[0]!.ex.headers['x-ratelimit-limit']);
+      test.skip(limit === undefined, 'No numeric X-RateLimit-Limit to compare (rate-limit.header-values decides that)');
+      const admitted = second.filter((x) => x.ex.status !== 429).length;
+      test.skip(
+        last.ex.status !== 429 && admitted >= config.rateLimitProbeMax,
+        `The fresh window's limit ${limit} is past CONFORMANCE_RATE_LIMIT_PROBE_MAX ${config.rateLimitProbeMax}`,
+      );
+      // Within one window: every answer before the 429 arrived before the first answer's Reset (less the tolerance).
+      test.skip(
+        resetDelayMs(second[0]!.ex.headers['x-ratelimit-reset']) === undefined,
+        "The fresh window's first answer carries no numeric X-RateLimit-Reset (a target may send the headers on the 429 only): the window's extent is not known",
+      );
+      const within = admittedInWindow(second[0]!, second) === admitted;
+      test.skip(!within, "The fresh window's requests outlasted its X-RateLimit-Reset: no single window to count");
+      must(enforced.rateLimitHeaderValues, last.ex.status === 429 && admitted === limit, {
+        expected: `in the window that began after the 429's X-RateLimit-Reset, ${limit} requests admitted (X-RateLimit-Limit ${limit}), then 429`,
+        actual: `${admitted} admitted, then ${last.ex.status === 429 ? '429' : `no 429 (last status ${last.ex.status})`}`,
+        exchange: last.ex,
+      });
+    },
+  );
 });

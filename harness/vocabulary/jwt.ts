@@ -229,3 +229,35 @@ export function grantedScope(json: unknown, token: string, requested: string): {
   if (typeof claim === 'string') return { scope: claim, from: "the token's scope claim" };
   return { scope: requested, from: 'RFC 6749 5.1 (no scope in the response: the scope requested)' };
 }
+
+/**
+ * The run's token in forms that are not a JWS compact serialisation (RFC 7515 7.1, 3.1: exactly three
+ * base64url segments, BASE64URL without padding, joined by single dots; RFC 8725 2.8, 3.11: verify the
+ * whole token as sent): a segment appended (empty or not), a dot doubled, whitespace inside a segment,
+ * padding or the standard alphabet in a signed segment. Each must be refused as an invalid token.
+ */
+export function notCompactForms(token: string): Array<{ what: string; token: string }> {
+  const parts = token.split('.');
+  if (parts.length !== 3) return [];
+  const [h, p, sig] = parts as [string, string, string];
+  const out: Array<{ what: string; token: string }> = [
+    { what: 'a fourth, empty segment appended (a trailing dot)', token: `${token}.` },
+    { what: 'a fourth segment appended (a copy of the signature)', token: `${token}.${sig || 'AAAA'}` },
+    { what: 'a fourth segment appended (a copy of the payload)', token: `${token}.${p}` },
+    { what: 'the first dot doubled', token: `${h}..${p}.${sig}` },
+    { what: 'the second dot doubled', token: `${h}.${p}..${sig}` },
+    { what: 'a space inside the payload segment', token: `${h}.${p.slice(0, 4)} ${p.slice(4)}.${sig}` },
+    { what: 'a tab inside the header segment', token: `${h.slice(0, 4)}\t${h.slice(4)}.${p}.${sig}` },
+    {
+      what: 'the payload segment padded with = (to a multiple of 4, or with one more)',
+      token: `${h}.${p}${'='.repeat(p.length % 4 ? 4 - (p.length % 4) : 1)}.${sig}`,
+    },
+  ];
+  // The standard alphabet (+ /) for the base64url one (- _), where the header or payload has one to swap.
+  const std = (s: string) => s.replace(/-/g, '+').replace(/_/g, '/');
+  if (std(p) !== p)
+    out.push({ what: 'the payload segment in the standard alphabet (+ /)', token: `${h}.${std(p)}.${sig}` });
+  else if (std(h) !== h)
+    out.push({ what: 'the header segment in the standard alphabet (+ /)', token: `${std(h)}.${p}.${sig}` });
+  return out;
+}
