@@ -1,6 +1,7 @@
 /**
  * The compiled contract: every JSON Schema in this folder, added once to one
- * Ajv (draft 2020-12, strict mode) with ajv-formats, and compiled once.
+ * Ajv (draft 2020-12, strict mode) with ajv-formats, date-time held to
+ * RFC 3339 5.6's grammar exactly, and compiled once.
  *
  * `validate(schemaId, value)` answers with readable errors
  * (instance path, keyword, message) instead of throwing.
@@ -55,6 +56,46 @@ export const schemaNames = {
   'token-set-list': true,
 } as const;
 
+/**
+ * RFC 3339 5.6, exactly: full-date "T" partial-time time-offset, with
+ * time-numoffset = ("+" / "-") time-hour ":" time-minute (the colon is not
+ * optional), seconds present, the fraction optional; "T" and "Z" in either
+ * case (5.6 NOTE), never a space for "T" (the NOTE lets an application choose
+ * it, the document's format does not). ajv-formats' date-time accepts a space
+ * and an offset without its colon.
+ */
+const RFC3339_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A date-time by RFC 3339 5.6's grammar and 5.7's restrictions (days of the month, leap seconds at 23:59 UTC). */
+export function isRfc3339DateTime(s: string): boolean {
+  const m = RFC3339_DATE_TIME.exec(s);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1) return false;
+  if (day > (month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]!)) return false;
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  const sign = m[7] === '-' ? -1 : 1;
+  const offHour = m[8] === undefined ? 0 : Number(m[8]);
+  const offMinute = m[9] === undefined ? 0 : Number(m[9]);
+  if (offHour > 23 || offMinute > 59) return false;
+  if (second === 60) {
+    // 5.7: a leap second is the last second of a UTC day.
+    const utc = (((hour * 60 + minute - sign * (offHour * 60 + offMinute)) % 1440) + 1440) % 1440;
+    if (utc !== 23 * 60 + 59) return false;
+  }
+  return true;
+}
+
 /** The document gives event stream ids the format `event-stream-id`: exactly 26 characters. */
 const EVENT_STREAM_ID = /^[\s\S]{26}$/u;
 
@@ -65,6 +106,8 @@ function createAjv(): Ajv2020 {
   // x-rule: an annotation naming the rule (spec/rules.ts) that a schema node states.
   // Either a rule id, or a map from keyword to rule id with '*' for the rest.
   ajv.addKeyword({ keyword: 'x-rule', schemaType: ['string', 'object'] });
+  // After addFormats: replaces its lenient date-time with RFC 3339 5.6's grammar.
+  ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime });
   ajv.addFormat('event-stream-id', { type: 'string', validate: (s: string) => EVENT_STREAM_ID.test(s) });
   for (const schema of Object.values(schemaFiles)) ajv.addSchema(schema);
   return ajv;

@@ -1,13 +1,17 @@
 /**
  * Endpoints 4. Subscribe to events (Server-Sent Events): GET /events with
  * `event_type`: only the requested types arrive, every type when it is
- * absent, and an unknown type is refused.
+ * absent, and an unknown type is refused, in every near spelling of an
+ * allowed one (its partitions: a comma-joined list, padded, another case, a
+ * trailing dot, invisible characters, look-alike letters).
  *
  * organization.deleted is caused last: once it has arrived, whatever was
  * caused before it has too, so nothing waits by sleeping.
  */
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { ev, mustBeOnlyRequested, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import { EVENT_TYPES, ev, mustBeOnlyRequested, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import { nearMisses, nearMissSpellings } from '../harness/vocabulary/partitions.ts';
+import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { must, mustRefuse } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { causedBy, nonce, requireTrigger } from '../harness/fixtures/triggers.ts';
@@ -65,15 +69,51 @@ test.describe('events stream @sse', () => {
   });
 
   const unknown = declareRules('events.filter.unknown-rejected');
-  test('should refuse an unknown event_type', unknown, async ({ events }) => {
-    // Not the empty value: whether `event_type=` counts as absent is not shown.
-    for (const t of ['user.exploded', 'USER.CREATED']) {
-      const conn = await events.subscribe({ query: { event_type: t } });
-      mustRefuse(
-        unknown.eventsFilterUnknownRejected,
-        streamExchange(conn),
-        `event_type ${JSON.stringify(t)} is not an allowed value`,
+  test(
+    'should refuse an unknown event_type, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters)',
+    unknown,
+    async ({ events, config }) => {
+      // event_type is "repeatable (one occurrence per type)" and its allowed values are the listed types: a value
+      // that is none of them, whatever it resembles, is unknown. Not the empty value: whether `event_type=` counts
+      // as absent is not shown.
+      const refused = async (t: string, what: string) => {
+        const conn = await events.subscribe({ query: { event_type: t } });
+        mustRefuse(
+          unknown.eventsFilterUnknownRejected,
+          streamExchange(conn),
+          `event_type ${JSON.stringify(t)} (${what}) is not an allowed value`,
+        );
+        conn.close();
+      };
+      const spellings: Array<[string, string]> = [
+        ['user.exploded', 'no listed type'],
+        ['user.created,user.deleted', 'two listed types joined by a comma, not one occurrence per type'],
+      ];
+      const more: Array<[string, string]> = [
+        [' user.created', 'a listed type after a space'],
+        ['user.created, user.deleted', 'two listed types joined by a comma and a space'],
+        ['user.created;user.deleted', 'two listed types joined by a semicolon'],
+        ['user.created user.deleted', 'two listed types joined by a space'],
+        ['organization.created,organization.deleted,user.created', 'three listed types joined by commas'],
+        ['user.created.', 'a listed type with a trailing dot'],
+        ['user.', 'the prefix of listed types'],
+        ['user.*', 'a wildcard over listed types'],
+        ...nearMissSpellings('organization.member.added').map((s): [string, string] => [
+          s,
+          'a near miss of a listed type',
+        ]),
+      ];
+      // Against an external target, two (as many as before, within the request budget): the unknown type, a comma-joined list.
+      for (const [t, what] of config.embedded ? [...spellings, ...more] : spellings) await refused(t, what);
+      if (!config.embedded) return;
+      // And near misses of any listed type, drawn (case folded, padded, invisible characters, cut, look-alikes).
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...EVENT_TYPES).chain((type) => nearMisses(type)),
+          async (t) => refused(t, 'a near miss of a listed type'),
+        ),
+        fcParams(config, 8),
       );
-    }
-  });
+    },
+  );
 });

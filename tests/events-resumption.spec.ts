@@ -2,7 +2,8 @@
  * Endpoints 4. Subscribe to events (Server-Sent Events): GET /events, where a
  * subscription starts and resumes: from the latest events when `from` is
  * absent, after an event's offset (the head's included) or a heartbeat's with
- * nothing lost, repeated or reordered, live whichever way it starts, and the
+ * nothing lost, repeated or reordered (every heartbeat of a live stream, those
+ * after delivered events included), live whichever way it starts, and the
  * limits of `from` and `from_timestamp`.
  *
  * A sentinel event caused last bounds the wait for anything that must not
@@ -190,6 +191,99 @@ test.describe('events stream @sse', () => {
           `heartbeat cursor ${cursorOf(hb!)}`,
         ),
       );
+    },
+  );
+
+  const liveCut = declareRules('events.start.latest', 'events.resume.heartbeat-offset', resumeRules);
+  test(
+    'should resume from every heartbeat of a live stream, those after delivered events included, to exactly what followed it: none of the events already read, the events caused after it',
+    liveCut,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      // Every offset is a cut point on a live stream too: events caused and read, then a heartbeat, then one more
+      // event. A heartbeat after the events carries the position after them, not the one the stream connected at.
+      const conn = await events.subscribe();
+      const a = nonce();
+      await events.causer.causeSequence(a);
+      const lastA = await conn
+        .waitFor(
+          (m) => causedBy(a)(m) && m.event === 'organization.deleted',
+          waitMs(config),
+          0,
+          `events with nonce ${a}`,
+        )
+        .catch(() => undefined);
+      must(
+        liveCut.eventsStartLatest,
+        !!lastA,
+        ev(conn, `the events caused after connecting (nonce ${a})`, `not within ${waitMs(config)} ms`),
+      );
+      if (!lastA) return conn.close();
+      const after = await conn
+        .waitFor(
+          (m) => m.event === 'offset-only' && cursorOf(m) !== undefined,
+          heartbeatWaitMs(config),
+          lastA.index + 1,
+          'an offset-only heartbeat after the events',
+        )
+        .catch(() => undefined);
+      if (!after) conn.close();
+      test.skip(
+        !after,
+        `No heartbeat with a cursor arrived within ${heartbeatWaitMs(config)} ms of the events: its frequency is not shown`,
+      );
+      const b = nonce();
+      await events.causer.createOrganization(b);
+      const lastB = await conn
+        .waitFor(causedBy(b), waitMs(config), after!.index + 1, `organization.created with nonce ${b}`)
+        .catch(() => undefined);
+      conn.close();
+      const caused = (m: SseMessage) => causedBy(a)(m) || causedBy(b)(m);
+      const uncut = conn.messages.slice(0, lastB ? lastB.index + 1 : undefined);
+      const read = uncut.filter(caused);
+      const ids = read.map(identity);
+      const beats = uncut.filter((m) => m.event === 'offset-only' && cursorOf(m) !== undefined);
+      // Against an external target, the heartbeat after the events only.
+      for (const hb of config.embedded ? beats : [after!]) {
+        const from = cursorOf(hb)!;
+        const k = read.filter((m) => m.index < hb.index).length - 1;
+        const resumed = await events.subscribe({ query: { from } });
+        // A cursor handed out seconds ago: how long one stays valid is not shown, but not this short.
+        must(
+          liveCut.eventsResumeHeartbeatOffset,
+          resumed.isEventStream,
+          ev(
+            resumed,
+            `a 2xx event stream resuming from the heartbeat of message #${hb.index}`,
+            `status ${resumed.status}, Content-Type ${resumed.contentType || '(none)'} ${resumed.errorBody.slice(0, 200)}`,
+          ),
+        );
+        if (!resumed.isEventStream) continue;
+        // The event caused last bounds the wait: whatever the resumed stream repeats comes before it.
+        const end = await resumed
+          .waitFor(causedBy(b), waitMs(config), 0, `organization.created with nonce ${b}`)
+          .catch(() => undefined);
+        const got = resumed.messages
+          .slice(0, end ? end.index + 1 : undefined)
+          .filter(caused)
+          .map(identity);
+        const expected = ids.slice(k + 1);
+        const unfinished = end
+          ? undefined
+          : `the event caused last (nonce ${b}) did not arrive within ${waitMs(config)} ms`;
+        must(
+          liveCut.eventsResumeHeartbeatOffset,
+          !unfinished && JSON.stringify(got) === JSON.stringify(expected),
+          ev(
+            resumed,
+            `what followed the heartbeat (message #${hb.index}, cursor ${from}) on the live stream: ${expected.join(', ') || 'nothing caused'}`,
+            unfinished ?? (got.join(', ') || 'nothing'),
+            `live stream: ${uncut.map((m) => (m.event === 'offset-only' ? `[heartbeat ${cursorOf(m)}]` : identity(m))).join(', ')}`,
+          ),
+        );
+        judgeResume(liveCut, resumed, ids, k, from, got, unfinished);
+        resumed.close();
+      }
     },
   );
 

@@ -279,7 +279,8 @@ export function mediaTypeSpellings(type: string): fc.Arbitrary<string> {
  * Identifiers near a real one, each another identifier (RFC 3986 6.2.1:
  * paths compare character by character): a character added at either end,
  * one cut from either end, one changed (at the start, middle or end), a
- * percent-encoded reserved character inserted. Case changes are left out:
+ * percent-encoded reserved character inserted, white space or an invisible
+ * character around or inside it (spacedIds). Case changes are left out:
  * some identifier schemes (ULIDs, Crockford base32) are case-insensitive.
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
@@ -304,7 +305,34 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'followed by an encoded slash', raw: `${enc(id)}%2Fx`, decoded: `${id}/x` },
     { what: 'followed by an encoded NUL', raw: `${enc(id)}%00`, decoded: `${id}\u0000` },
     { what: 'followed by an encoded question mark', raw: `${enc(id)}%3Fx`, decoded: `${id}?x` },
+    ...spacedIds(id),
   ].filter((v) => v.decoded !== id);
+}
+
+/**
+ * The white space and invisible-character near misses of an identifier,
+ * percent-encoded as a path segment requires (RFC 3986 2.1, 3.3): a space,
+ * tab, line feed, no-break space, ideographic space or byte-order mark
+ * before or after it (what String.prototype.trim and most "strip" helpers
+ * remove), a zero-width space after it (what a filter of invisible
+ * characters removes), and a space or zero-width space inside it. Each is
+ * another identifier: a server that trims or strips answers the real one.
+ */
+function spacedIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
+  const mid = Math.floor(id.length / 2);
+  return [
+    { what: 'a space before it', decoded: ` ${id}` },
+    { what: 'a space after it', decoded: `${id} ` },
+    { what: 'a tab after it', decoded: `${id}\t` },
+    { what: 'a tab before it', decoded: `\t${id}` },
+    { what: 'a line feed after it', decoded: `${id}\n` },
+    { what: 'a no-break space before it', decoded: `\u00a0${id}` },
+    { what: 'an ideographic space after it', decoded: `${id}\u3000` },
+    { what: 'a byte-order mark before it', decoded: `\ufeff${id}` },
+    { what: 'a zero-width space after it', decoded: `${id}\u200b` },
+    { what: 'a space inside it', decoded: `${id.slice(0, mid)} ${id.slice(mid)}` },
+    { what: 'a zero-width space inside it', decoded: `${id.slice(0, mid)}\u200b${id.slice(mid)}` },
+  ].map((v) => ({ ...v, raw: encodeURIComponent(v.decoded) }));
 }
 
 /**
