@@ -103,8 +103,8 @@ test.describe('events stream @sse', () => {
           'a near miss of a listed type',
         ]),
       ];
-      // Against an external target, two (as many as before, within the request budget): the unknown type, a comma-joined list.
-      for (const [t, what] of config.embedded ? [...spellings, ...more] : spellings) await refused(t, what);
+      // Against an external target, one within the request budget: a comma-joined list, itself a type no one listed.
+      for (const [t, what] of config.embedded ? [...spellings, ...more] : spellings.slice(1)) await refused(t, what);
       if (!config.embedded) return;
       // And near misses of any listed type, drawn (case folded, padded, invisible characters, cut, look-alikes).
       await fc.assert(

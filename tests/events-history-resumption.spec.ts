@@ -97,8 +97,8 @@ test.describe("events stream: the tenant's history @sse", () => {
         beats.length === 0,
         'No heartbeat with a cursor came with the replay: the heartbeat frequency is not shown',
       );
-      // Against an external target the first and the last heartbeat.
-      const cuts = config.embedded ? beats : [...new Set([beats[0]!, beats.at(-1)!])];
+      // Against an external target the first heartbeat (where one sent before the replay shows), within the budget.
+      const cuts = config.embedded ? beats : [beats[0]!];
       let resumed = 0;
       for (const hb of cuts) {
         const from = cursorOf(hb)!;

@@ -341,8 +341,8 @@ test.describe('events stream @sse', () => {
         '2024-01-01T01:00:00+01:00',
         '2024-01-01T00:00:00Z ',
       ];
-      // Against an external target, one of each kind: a fraction, an offset, a space.
-      for (const v of config.embedded ? over : [over[0]!, over[3]!, over[4]!]) {
+      // Against an external target, a fraction and an offset (the budget of a read-only run leaves no more).
+      for (const v of config.embedded ? over : [over[0]!, over[3]!]) {
         const conn = await events.subscribe({ query: { from_timestamp: v } });
         mustRefuse(
           timestampLength.eventsFromTimestampMaxLength,
