@@ -44,12 +44,20 @@ function wireOf(f: SseFrame): string {
   return (f.before ?? '') + sseFrame(f.event, f.id, typeof f.data === 'string' ? f.data : JSON.stringify(f.data));
 }
 
-/** Each event's message, built once however many streams carry it (one cache for messages replayed after a cursor, one for the others). */
-const wire = [new WeakMap<LoggedEvent, string>(), new WeakMap<LoggedEvent, string>()] as const;
+type MessageCache = readonly [WeakMap<LoggedEvent, string>, WeakMap<LoggedEvent, string>];
+
+/**
+ * Each event's message, built once however many streams carry it (one cache for messages replayed after a
+ * cursor, one for the others), per fault layer: switching faults (PUT /__control/faults) makes a new one,
+ * so a message built under the faults before the switch is never served after it.
+ */
+const wire = new WeakMap<EmulatorContext['mutations'], MessageCache>();
 
 /** The message of one event: the payload `{ offset, event }` under `event: <type>` and `id: <offset>`. */
 function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean): string {
-  const cache = wire[afterCursor ? 1 : 0];
+  let caches = wire.get(ctx.mutations);
+  if (caches === undefined) wire.set(ctx.mutations, (caches = [new WeakMap(), new WeakMap()]));
+  const cache = caches[afterCursor ? 1 : 0];
   let m = cache.get(e);
   if (m === undefined) {
     m = wireOf(

@@ -269,6 +269,22 @@ test.describe('seeded event history @sse', () => {
     return r.messages.slice(0, hb.index).filter((m) => seqOf(m) <= emu.app.emulator.events.historyPosition);
   }
 
+  test('should stream every message under the faults switched on now, not those of an earlier read', async () => {
+    const switchTo = async (faults: string[]) =>
+      expect((await emu.app.inject({ method: 'PUT', url: '/__control/faults', payload: { faults } })).statusCode).toBe(
+        200,
+      );
+    const firstType = async () => payloadOf((await readHistory())[0]!).event.type;
+    const plain = await firstType();
+    try {
+      await switchTo(['envelope-type-reverse-dns']);
+      expect(await firstType()).toBe(`com.conformance.${plain}`);
+    } finally {
+      await switchTo([]);
+    }
+    expect(await firstType()).toBe(plain);
+  });
+
   test('should answer a subscription from a day ago with the seeded events in order, over the last hours', async () => {
     const history = await readHistory();
     expect(history.length).toBe(HISTORY_EVENTS);
