@@ -506,7 +506,13 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
         done(admit(ctx, request, reply, principal));
       },
       async () => {
-        const claimed = await ctx.deviations.admittedUnverified(operationOf(request), token, ctx.auth, ctx.origin);
+        const claimed = await ctx.deviations.admittedUnverified(
+          operationOf(request),
+          token,
+          ctx.auth,
+          ctx.origin,
+          () => ctx.state.customSigningKeys,
+        );
         if (claimed !== undefined) return done(admit(ctx, request, reply, claimed));
         done(limitAnonymous(ctx, request, reply) ?? unauthenticated(false));
       },

@@ -20,6 +20,7 @@ import { round1 } from './blind/round-1.ts';
 import { round2 } from './blind/round-2.ts';
 import { round3 } from './blind/round-3.ts';
 import { round4 } from './blind/round-4.ts';
+import { round5 } from './blind/round-5.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -734,6 +735,7 @@ export const faults = [
   ...round2,
   ...round3,
   ...round4,
+  ...round5,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -195,6 +195,17 @@ const LOCAL_ADDRESS =
 /** A value HTML-escaped as a store would keep it. */
 const htmlEscaped = (v: string): string =>
   v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** The grant id a client grant path names once percent-decoded again (`client-grant-id-double-decoded`). */
+const grantDecodedAgain = (q: Asked): string | undefined => {
+  const id = param(q.request, 'id');
+  if (!/%[0-9A-Fa-f]{2}/.test(id)) return undefined;
+  try {
+    const again = decodeURIComponent(id);
+    return q.state.clientGrants.has(again) ? again : undefined;
+  } catch {
+    return undefined;
+  }
+};
 /** The user an unknown id names when letter case is ignored (a case-insensitive collation). */
 const userIgnoringCase = (q: Asked): string | undefined => {
   const id = param(q.request, 'id').toLowerCase();
@@ -1014,6 +1025,107 @@ const answerMutations: readonly AnswerMutation[] = [
       };
     },
   },
+  // blind round 5
+  {
+    by: 'token-response-scope-comma-joined',
+    on: ['oauth.token'],
+    reshape: (a) =>
+      body(a, (b) => (typeof b['scope'] === 'string' ? { ...b, scope: b['scope'].split(' ').join(',') } : b)),
+  },
+  {
+    by: 'api-401-basic-challenge',
+    on: ['experiments.transition', 'custom-text.put'],
+    answers: 'errors',
+    when: (a) => a.status === 401,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': 'Basic realm="api"' } }),
+  },
+  {
+    by: 'allow-header-lists-every-method',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 405,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' } }),
+  },
+  {
+    by: 'transition-answer-status-from-dates',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        status: e['ended_at'] !== undefined ? 'completed' : e['started_at'] !== undefined ? 'active' : 'draft',
+      })),
+  },
+  {
+    by: 'client-grant-id-double-decoded',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_client_grant')(a) && grantDecodedAgain(q) !== undefined,
+    reshape: (_a, q) => ok(q.state.clientGrants.get(grantDecodedAgain(q)!)),
+  },
+  {
+    by: 'event-streams-next-integer',
+    on: ['event-streams.list'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['next'] === 'string',
+    reshape: (a, q) =>
+      body(a, (b) => {
+        const id = Buffer.from(String(b['next']), 'base64url').toString('utf8').replace(/^es1:/, '');
+        const i = q.state.eventStreamIndexOf(id);
+        return i === undefined ? b : { ...b, next: i + 1 };
+      }),
+  },
+  {
+    by: 'event-streams-later-pages-enabled-only',
+    on: ['event-streams.list'],
+    when: (_a, q) => singleQuery(q.request, 'from') !== undefined,
+    reshape: (a) =>
+      body(a, (b) => ({ ...b, eventStreams: (b['eventStreams'] as Json[]).filter((s) => s['status'] === 'enabled') })),
+  },
+  {
+    by: 'event-stream-created-at-decimal-comma',
+    on: ['event-streams.get'],
+    reshape: (a) =>
+      body(a, (s) =>
+        typeof s['created_at'] === 'string' ? { ...s, created_at: s['created_at'].replace('.', ',') } : s,
+      ),
+  },
+  {
+    by: 'keys-form-single-item-array-flattened',
+    on: ['custom-signing-keys.put'],
+    when: (_a, q) => mediaTypeOf(q.request) === FORM,
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Object.fromEntries(Object.entries(k).map(([m, v]) => [m, Array.isArray(v) && v.length === 1 ? v[0] : v])),
+        ),
+      })),
+  },
+  {
+    by: 'keys-coordinates-std-base64',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Object.fromEntries(
+            Object.entries(k).map(([m, v]) => [
+              m,
+              ['n', 'e', 'x', 'y'].includes(m) && typeof v === 'string'
+                ? Buffer.from(v, 'base64url').toString('base64')
+                : v,
+            ]),
+          ),
+        ),
+      })),
+  },
+  {
+    by: 'custom-text-answer-html-escaped',
+    on: ['custom-text.put'],
+    reshape: (a) =>
+      body(a, (map) =>
+        Object.fromEntries(Object.entries(map).map(([k, v]) => [k, typeof v === 'string' ? htmlEscaped(v) : v])),
+      ),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1156,6 +1268,12 @@ const frameMutations: readonly FrameMutation[] = [
         '"$1":NaN',
       ),
     }),
+  },
+  // blind round 5
+  {
+    by: 'envelope-specversion-number',
+    frames: ['message'],
+    reshape: (f) => envelope(f, (e) => (e['specversion'] = Number(e['specversion']))),
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -1344,6 +1462,42 @@ const refusals: readonly Refusal[] = [
     on: 'custom-text.put',
     when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<br\s*\/>/i.test(v)),
     error: () => apiError('invalid_body', 'tag <br/> is not allowed'),
+  },
+  // blind round 5
+  {
+    by: 'token-form-charset-param-415',
+    on: 'oauth.token',
+    when: (r) => mediaTypeOf(r) === FORM && (r.headers['content-type'] ?? '').includes(';'),
+    error: () =>
+      new OAuthError(415, 'invalid_request', 'Unsupported content type: use application/x-www-form-urlencoded'),
+  },
+  {
+    by: 'from-timestamp-leap-second-refused',
+    on: 'events.subscribe',
+    when: (r) => {
+      const v = (r.query as Record<string, unknown> | undefined)?.['from_timestamp'];
+      return typeof v === 'string' && /:60(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/.test(v);
+    },
+    error: () => apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time'),
+  },
+  {
+    by: 'custom-text-length-after-nfd',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v.normalize('NFD')) > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-href-scheme-case-sensitive',
+    on: 'custom-text.put',
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          [...v.matchAll(/\shref\s*=\s*["']?\s*([A-Za-z][A-Za-z0-9+.-]*):/gi)].some(
+            (m) => /^(?:https?|mailto)$/i.test(m[1]!) && !/^(?:https?|mailto)$/.test(m[1]!),
+          ),
+      ),
+    error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
   },
 ];
 

@@ -18,6 +18,7 @@ import type { FaultName } from './catalogue.js';
 import { htmlViolation } from '../html-policy.js';
 import {
   claimedPrincipal,
+  customKeyPrincipal,
   embeddedKeyPrincipal,
   publicKeyHmacPrincipal,
   TokenStandIns,
@@ -37,6 +38,8 @@ const SPARSE_HEARTBEAT_MS = 30_000;
 /** How many recent events `start-replays-recent` replays. */
 const RECENT = 5;
 const HOUR_MS = 3_600_000;
+/** How many token sets the store answers a page (`token-sets-first-store-page-only`). */
+const TOKEN_SET_STORE_PAGE = 3;
 /** How many events `resume-backlog-capped` replays after a cursor (one page of the event store). */
 const RESUME_PAGE = 25;
 /** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
@@ -85,6 +88,8 @@ export class Deviations {
   private readonly tokenResponses = new Map<string, Record<string, unknown>>();
   /** Live events a stream took already (`live-events-one-subscriber-each`). */
   private readonly liveTaken = new Set<number>();
+  /** The event_type filter of the stream opened last (`event-filter-shared-across-streams`). */
+  private sharedFilter: ReadonlySet<string> | null = null;
 
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
@@ -103,6 +108,7 @@ export class Deviations {
       'rate-limit-reset-http-date',
       'rate-limit-reset-window-start-r3',
       'rate-limit-reset-window-start',
+      'rate-limit-reset-header-duplicated',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -132,8 +138,9 @@ export class Deviations {
   }
 
   /** The private members (d, p, q, ..., k) the custom signing key at `index` of a PUT is refused for holding. */
-  privateKeyMembers(index: number, members: readonly string[]): readonly string[] {
+  privateKeyMembers(index: number, members: readonly string[], form = false): readonly string[] {
     if (this.on('keys-private-members-stored')) return [];
+    if (this.on('keys-private-check-json-only') && form) return [];
     if (this.on('keys-private-check-first-key-only') && index > 0) return [];
     if (this.on('keys-private-check-d-only')) return CHECKED_PRIVATE_MEMBERS_D_ONLY;
     return members;
@@ -161,6 +168,7 @@ export class Deviations {
     token: string,
     auth: TokenAuthority,
     origin: string,
+    customKeys: () => readonly object[] | null = () => null,
   ): Promise<Principal | undefined> {
     if (this.on('tampered-signature-accepted') && operation === 'events.subscribe')
       return claimedPrincipal(auth, token);
@@ -179,6 +187,7 @@ export class Deviations {
       return auth.verify(token.split('.').slice(0, 3).join('.'), origin).catch(() => undefined);
     if (this.on('jwt-hs256-empty-secret') && operation === 'event-streams.get' && emptyKeyHs256(token))
       return claimedPrincipal(auth, token);
+    if (this.on('jwt-custom-signing-key-trusted')) return customKeyPrincipal(auth, token, origin, customKeys() ?? []);
     return undefined;
   }
 
@@ -195,6 +204,8 @@ export class Deviations {
     client: () => readonly string[],
   ): ReadonlySet<string> {
     if (this.on('scope-from-client-not-token') && operation === 'client-grants.get') return new Set(client());
+    if (this.on('scope-claim-split-on-comma') && operation === 'event-streams.list')
+      return new Set([...token].join(' ').split(','));
     return token;
   }
 
@@ -313,6 +324,8 @@ export class Deviations {
     if (this.on('rate-limit-reset-window-start') || this.on('rate-limit-reset-window-start-r3'))
       out[names.reset] = String(Math.floor((d.endsAtMs - d.windowMs) / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
+    if (this.on('rate-limit-reset-header-duplicated') && out[names.reset] !== undefined)
+      out[names.reset] = `${out[names.reset]}, ${out[names.reset]}`;
     return out;
   }
 
@@ -321,6 +334,11 @@ export class Deviations {
   /** Whether a token set is listed, given whether it is active. */
   listsTokenSet(active: boolean): boolean {
     return active || this.on('token-sets-expired-listed');
+  }
+
+  /** The token sets of a user as read from the store, before the active filter. */
+  tokenSetsRead<T>(sets: readonly T[]): readonly T[] {
+    return this.on('token-sets-first-store-page-only') ? sets.slice(0, TOKEN_SET_STORE_PAGE) : sets;
   }
 
   // ------------------------------------------------------- experiments
@@ -333,6 +351,8 @@ export class Deviations {
       return { ...body, status: String(body['status']) };
     if (this.on('transition-draft-mixed-case-accepted') && isMap(body) && isMixedCaseDraft(body['status']))
       return { ...body, status: 'draft' };
+    if (this.on('transition-status-trimmed') && isMap(body) && typeof body['status'] === 'string')
+      return { ...body, status: body['status'].trim() };
     return body;
   }
 
@@ -427,6 +447,11 @@ export class Deviations {
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.on('custom-text-script-stored')) return value;
+    if (this.on('custom-text-slash-attribute-unchecked')) {
+      // Attributes are looked for after white space only: "<b/onclick=...>" reads as a bare <b>.
+      const seen = value.replace(/(<[A-Za-z][A-Za-z0-9]*)\/[^\s>]+/g, '$1');
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('custom-text-only-first-tag-checked')) {
       // Only the first tag is looked at; whatever follows it passes.
       const first = /<[^>]*>/.exec(value);
@@ -462,6 +487,11 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    if (this.on('event-filter-shared-across-streams')) {
+      this.sharedFilter = types;
+      const own = (type: string) => types === null || types.has(type);
+      return { live: (type) => this.sharedFilter === null || this.sharedFilter.has(type), replayed: own };
+    }
     if (this.on('event-type-filter-by-resource') && types !== null) {
       const resources = new Set([...types].map(resourceOf));
       const byResource = (type: string) => resources.has(resourceOf(type));
@@ -486,6 +516,7 @@ export class Deviations {
 
   /** The event types a stream is asked for, from the event_type values as given. */
   eventTypesAsked(values: string[]): string[] {
+    if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
     return this.on('event-type-comma-list-accepted') ? values.flatMap((v) => v.split(',')) : values;
   }
 
@@ -637,6 +668,12 @@ export class Deviations {
     if (raw === undefined || !/^[A-Za-z0-9+/]+=*$/.test(raw)) return raw;
     const text = Buffer.from(raw, 'base64').toString('utf8');
     return text.endsWith(':') ? Buffer.from(text.slice(0, -1), 'utf8').toString('base64url') : raw;
+  }
+
+  /** The from cursor of a list request, given the cursor of a stream by index (a number: the index of a page's first stream). */
+  listCursorOf(from: string | undefined, cursorAt: (index: number) => string | undefined): string | undefined {
+    if (!this.on('event-streams-next-integer') || from === undefined || !/^[1-9][0-9]{0,5}$/.test(from)) return from;
+    return cursorAt(Number(from) - 1) ?? from;
   }
 
   /** How many streams a page of `take` holds. */

@@ -18,8 +18,17 @@ import { managementScopes } from '../auth.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import type { Jwk } from '../state.js';
-import { isPlainObject, JSON_OR_FORM, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
+import {
+  isPlainObject,
+  JSON_OR_FORM,
+  mediaTypeOf,
+  routePath,
+  validateBody,
+  type RouteDef,
+  operationRoute,
+} from './shared.js';
 
+const FORM = 'application/x-www-form-urlencoded';
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
 function checkKeys(body: unknown, privateMembers: (index: number) => readonly string[]): Jwk[] {
@@ -50,7 +59,9 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         const keys =
           empty && ctx.deviations.keySetMayBeEmpty
             ? []
-            : checkKeys(body, (i) => ctx.deviations.privateKeyMembers(i, PRIVATE_MEMBERS));
+            : checkKeys(body, (i) =>
+                ctx.deviations.privateKeyMembers(i, PRIVATE_MEMBERS, mediaTypeOf(request) === FORM),
+              );
         // The PUT replaces the entire set.
         ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(
           'custom-signing-keys.put',

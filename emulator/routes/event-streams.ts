@@ -59,7 +59,11 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('event-streams.list'),
       handler: (request) => {
         const take = parseTake(ctx, singleQuery(request, 'take'));
-        const from = ctx.deviations.listCursorIn(singleQuery(request, 'from'), request.url);
+        const all = ctx.state.eventStreams;
+        const from = ctx.deviations.listCursorOf(
+          ctx.deviations.listCursorIn(singleQuery(request, 'from'), request.url),
+          (i) => (all[i] === undefined ? undefined : encodeStreamCursor(all[i].id)),
+        );
         let start = 0;
         const paged = from === undefined ? undefined : ctx.deviations.pageNumberStart(from, take);
         if (paged !== undefined) start = paged;
@@ -68,7 +72,6 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
           if (i === undefined) throw apiError('invalid_cursor', 'from is not a cursor this service returned');
           start = ctx.deviations.pageStart(i + 1, take, TAKE_DEFAULT);
         }
-        const all = ctx.state.eventStreams;
         const size = ctx.deviations.pageSize(ctx.deviations.takeOfPage(take, from !== undefined, TAKE_DEFAULT));
         // The stored streams themselves: serialised as they are, no copy per item.
         const eventStreams = all.slice(start, start + size);

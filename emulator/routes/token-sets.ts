@@ -25,7 +25,9 @@ export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
         const now = ctx.options.now();
         // "(active ones)": expired sets are not listed.
         const active = (t: TokenSet) => t.expires_at === null || Date.parse(t.expires_at) > now;
-        return (ctx.state.tokenSets.get(id) ?? []).filter((t) => ctx.deviations.listsTokenSet(active(t)));
+        return ctx.deviations
+          .tokenSetsRead(ctx.state.tokenSets.get(id) ?? [])
+          .filter((t) => ctx.deviations.listsTokenSet(active(t)));
       },
     },
   ];
