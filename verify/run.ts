@@ -159,7 +159,26 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Target {
   emulator: Emulator;
   env: Record<string, string>;
+  /**
+   * Why the run could not start against a fault written blind (its preparation refused the target, as the
+   * global setup would end a conformance run): no check runs, and the run counts as failed at its setup.
+   */
+  refused?: string;
 }
+
+/** The result of a run that ended in its setup: one failure, named after the setup, deciding no rule. */
+const refusedRun = (why: string): RunResult => ({
+  passed: 0,
+  failed: 1,
+  skipped: 0,
+  failures: [{ title: `the run could not start: ${why}`, rules: [SETUP] }],
+  verdicts: {},
+  defects: [],
+  wallMs: 0,
+});
+
+/** What a run that ended in its setup failed, in place of a rule. */
+const SETUP = '(setup)';
 
 /** Starts an emulator with the given fault or variant (never two faults on one) and prepares it as the global setup would. */
 async function startTarget(opts: { fault?: string; variant?: string; readOnly?: boolean }): Promise<Target> {
@@ -175,6 +194,10 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
     return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env })) } };
   } catch (e) {
     await emulator.close();
+    // Against an independent server a fault written blind that the setup refuses ends the run in error:
+    // the run fails, though no rule decided it. A baseline, a guard or a catalogue fault that cannot be prepared is broken.
+    const blind = faults.find((f) => f.name === opts.fault)?.round !== undefined;
+    if (blind) return { emulator, env: {}, refused: (e as Error).message };
     throw new Error(
       `${opts.fault ?? opts.variant ?? 'baseline'}: the target could not be prepared: ${(e as Error).message}`,
     );
@@ -499,13 +522,19 @@ function planProjects(o: Options, t: Targets): Plan[] {
           `guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`,
         ),
     })),
-    ...o.selected.map((f, i): Plan => ({
-      name: `fault:${f.name}`,
-      target: t.faults[i]!,
-      grep: grepFor(f, o.wholeSuite, o.caughtBy.writes),
-      close: true,
-      done: (r) => progress('', o.selected.length)(f, r, ++done),
-    })),
+    ...o.selected.flatMap((f, i): Plan[] =>
+      t.faults[i]!.refused
+        ? []
+        : [
+            {
+              name: `fault:${f.name}`,
+              target: t.faults[i]!,
+              grep: grepFor(f, o.wholeSuite, o.caughtBy.writes),
+              close: true,
+              done: (r) => progress('', o.selected.length)(f, r, ++done),
+            },
+          ],
+    ),
     ...(t.readOnly ? [{ name: 'read-only', target: t.readOnly, close: true, done: () => {} }] : []),
   ];
 }
@@ -554,16 +583,26 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
   const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
   let roDone = 0;
   const roResults = await runAndClose(
-    roFaults.map((f, i) => ({
-      name: `read-only:${f.name}`,
-      target: roTargets[i]!,
-      grep: grepFor(f, o.wholeSuite, o.caughtBy['read-only']),
-      close: true,
-      done: (r) => progress('read-only ', roFaults.length)(f, r, ++roDone),
-    })),
+    roFaults.flatMap((f, i) =>
+      roTargets[i]!.refused
+        ? []
+        : [
+            {
+              name: `read-only:${f.name}`,
+              target: roTargets[i]!,
+              grep: grepFor(f, o.wholeSuite, o.caughtBy['read-only']),
+              close: true,
+              done: (r: RunResult) => progress('read-only ', roFaults.length)(f, r, ++roDone),
+            },
+          ],
+    ),
     roTargets,
     o.jobs,
   );
+  roFaults.forEach((f, i) => {
+    const why = roTargets[i]!.refused;
+    if (why) roResults.set(`read-only:${f.name}`, refusedRun(why));
+  });
   const roRows = roFaults.map((f) =>
     sweepRow(f, roResults.get(`read-only:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy['read-only'])),
   );
@@ -715,6 +754,12 @@ async function main(): Promise<void> {
   const targets = await startAllTargets(o);
   const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
   const results = await runAndClose(planProjects(o, targets), all, o.jobs);
+  o.selected.forEach((f, i) => {
+    const why = targets.faults[i]!.refused;
+    if (!why) return;
+    console.log(`caught   ${f.name.padEnd(40)} ${f.rule}  (the run could not start: ${why})`);
+    results.set(`fault:${f.name}`, refusedRun(why));
+  });
   const second = results.get('second-run');
   if (second) printSecondRun(results.get('baseline')!, second);
   const ro = o.readOnly ? await sweepReadOnly(o, results.get('read-only')!) : undefined;
