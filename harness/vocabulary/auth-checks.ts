@@ -146,9 +146,25 @@ export function mustFollowStatusChecklist(
     });
   }
   if (ex.status === 405 && d.httpMethodNotAllowedAllow) {
-    must(d.httpMethodNotAllowedAllow, ex.headers['allow'] !== undefined, {
+    const allow = ex.headers['allow'];
+    must(d.httpMethodNotAllowedAllow, allow !== undefined, {
       expected: "a 405 carries Allow, the target resource's supported methods (RFC 9110 15.5.6)",
       actual: 'no Allow header',
+      exchange: ex,
+    });
+    if (allow === undefined) return;
+    // RFC 9110 10.2.1: Allow = #method, method = token (case-sensitive, 9.1); empty list elements are allowed (5.6.1).
+    const methods = allow.split(',').map((m) => m.trim());
+    const malformed = methods.filter((m) => m !== '' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(m));
+    must(d.httpMethodNotAllowedAllow, malformed.length === 0, {
+      expected: 'Allow, a comma-separated list of method tokens (RFC 9110 10.2.1)',
+      actual: `Allow: ${JSON.stringify(allow)}`,
+      exchange: ex,
+    });
+    // The 405 says the target does not support the method it got; the list of what it supports cannot hold it.
+    must(d.httpMethodNotAllowedAllow, !methods.includes(ex.method), {
+      expected: `Allow lists the methods the target supports, which ${ex.method} (answered 405: not supported) is not among (RFC 9110 15.5.6)`,
+      actual: `Allow: ${allow}`,
       exchange: ex,
     });
   }
