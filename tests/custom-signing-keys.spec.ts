@@ -7,7 +7,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { stringify as qsStringify } from 'qs';
 import type { Api } from '../harness/requests/client.ts';
 import {
@@ -25,6 +25,8 @@ import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { KEYS_PATH, withCustomSigningKeysRestored } from '../harness/fixtures/restore.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { decodeJwt } from '../harness/vocabulary/jwt.ts';
+import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { mediaTypeSpellings, otherJsonTypes, UNICODE_SPELLINGS } from '../harness/vocabulary/partitions.ts';
 
@@ -175,6 +177,15 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
         `${ex.status}${understood ? ', keys understood' : ''}`,
       );
       if (ex.status >= 200 && ex.status < 300) mustMatchSchema('jwks', ex.json, ex);
+      // Understood (the key answered under its kid), it is the key a JSON PUT sets: every member as sent,
+      // its one-item key_ops an array still.
+      if (!understood) return;
+      const differs = keysDiffer([key as SentKey], ex.json);
+      must(form.customSigningKeysPutForm, differs === undefined, {
+        expected: 'the key sent form-encoded answered as sent, every member of the same JSON type and value',
+        actual: differs ?? '',
+        exchange: ex,
+      });
     });
   });
 
@@ -339,7 +350,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
   const PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
   const publicOnly = declareRules('custom-signing-keys.put.public-only');
   test(
-    'should not store or answer the private part of a key: EC and RSA private keys, a symmetric key',
+    'should not store or answer the private part of a key, sent as JSON or form-encoded: EC and RSA private keys, a symmetric key',
     publicOnly,
     async ({ api }) => {
       const jwkOf = async (alg: string) => exportJWK((await generateKeyPair(alg, { extractable: true })).privateKey);
@@ -349,17 +360,29 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
         ['a symmetric key (kty oct, k)', { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' }],
       ];
       await withCustomSigningKeysRestored(api, async () => {
-        for (const [what, jwk] of keys) {
-          const ex = await putJson(api, [{ ...jwk, kid: 'conformance-private-1', use: 'sig' }]);
-          const answered = byKid(ex.json).get('conformance-private-1');
-          const leaked = PRIVATE.filter((m) => answered && m in answered);
-          const refused = ex.status >= 400 && ex.status < 500;
-          must(publicOnly.customSigningKeysPutPublicOnly, refused || (ex.status < 300 && leaked.length === 0), {
-            expected: `${what}: a 4xx, or the key answered without its private members`,
-            actual: `status ${ex.status}${leaked.length ? `, answered with ${leaked.join(', ')}` : ''}`,
-            exchange: ex,
-          });
-        }
+        // Both request content types the operation takes: a key's members are checked alike in each.
+        const sent = (jwk: Record<string, unknown>, as: 'JSON' | 'form') => {
+          const keys = [{ ...jwk, kid: 'conformance-private-1', use: 'sig' }];
+          return as === 'JSON'
+            ? putJson(api, keys)
+            : api.put(KEYS_PATH, {
+                body: qsStringify({ keys }, { encodeValuesOnly: true }),
+                contentType: 'application/x-www-form-urlencoded',
+              });
+        };
+        for (const [kind, jwk] of keys)
+          for (const as of ['JSON', 'form'] as const) {
+            const what = `${kind}, sent as ${as}`;
+            const ex = await sent(jwk, as);
+            const answered = byKid(ex.json).get('conformance-private-1');
+            const leaked = PRIVATE.filter((m) => answered && m in answered);
+            const refused = ex.status >= 400 && ex.status < 500;
+            must(publicOnly.customSigningKeysPutPublicOnly, refused || (ex.status < 300 && leaked.length === 0), {
+              expected: `${what}: a 4xx, or the key answered without its private members`,
+              actual: `status ${ex.status}${leaked.length ? `, answered with ${leaked.join(', ')}` : ''}`,
+              exchange: ex,
+            });
+          }
       });
     },
   );
@@ -440,6 +463,33 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             actual: `kids ${kidList(stored.keys)}${privateIn(stored.keys).length ? `, holding ${privateIn(stored.keys).join(', ')}` : ''}`,
             exchange: stored.ex,
           },
+        );
+      });
+    },
+  );
+
+  const notForApi = declareRules('auth.jwt.signature', 'custom-signing-keys.put.json');
+  test(
+    "should never take a custom signing key as a signer of the interface's own tokens: the run token's claims signed by a key just set, under its kid, are refused (RFC 8725 3.10: a kid picks no key the issuer does not hold)",
+    notForApi,
+    async ({ api, config }) => {
+      const claims = config.runToken ? decodeJwt(config.runToken)?.payload : undefined;
+      test.skip(
+        !claims,
+        "The run's token is not a JWS whose claims can be read: no token can be signed with its claims",
+      );
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const kid = 'conformance-signer';
+      const jwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', key_ops: ['verify'] };
+      const forged = await new SignJWT(claims!).setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).sign(privateKey);
+      await withCustomSigningKeysRestored(api, async () => {
+        mustSucceed(notForApi.customSigningKeysPutJson, await putJson(api, [jwk]));
+        // Custom signing keys sign what the tenant issues elsewhere; the interface trusts its own issuer's keys only.
+        const ex = await api.get(pathOf('event-streams.list'), { auth: { header: `Bearer ${forged}` } });
+        mustRefuse(
+          notForApi.authJwtSignature,
+          ex,
+          `the run token's claims signed by the custom signing key ${kid}, not by the tenant's token signer`,
         );
       });
     },

@@ -11,6 +11,7 @@
  */
 import type { Config } from '../harness/run/config.ts';
 import type { SseMessage } from '../harness/requests/sse.ts';
+import type { Exchange } from '../harness/requests/client.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
 import {
   cursorOf,
@@ -327,6 +328,33 @@ test.describe('events stream @sse', () => {
     const conn = await events.subscribe({ query: { from: 'a'.repeat(1025) } });
     mustRefuse(fromLength.eventsFromMaxLength, streamExchange(conn), 'from is at most 1024 characters');
   });
+
+  const leap = declareRules('events.from-timestamp.start');
+  test(
+    'should take from_timestamp at a leap second (RFC 3339 5.6, 5.7: second 60) as it takes the second after it',
+    leap,
+    async ({ events, config }) => {
+      // Each is sent; against an external target only where writes are on (the read-only run is at its request budget).
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'Against an external target the leap second is sent only with writes on (the read-only run is at its request budget)',
+      );
+      // The last leap second, and the second after it: the same instant's start (RFC 3339 5.7). Whatever the
+      // target answers a start that old (not shown), it answers both alike.
+      const answers = [];
+      for (const from_timestamp of ['2016-12-31T23:59:60Z', '2017-01-01T00:00:00Z']) {
+        const conn = await events.subscribe({ query: { from_timestamp } });
+        answers.push(streamExchange(conn));
+        conn.close();
+      }
+      const [atLeap, after] = answers as [Exchange, Exchange];
+      must(leap.eventsFromTimestampStart, Math.floor(atLeap.status / 100) === Math.floor(after.status / 100), {
+        expected: `from_timestamp 2016-12-31T23:59:60Z, an RFC 3339 timestamp, answered as 2017-01-01T00:00:00Z is (status ${after.status})`,
+        actual: `status ${atLeap.status}`,
+        exchange: atLeap,
+      });
+    },
+  );
 
   const timestampLength = declareRules('events.from-timestamp.max-length');
   test(

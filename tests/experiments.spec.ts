@@ -27,7 +27,13 @@ import type { Exchange } from '../harness/requests/client.ts';
 import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
-import { equivalentSegments, nearMisses, nearMissSpellings, otherJsonTypes } from '../harness/vocabulary/partitions.ts';
+import {
+  equivalentSegments,
+  nearMisses,
+  nearMissSpellings,
+  otherJsonTypes,
+  sameMediaType,
+} from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('experiments.transition', { id });
 const TARGETS = ['active', 'paused', 'completed', 'archived'] as const;
@@ -350,6 +356,29 @@ test.describe('experiment transitions @experiments @writes', () => {
       mustBeJsonErrorBody(jsonRequestBodies, ex);
     }
   });
+
+  const spelt = declareRules('http.json-request-bodies', 'experiments.transition.status-enum');
+  test(
+    'should read a move whose Content-Type spells application/json otherwise (RFC 9110 8.3.1: any case, a charset parameter) as under the plain type',
+    spelt,
+    async ({ api, config }) => {
+      const id = experiment(config, 1);
+      // A status outside the enum: refused under every spelling, so nothing moves, and for its status, not its media type.
+      const body = JSON.stringify({ status: 'conformance-not-a-status' });
+      const plain = await api.post(path(id), { body, contentType: 'application/json' });
+      mustRefuse(spelt.experimentsTransitionStatusEnum, plain, 'status is one of active, paused, completed, archived');
+      const spellings = sameMediaType('application/json').slice(1);
+      // Against an external target one spelling: with "; charset=utf-8", what many HTTP clients send.
+      for (const contentType of config.embedded ? spellings : spellings.slice(2, 3)) {
+        const ex = await api.post(path(id), { body, contentType });
+        must(spelt.httpJsonRequestBodies, ex.status === plain.status, {
+          expected: `the answer to the same body sent as application/json (status ${plain.status}): ${contentType} is the same media type`,
+          actual: `status ${ex.status}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
 
   const otherId = declareRules('experiments.transition.same-experiment');
   test(

@@ -10,6 +10,7 @@ import type { ClientCredentials, Config } from '../harness/run/config.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { countRequest } from '../harness/verdicts/request-log.ts';
 import {
+  contentTypeOf,
   DOCUMENTED,
   describeForm,
   FALLBACKS,
@@ -26,6 +27,7 @@ import {
   mustFollowStatusChecklist,
   mustFollowTokenResponseChecklist,
 } from '../harness/vocabulary/auth-checks.ts';
+import { sameMediaType } from '../harness/vocabulary/partitions.ts';
 import { pathOf } from '../spec/operations.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
@@ -64,7 +66,7 @@ function exchangeOf(
     target: form.path,
     url: `${config.authUrl}${form.path}`,
     authorization: clientAuth.in === 'basic' ? 'custom' : 'none',
-    requestContentType: form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+    requestContentType: contentTypeOf(form),
     requestBody: form.body === 'form' ? new URLSearchParams(params).toString() : JSON.stringify(params),
     status: a.status,
     headers,
@@ -118,6 +120,25 @@ test.describe('token endpoint @auth', () => {
         `token_type ${token_type}, expires_in ${expires_in === undefined ? 'absent' : 'present'}, scope ${scope === undefined ? 'absent' : 'present'}`,
         { expires_in },
       );
+    },
+  );
+
+  test(
+    'should issue a token for the form body under every spelling of its media type (RFC 9110 8.3.1: type and subtype in any case, a charset parameter)',
+    endpoint,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      // Against an external target one request: the type with "; charset=utf-8", what many HTTP clients send.
+      const spellings = sameMediaType('application/x-www-form-urlencoded').slice(1);
+      for (const contentType of config.embedded ? spellings : spellings.slice(2, 3)) {
+        const form = { ...DOCUMENTED, contentType };
+        const ex = await tokenExchange(config, creds, form);
+        must(endpoint.oauthTokenEndpoint, ex.status === 200 && typeof accessToken(ex) === 'string', {
+          expected: `status 200 with an access_token, to a form body sent as Content-Type: ${contentType} (the same media type as application/x-www-form-urlencoded)`,
+          actual: `status ${ex.status}`,
+          exchange: ex,
+        });
+      }
     },
   );
 

@@ -29,6 +29,8 @@ export interface TokenAnswer {
 export interface TokenRequestForm {
   path: string;
   body: 'form' | 'json';
+  /** The Content-Type as sent, where it is spelt otherwise than the plain media type of the body. */
+  contentType?: string;
 }
 
 export const DOCUMENTED: TokenRequestForm = { path: TOKEN_PATH, body: 'form' };
@@ -43,6 +45,10 @@ export const FALLBACKS: readonly TokenRequestForm[] = [
   { path: '/oauth/token', body: 'form' },
   { path: '/oauth/token', body: 'json' },
 ];
+
+/** The Content-Type a token request of this form is sent with. */
+export const contentTypeOf = (f: TokenRequestForm) =>
+  f.contentType ?? (f.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
 
 export const describeForm = (f: TokenRequestForm) =>
   `${f.body === 'form' ? 'a form body' : 'a JSON body'} to ${f.path}`;
@@ -95,7 +101,7 @@ export async function requestToken(
     res = await fetch(url, {
       method: 'POST',
       headers: {
-        'content-type': form.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+        'content-type': contentTypeOf(form),
         accept: 'application/json',
         ...(clientAuth.in === 'basic'
           ? {

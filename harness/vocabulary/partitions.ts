@@ -133,13 +133,16 @@ export const activeMarkup: fc.Arbitrary<string> = fc
               : `<${name}>alert(1)${closed ? `</${name}>` : ''}`,
           ),
         ),
-      // An event handler on an allowed tag.
+      // An event handler on an allowed tag, after each separator the HTML tokenizer takes before an
+      // attribute name (HTML 13.2.5.32-34: white space or a solidus), its value quoted either way or not.
       fc
         .tuple(
           fc.constantFrom('b', 'i', 'a', 'p', 'span'),
           fc.constantFrom('onclick', 'onmouseover', 'onfocus', 'onerror'),
+          fc.constantFrom(' ', '/', '\t', '\n', '\f', ' /'),
+          fc.constantFrom('"alert(1)"', "'alert(1)'", 'alert(1)'),
         )
-        .chain(([tag, on]) => anyCase(on).map((attr) => `<${tag} ${attr}="alert(1)">x</${tag}>`)),
+        .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
       // A hyperlink to a script URL.
       scriptUrl.map((url) => `<a href="${url}">x</a>`),
     ),
@@ -188,6 +191,9 @@ export const SAME_MARKUP: ReadonlyArray<{ base: string; same: readonly string[] 
       'See <a  href="https://example.com/help" >help</a>.',
       "See <a href='https://example.com/help'>help</a>.",
       'See <a href=https://example.com/help>help</a>.',
+      // RFC 3986 3.1, 3.2.2, 6.2.2.1: the scheme and the host are case-insensitive; the same link.
+      'See <a href="HTTPS://example.com/help">help</a>.',
+      'See <a href="Https://EXAMPLE.COM/help">help</a>.',
     ],
   },
 ];
@@ -263,14 +269,19 @@ export function nearMisses(value: string): fc.Arbitrary<string> {
  * not, with white space around the semicolon) does not change the type.
  */
 export function mediaTypeSpellings(type: string): fc.Arbitrary<string> {
-  return fc.constantFrom(
+  return fc.constantFrom(...sameMediaType(type));
+}
+
+/** The spellings mediaTypeSpellings draws from, the plain one first. */
+export function sameMediaType(type: string): string[] {
+  return [
     type,
     type.toUpperCase(),
     type.replace(/^./, (c) => c.toUpperCase()),
     `${type}; charset=utf-8`,
     `${type};charset=UTF-8`,
     `${type} ; charset="utf-8"`,
-  );
+  ];
 }
 
 // ------------------------------------------------------------ identifiers
@@ -285,6 +296,10 @@ export function mediaTypeSpellings(type: string): fc.Arbitrary<string> {
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
  */
+/** A character percent-encoded (RFC 3986 2.1: each UTF-8 octet as %HH), whatever class it is in. */
+const pct = (c: string) =>
+  [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
 export function nearIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
   const swap = (c: string) => (c === '0' ? '1' : /[0-9]/.test(c) ? '0' : c === 'z' || c === 'Z' ? 'y' : 'z');
   const at = (i: number) => `${id.slice(0, i)}${swap(id[i]!)}${id.slice(i + 1)}`;
@@ -305,6 +320,12 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'followed by an encoded slash', raw: `${enc(id)}%2Fx`, decoded: `${id}/x` },
     { what: 'followed by an encoded NUL', raw: `${enc(id)}%00`, decoded: `${id}\u0000` },
     { what: 'followed by an encoded question mark', raw: `${enc(id)}%3Fx`, decoded: `${id}?x` },
+    // RFC 3986 2.4: a path is decoded once; %25 is a percent sign, so this is the id with a literal "%XX" inside.
+    {
+      what: 'a middle character percent-encoded twice (%25 and its hex: a literal percent sign once decoded)',
+      raw: `${enc(id.slice(0, mid))}${pct(id[mid]!).replaceAll('%', '%25')}${enc(id.slice(mid + 1))}`,
+      decoded: `${id.slice(0, mid)}${pct(id[mid]!)}${id.slice(mid + 1)}`,
+    },
     ...spacedIds(id),
   ].filter((v) => v.decoded !== id);
 }
@@ -432,7 +453,6 @@ export function htmlPlainText(n: number): fc.Arbitrary<string> {
 // ------------------------------------------------------------ path segments
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
-const pct = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 
 /**
  * Spellings of an identifier as a path segment that RFC 3986 makes the same
