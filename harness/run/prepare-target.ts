@@ -11,6 +11,7 @@
  */
 import { describeConfig, HANDOVER, readConfig, type Config, type Env } from './config.ts';
 import { describeNetworkError, fetchToken, TargetError } from '../requests/tokens.ts';
+import { decodeJwt } from '../vocabulary/jwt.ts';
 
 export async function prepareTarget(env: Env): Promise<Record<string, string>> {
   const config = readConfig(env);
@@ -59,6 +60,13 @@ async function preflight(config: Config, token: string): Promise<void> {
     );
   }
   if (res.status === 403) {
+    // A token whose scope claim holds the scope is a target that refuses it, not a client to configure.
+    const scope = decodeJwt(token)?.payload.scope;
+    const held = typeof scope === 'string' ? scope.split(' ') : Array.isArray(scope) ? scope : [];
+    if (held.includes('read:event_streams'))
+      throw new TargetError(
+        "GET /event-streams answered 403 to the run's token although its scope claim holds read:event_streams: the target refuses a token holding the scope the operation needs (rule oauth.token.accepted). No check can run with it.",
+      );
     throw new TargetError(
       "The run's token lacks the in-scope scopes (GET /event-streams answered 403): grant the client read:event_streams, read:client_grants, read:federated_connections_tokens, read:events (and the write scopes for CONFORMANCE_WRITES=restore).",
     );

@@ -90,6 +90,18 @@ test('should report a token endpoint that rejects the credentials', async () => 
   }
 });
 
+test('should tell a target that refuses a token holding the scope apart from a token without it', async () => {
+  // The fault reads the scope claim as a comma-separated list: the run's token, holding read:event_streams, gets 403.
+  const emu = await startEmulator({ fault: 'scope-claim-split-on-comma' });
+  try {
+    const run = await runSuite(emu.env());
+    expectOneClearMessage(run, /although its scope claim holds read:event_streams.*oauth\.token\.accepted/);
+    expect(run.output).not.toContain('lacks the in-scope scopes');
+  } finally {
+    await emu.close();
+  }
+});
+
 test('should report a token that lacks the in-scope scopes', async () => {
   const emu = await startEmulator();
   try {
