@@ -115,7 +115,7 @@ export const rules = [
     operations: ALL_OPS,
     requirement:
       'All paths are relative to {base_url} (RFC 9110 15.5.6: "The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods").',
-    note: 'Every 405 answered on a path of an operation carries an Allow header (it may be empty only for a resource that takes no method at all). Whether a method the path does not take gets 405 is not shown: only a 405 that arrives is held to this.',
+    note: 'Every 405 answered on a path of an operation carries an Allow header (it may be empty only for a resource that takes no method at all): a comma-separated list of method tokens (RFC 9110 10.2.1) that does not hold the method the 405 refused. Whether a method the path does not take gets 405 is not shown: only a 405 that arrives is held to this.',
   },
   {
     id: 'http.path-id.percent-encoding',
@@ -188,7 +188,7 @@ export const rules = [
     section: S.errors,
     operations: ALL_OPS,
     requirement: '401: Invalid token; the JWT signature is invalid.',
-    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), and the run's own token with its payload changed after signing (sent after the original).",
+    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (custom signing keys never sign the interface's own tokens).",
   },
   {
     id: 'auth.scope.enforced',
