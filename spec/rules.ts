@@ -188,7 +188,7 @@ export const rules = [
     section: S.errors,
     operations: ALL_OPS,
     requirement: '401: Invalid token; the JWT signature is invalid.',
-    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (custom signing keys never sign the interface's own tokens).",
+    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (RFC 8725 3.8: the keys must belong to the issuer; custom signing keys never sign the interface's own tokens).",
   },
   {
     id: 'auth.scope.enforced',

@@ -470,7 +470,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const notForApi = declareRules('auth.jwt.signature', 'custom-signing-keys.put.json');
   test(
-    "should never take a custom signing key as a signer of the interface's own tokens: the run token's claims signed by a key just set, under its kid, are refused (RFC 8725 3.10: a kid picks no key the issuer does not hold)",
+    "should never take a custom signing key as a signer of the interface's own tokens: the run token's claims signed by a key just set, under its kid, are refused (RFC 8725 3.8: the keys of a JWT must belong to its issuer)",
     notForApi,
     async ({ api, config }) => {
       const claims = config.runToken ? decodeJwt(config.runToken)?.payload : undefined;
