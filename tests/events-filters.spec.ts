@@ -68,6 +68,52 @@ test.describe('events stream @sse', () => {
     );
   });
 
+  const eachOnItsOwn = declareRules('events.filter.only-requested', 'events.filter.all-when-absent');
+  test(
+    'should filter each open subscription by its own event_type, whatever the others opened beside it ask (relation: a stream is the same alone or among others)',
+    eachOnItsOwn,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      // Two filtered streams, then an unfiltered one opened last: a filter kept once for all streams shows in each.
+      const deleted = await events.subscribe({ query: { event_type: ['organization.deleted'] } });
+      const users = await events.subscribe({ query: { event_type: ['user.created'] } });
+      const all = await events.subscribe();
+      const n = nonce();
+      const wanted = await events.causer.causeSequence(n);
+      // organization.deleted is caused last: once each stream that takes it has it, the rest has arrived there too.
+      const last = (m: Parameters<ReturnType<typeof causedBy>>[0]) =>
+        causedBy(n)(m) && m.event === 'organization.deleted';
+      await all.waitFor(last, waitMs(config), 0, `organization.deleted with nonce ${n}`).catch(() => undefined);
+      await deleted.waitFor(last, waitMs(config), 0, `organization.deleted with nonce ${n}`).catch(() => undefined);
+      await users
+        .waitFor((m) => causedBy(n)(m) && m.event === 'user.created', waitMs(config), 0, `user.created with nonce ${n}`)
+        .catch(() => undefined);
+      mustBeOnlyRequested(eachOnItsOwn.eventsFilterOnlyRequested, deleted, ['organization.deleted']);
+      mustBeOnlyRequested(eachOnItsOwn.eventsFilterOnlyRequested, users, ['user.created']);
+      for (const [conn, type] of [
+        [deleted, 'organization.deleted'],
+        [users, 'user.created'],
+      ] as const)
+        must(
+          eachOnItsOwn.eventsFilterOnlyRequested,
+          conn.events.some((m) => causedBy(n)(m) && m.event === type),
+          ev(conn, `the ${type} caused, on the stream asking for it`, 'it did not arrive'),
+        );
+      const types = all.events.filter(causedBy(n)).map((m) => m.event);
+      const missing = wanted.filter((t) => !types.includes(t));
+      must(
+        eachOnItsOwn.eventsFilterAllWhenAbsent,
+        missing.length === 0,
+        ev(
+          all,
+          `every type caused, on the stream without event_type: ${wanted.join(', ')}`,
+          `missing ${missing.join(', ')}`,
+        ),
+      );
+      for (const conn of [deleted, users, all]) conn.close();
+    },
+  );
+
   const unknown = declareRules('events.filter.unknown-rejected');
   test(
     'should refuse an unknown event_type, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters)',
