@@ -18,6 +18,7 @@ import { inScopeScopes, operation } from '../spec/operations.js';
 import { operationOf, runner, sendAnswer, sendApiError } from './answers.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, type EmulatorContext } from './context.js';
 import { ApiError, apiError, keepConnectionIfBodyRead } from './errors.js';
+import { rawFormOf } from './routes/shared.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
 import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, rateHeaders, type RateLimitDecision } from './rate-limit.js';
 import { Rng } from './state.js';
@@ -283,7 +284,7 @@ async function tokenHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Record<string, unknown>> {
-  const params = stringParams(request.body);
+  const params = ctx.deviations.tokenParams(stringParams(request.body), rawFormOf(request.body));
   const grantType = params['grant_type'];
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
   if (grantType !== 'client_credentials')
@@ -429,7 +430,7 @@ function admit(
   );
   if (
     required !== undefined &&
-    ctx.deviations.checksScopes(config.operation, fromCache) &&
+    ctx.deviations.checksScopes(config.operation, fromCache, held) &&
     !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s)))
   ) {
     return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {
@@ -490,19 +491,28 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const header = request.headers.authorization;
     // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
     const connection = request.raw.socket ?? undefined;
+    const remembered = header?.startsWith('Bearer ') ? ctx.deviations.connectionPrincipal(connection) : undefined;
+    if (remembered !== undefined) return done(admit(ctx, request, reply, remembered, true));
     const known =
       header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7), connection) : undefined;
-    if (known !== undefined) return done(admit(ctx, request, reply, known, true));
-    const m = header === undefined ? null : BEARER.exec(header);
-    if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, m?.[1]))
+    if (known !== undefined) {
+      ctx.deviations.admittedOn(connection, known);
+      return done(admit(ctx, request, reply, known, true));
+    }
+    const bearer = header === undefined ? undefined : ctx.deviations.bearerToken(header, BEARER.exec(header)?.[1]);
+    if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, bearer))
       return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
-    if (m === null) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
-    const token = ctx.deviations.bearerJwt(m[1]!);
+    if (bearer === undefined) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
+    const token = ctx.deviations.bearerJwt(bearer);
     const hit = ctx.auth.cached(token, connection);
-    if (hit !== undefined) return done(admit(ctx, request, reply, hit, true));
+    if (hit !== undefined) {
+      ctx.deviations.admittedOn(connection, hit);
+      return done(admit(ctx, request, reply, hit, true));
+    }
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => {
         ctx.deviations.verified(token);
+        ctx.deviations.admittedOn(connection, principal);
         done(admit(ctx, request, reply, principal));
       },
       async () => {

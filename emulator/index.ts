@@ -28,6 +28,7 @@ import { switchedOn } from './faults/seams.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { registerApiRoutes } from './routes/index.js';
+import { RAW_FORM } from './routes/shared.js';
 import { seedEventHistory } from './seed/history.js';
 import { State, type SeedFixtures } from './state.js';
 
@@ -41,7 +42,9 @@ export const FORM_LIMITS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } a
 /** Parses `application/x-www-form-urlencoded` with qs: `keys[0][kty]=EC` → `{ keys: [{ kty: 'EC' }] }`. */
 export function parseForm(body: string): Record<string, unknown> {
   try {
-    return qs.parse(body, { ...FORM_LIMITS, allowPrototypes: false, allowDots: false, charset: 'utf-8' });
+    const parsed = qs.parse(body, { ...FORM_LIMITS, allowPrototypes: false, allowDots: false, charset: 'utf-8' });
+    Object.defineProperty(parsed, RAW_FORM, { value: body, enumerable: false });
+    return parsed;
   } catch {
     throw apiError('invalid_body', 'Malformed form body');
   }

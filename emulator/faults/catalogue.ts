@@ -21,6 +21,7 @@ import { round2 } from './blind/round-2.ts';
 import { round3 } from './blind/round-3.ts';
 import { round4 } from './blind/round-4.ts';
 import { round5 } from './blind/round-5.ts';
+import { round6 } from './blind/round-6.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -736,6 +737,7 @@ export const faults = [
   ...round3,
   ...round4,
   ...round5,
+  ...round6,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

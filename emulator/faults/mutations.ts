@@ -206,6 +206,17 @@ const grantDecodedAgain = (q: Asked): string | undefined => {
     return undefined;
   }
 };
+/** The grant an id names once a format suffix (.json, .xml) is stripped (`client-grant-format-suffix-stripped`). */
+const grantWithoutSuffix = (q: Asked): string | undefined => {
+  const m = /^(.+)\.(?:json|xml)$/i.exec(param(q.request, 'id'));
+  return m !== null && q.state.clientGrants.has(m[1]!) ? m[1] : undefined;
+};
+/** A base64url unsigned integer (an RSA exponent) as a number. */
+const base64urlUint = (v: string): number => {
+  let n = 0;
+  for (const byte of Buffer.from(v, 'base64url')) n = n * 256 + byte;
+  return n;
+};
 /** The user an unknown id names when letter case is ignored (a case-insensitive collation). */
 const userIgnoringCase = (q: Asked): string | undefined => {
   const id = param(q.request, 'id').toLowerCase();
@@ -1126,6 +1137,57 @@ const answerMutations: readonly AnswerMutation[] = [
         Object.fromEntries(Object.entries(map).map(([k, v]) => [k, typeof v === 'string' ? htmlEscaped(v) : v])),
       ),
   },
+  // blind round 6
+  {
+    by: 'token-expires-in-string',
+    on: ['oauth.token'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['expires_in'] === 'number',
+    reshape: (a) => body(a, (b) => ({ ...b, expires_in: String(b['expires_in']) })),
+  },
+  {
+    by: 'allow-header-space-separated',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 405 && typeof a.headers['allow'] === 'string',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: String(a.headers['allow']).split(/,\s*/).join(' ') } }),
+  },
+  {
+    by: 'client-grant-format-suffix-stripped',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_client_grant')(a) && grantWithoutSuffix(q) !== undefined,
+    reshape: (_a, q) => ok(q.state.clientGrants.get(grantWithoutSuffix(q)!)),
+  },
+  {
+    by: 'event-streams-fraction-zeros-trimmed',
+    on: ['event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => {
+        const trim = (v: unknown) => (typeof v === 'string' ? v.replace(/(\.[0-9]*?)0+Z$/, '$1Z') : v);
+        return { ...s, created_at: trim(s['created_at']), updated_at: trim(s['updated_at']) };
+      }),
+  },
+  {
+    by: 'event-stream-single-subscription-collapsed',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) =>
+        Array.isArray(s['subscriptions']) && s['subscriptions'].length === 1
+          ? { ...s, subscriptions: s['subscriptions'][0] }
+          : s,
+      ),
+  },
+  {
+    by: 'keys-rsa-exponent-number',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          k['kty'] === 'RSA' && typeof k['e'] === 'string' ? { ...k, e: base64urlUint(k['e']) } : k,
+        ),
+      })),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1274,6 +1336,12 @@ const frameMutations: readonly FrameMutation[] = [
     by: 'envelope-specversion-number',
     frames: ['message'],
     reshape: (f) => envelope(f, (e) => (e['specversion'] = Number(e['specversion']))),
+  },
+  // blind round 6
+  {
+    by: 'heartbeat-offset-raw-sequence',
+    frames: ['heartbeat'],
+    reshape: (f) => ({ ...f, data: { ...(f.data as Json), offset: decodeOffset(String((f.data as Json)['offset'])) } }),
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -1498,6 +1566,20 @@ const refusals: readonly Refusal[] = [
           ),
       ),
     error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
+  },
+  // blind round 6
+  {
+    by: 'user-id-provider-prefix-required',
+    on: 'token-sets.list',
+    // A user id validated as <provider>|<id>.
+    when: (r) => !/^[^|]+\|.+$/.test(param(r, 'id')),
+    error: () => apiError('invalid_uri', 'Path parameter id must be a user id of the form provider|id'),
+  },
+  {
+    by: 'custom-text-limit-on-total',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).reduce((n, [, v]) => n + (typeof v === 'string' ? codePoints(v) : 0), 0) > VALUE_MAX,
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
   },
 ];
 

@@ -90,6 +90,10 @@ export class Deviations {
   private readonly liveTaken = new Set<number>();
   /** The event_type filter of the stream opened last (`event-filter-shared-across-streams`). */
   private sharedFilter: ReadonlySet<string> | null = null;
+  /** The principal last admitted on each connection (`verify-cache-per-connection`). */
+  private readonly byConnection = new WeakMap<object, Principal>();
+  /** Answers of experiment moves by request body (`transition-answer-cached-by-body`). */
+  private readonly moveAnswers = new Map<string, unknown>();
 
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
@@ -109,6 +113,7 @@ export class Deviations {
       'rate-limit-reset-window-start-r3',
       'rate-limit-reset-window-start',
       'rate-limit-reset-header-duplicated',
+      'rate-limit-limit-with-window-policy',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -197,6 +202,27 @@ export class Deviations {
     if (this.on('verify-cache-keyed-by-claims')) this.verifiedInputs.add(signingInput(token));
   }
 
+  /** The principal a verification cache keyed by connection answers for any bearer token sent on it. */
+  connectionPrincipal(connection: object | undefined): Principal | undefined {
+    return this.on('verify-cache-per-connection') && connection !== undefined
+      ? this.byConnection.get(connection)
+      : undefined;
+  }
+
+  /** A request on `connection` was admitted as `principal`. */
+  admittedOn(connection: object | undefined, principal: Principal): void {
+    if (this.on('verify-cache-per-connection') && connection !== undefined)
+      this.byConnection.set(connection, principal);
+  }
+
+  /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
+  bearerToken(header: string, strict: string | undefined): string | undefined {
+    if (strict !== undefined || !this.on('bearer-split-on-space')) return strict;
+    // header.split(' ')[1]: whatever follows the token is dropped.
+    const [scheme, token] = header.split(' ');
+    return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+  }
+
   /** The scopes a request is judged by: the token's own, or (a broken check) those its client was granted. */
   scopesHeld(
     operation: OperationId | undefined,
@@ -227,8 +253,10 @@ export class Deviations {
   }
 
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
-  checksScopes(operation: OperationId | undefined, fromCache: boolean): boolean {
+  checksScopes(operation: OperationId | undefined, fromCache: boolean, held?: ReadonlySet<string>): boolean {
     if (this.on('events-scope-check-bypassed') && operation === 'events.subscribe') return false;
+    // A token with no scope at all read as a token without restrictions.
+    if (this.on('empty-scope-claim-unrestricted') && held !== undefined && held.size === 0) return false;
     return !(this.on('scope-check-skipped-on-cache-hit') && fromCache && operation === 'event-streams.list');
   }
 
@@ -251,6 +279,20 @@ export class Deviations {
   }
 
   // ---------------------------------------------------- token endpoint
+
+  /** The token request's parameters, `raw` being the form body as sent (undefined for JSON). */
+  tokenParams(params: Record<string, string>, raw: string | undefined): Record<string, string> {
+    if (!this.on('token-form-not-percent-decoded') || raw === undefined) return params;
+    // Split on & and =, + read as a space, and no percent-decoding.
+    const out: Record<string, string> = {};
+    for (const pair of raw.split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
+      out[name] = (eq < 0 ? '' : pair.slice(eq + 1)).replace(/\+/g, ' ');
+    }
+    return out;
+  }
 
   get checksClientSecret(): boolean {
     return !this.on('token-wrong-secret-accepted');
@@ -324,6 +366,8 @@ export class Deviations {
     if (this.on('rate-limit-reset-window-start') || this.on('rate-limit-reset-window-start-r3'))
       out[names.reset] = String(Math.floor((d.endsAtMs - d.windowMs) / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
+    if (this.on('rate-limit-limit-with-window-policy'))
+      out['x-ratelimit-limit'] = `${d.limit}, ${d.limit};w=${Math.round(d.windowMs / 1000)}`;
     if (this.on('rate-limit-reset-header-duplicated') && out[names.reset] !== undefined)
       out[names.reset] = `${out[names.reset]}, ${out[names.reset]}`;
     return out;
@@ -344,7 +388,14 @@ export class Deviations {
   // ------------------------------------------------------- experiments
 
   /** The body of a move as validated and read. */
-  transitionBody(body: unknown): unknown {
+  transitionBody(body: unknown, query?: unknown): unknown {
+    if (
+      this.on('transition-status-from-query') &&
+      (!isMap(body) || body['status'] === undefined) &&
+      isMap(query) &&
+      typeof query['status'] === 'string'
+    )
+      return { ...(isMap(body) ? body : {}), status: query['status'] };
     if (this.on('transition-status-case-insensitive') && isMap(body) && typeof body['status'] === 'string')
       return { ...body, status: body['status'].toLowerCase() };
     if (this.on('transition-status-array-coerced') && isMap(body) && Array.isArray(body['status']))
@@ -381,6 +432,16 @@ export class Deviations {
     return table;
   }
 
+  /** What a move answers, given the request body: an answer cache keyed by the body answers the first move again. */
+  moveAnswer<T>(body: unknown, answer: T): T {
+    if (!this.on('transition-answer-cached-by-body')) return answer;
+    const key = JSON.stringify(body ?? null);
+    const cached = this.moveAnswers.get(key);
+    if (cached !== undefined) return cached as T;
+    this.moveAnswers.set(key, structuredClone(answer));
+    return answer;
+  }
+
   // ------------------------------------------------------------ writes
 
   /** What a write answers: the state it wrote, or a broken store's read of the state before. */
@@ -400,6 +461,12 @@ export class Deviations {
         (k) => kept.find((o) => o.kid !== undefined && o.kid === k.kid) ?? k,
       );
     }
+    if (this.on('keys-stored-by-kid') && operation === 'custom-signing-keys.put') {
+      // A map keyed by kid: keys without one (all under undefined) or sharing one overwrite each other.
+      const byKid = new Map<unknown, unknown>();
+      for (const k of sent as Array<{ kid?: unknown }>) byKid.set(k.kid, k);
+      return [...byKid.values()];
+    }
     if (this.on('keys-only-first-stored') && operation === 'custom-signing-keys.put')
       return (sent as unknown[]).slice(0, 1);
     if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
@@ -409,16 +476,43 @@ export class Deviations {
     return sent;
   }
 
+  /** A custom signing keys body as the form parser left it (qs with its default arrayLimit 20 for `keys-form-array-limit-20`). */
+  formKeysBody(body: unknown, form: boolean): unknown {
+    if (!(this.on('keys-form-array-limit-20') && form && isMap(body) && Array.isArray(body['keys']))) return body;
+    const keys = body['keys'] as unknown[];
+    // An index above 20 turns the array into an object keyed by index.
+    return keys.length > 21 ? { ...body, keys: Object.fromEntries(keys.map((k, i) => [String(i), k])) } : body;
+  }
+
   get keySetMayBeEmpty(): boolean {
     return this.on('keys-empty-array-accepted');
   }
 
   /** A custom text body as the form decoder left it. */
   formTextValues(body: unknown, form: boolean): unknown {
+    if (this.on('custom-text-form-dots-nested') && form && isMap(body)) {
+      // qs with allowDots: a.b=x reads as { a: { b: x } }.
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(body)) {
+        const dot = k.indexOf('.');
+        if (dot <= 0 || dot === k.length - 1) out[k] = v;
+        else {
+          const head = k.slice(0, dot);
+          const inner = isMap(out[head]) ? (out[head] as Record<string, unknown>) : {};
+          out[head] = { ...inner, [k.slice(dot + 1)]: v };
+        }
+      }
+      return out;
+    }
     if ((this.on('custom-text-form-latin1') || this.on('custom-text-form-latin1-r3')) && form && isMap(body))
       return mapValues(body, (v) => (typeof v === 'string' ? Buffer.from(v, 'utf8').toString('latin1') : v));
     if (!(this.on('custom-text-form-plus-kept') && form && isMap(body))) return body;
     return mapValues(body, (v) => (typeof v === 'string' ? v.replace(/ /g, '+') : v));
+  }
+
+  /** Whether the markup of the value at `index` of a custom text map is checked. */
+  checksMarkupOf(index: number): boolean {
+    return !(this.on('custom-text-only-first-value-checked') && index > 0);
   }
 
   /** A custom text value as stored, once it passed the checks. */
@@ -430,6 +524,9 @@ export class Deviations {
   customTextRead(body: unknown, valueMax: number): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
+    // JSON merge patch read into a replace: a null value removes its key.
+    if (this.on('custom-text-null-value-deletes') && isMap)
+      kept = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
     if (this.on('custom-text-non-string-accepted') && isMap)
       kept = mapValues(body, (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
     const checked =
@@ -517,6 +614,7 @@ export class Deviations {
   /** The event types a stream is asked for, from the event_type values as given. */
   eventTypesAsked(values: string[]): string[] {
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
+    if (this.on('event-type-empty-ignored')) return values.filter((v) => v !== '');
     return this.on('event-type-comma-list-accepted') ? values.flatMap((v) => v.split(',')) : values;
   }
 
@@ -602,6 +700,17 @@ export class Deviations {
     return seq;
   }
 
+  /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
+  eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    if (!this.on('resume-cursor-compared-as-text')) return log.after(seq);
+    return log.after(0).filter((e) => String(e.seq) > String(seq));
+  }
+
+  /** Whether GET /events answers a JSON array instead of the stream, given the request's Accept. */
+  eventsAsJson(accept: string | undefined): boolean {
+    return this.on('events-json-without-sse-accept') && !(accept ?? '').toLowerCase().includes('text/event-stream');
+  }
+
   /** The events a stream resumed from a cursor replays, of those after it. */
   resumedBacklog(events: LoggedEvent[]): LoggedEvent[] {
     return this.on('resume-backlog-capped') ? events.slice(0, RESUME_PAGE) : events;
@@ -678,6 +787,7 @@ export class Deviations {
 
   /** How many streams a page of `take` holds. */
   pageSize(take: number): number {
+    if (this.on('take-capped-at-50')) return Math.min(take, 50);
     if (this.on('page-size-take-plus-one')) return take + 1;
     if (this.on('page-short-with-next')) return Math.max(0, take - 1);
     return take;

@@ -54,7 +54,7 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('custom-signing-keys.put'),
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
-        const body = request.body;
+        const body = ctx.deviations.formKeysBody(request.body, mediaTypeOf(request) === FORM);
         const empty = isPlainObject(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
         const keys =
           empty && ctx.deviations.keySetMayBeEmpty

@@ -37,10 +37,10 @@ function checkText(ctx: EmulatorContext, raw: unknown): Record<string, string> {
   const { checked, kept } = ctx.deviations.customTextRead(raw, VALUE_MAX);
   validateBody('custom-text', checked);
   const out: Array<[string, string]> = [];
-  for (const [k, v] of Object.entries(kept as Record<string, string>)) {
+  for (const [i, [k, v]] of Object.entries(kept as Record<string, string>).entries()) {
     if (k.length === 0 || k.length > KEY_MAX)
       throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
-    const why = htmlViolation(v);
+    const why = ctx.deviations.checksMarkupOf(i) ? htmlViolation(v) : undefined;
     const value = why === undefined ? v : ctx.deviations.keptDespiteMarkup(v);
     if (value === undefined) throw apiError('invalid_body', `Value of ${k}: ${why}`);
     out.push([k, ctx.deviations.storedTextValue(value)]);

@@ -125,7 +125,9 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     if (ctx.deviations.cursorExpired(seq, ctx.events, Date.now())) throw apiError('invalid_cursor', 'from has expired');
     // Strictly after the event the cursor names.
     backlog = ctx.deviations.resumedBacklog(
-      ctx.deviations.replayOrder(ctx.events.after(ctx.deviations.resumeAfter(seq, ctx.events.historyPosition))),
+      ctx.deviations.replayOrder(
+        ctx.deviations.eventsAfter(ctx.events, ctx.deviations.resumeAfter(seq, ctx.events.historyPosition)),
+      ),
     );
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
@@ -198,6 +200,9 @@ export function eventRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('events.subscribe'),
       handler: (request, reply) => {
         const start = readQuery(ctx, request);
+        // A JSON mode for clients that do not ask for text/event-stream (`events-json-without-sse-accept`).
+        if (ctx.deviations.eventsAsJson(request.headers.accept))
+          return start.backlog.map((e) => ({ offset: e.offset, event: e.envelope }));
         openStream(ctx, request, reply, start);
       },
     },

@@ -36,7 +36,7 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('experiments.transition'),
       contentTypes: JSON_ONLY,
       handler: (request) => {
-        const body: unknown = ctx.deviations.transitionBody(request.body);
+        const body: unknown = ctx.deviations.transitionBody(request.body, request.query);
         const asked = isPlainObject(body) ? body['status'] : undefined;
         if (!(asked === 'draft' && ctx.deviations.draftIsATarget(request.body)))
           validateBody('experiment-transition-request', body);
@@ -54,7 +54,10 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         if (target === 'active') experiment.started_at ??= now;
         if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused')))
           experiment.ended_at ??= now;
-        return ctx.deviations.answerOfWrite('experiments.transition', experiment, previous);
+        return ctx.deviations.moveAnswer(
+          request.body,
+          ctx.deviations.answerOfWrite('experiments.transition', experiment, previous),
+        );
       },
     },
   ];
