@@ -40,6 +40,8 @@ export const round5 = [
     rule: 'http.unauthorized.challenge',
     how: 'The 401 answers of the experiment move and of PUT custom text carry WWW-Authenticate: Basic realm="api" (copied from the token endpoint) instead of a Bearer challenge (RFC 6750 3).',
     round: 5,
+    // Both operations are writes: a client that sends none never gets these 401s.
+    needs: 'writes',
   },
   {
     name: 'allow-header-lists-every-method',
