@@ -297,11 +297,21 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
   test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
-      // Against an external target one per operation; the token-set listing gets the bearer of no JWT.
-      const headers = ['Bearer conformance-not-a-jwt', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer '];
-      for (const header of shareOut(config, id, headers)) {
+      // RFC 6750 2.1: credentials = "Bearer" 1*SP b64token. Partitions: a b64token that is no JWT, another
+      // scheme, no token, and the run's own token with more after it (white space then a word, a second token,
+      // a comma and another credential), which is no b64token. Against an external target one per operation.
+      const token = config.runToken ?? 'conformance-no-token';
+      const headers: Array<[string, string]> = [
+        ['Bearer conformance-not-a-jwt', 'Bearer conformance-not-a-jwt'],
+        ['Basic …', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0'],
+        ['Bearer (no token)', 'Bearer '],
+        ["Bearer <the run's token> conformance", `Bearer ${token} conformance`],
+        ["Bearer <the run's token> <the run's token>", `Bearer ${token} ${token}`],
+        ["Bearer <the run's token>, Basic …", `Bearer ${token}, Basic Y29uZm9ybWFuY2U6c2VjcmV0`],
+      ];
+      for (const [what, header] of shareOut(config, id, headers)) {
         const ex = await probe(anonApi, config, { header }, target);
-        mustRefuse(malformed.authBearerMalformed, ex, `Authorization: ${JSON.stringify(header.replace(/ .+/, ' …'))}`);
+        mustRefuse(malformed.authBearerMalformed, ex, `Authorization: ${what}, not "Bearer" 1*SP b64token`);
         mustBeJsonErrorBody(malformed, ex);
         // An invalid bearer token on the token-set listing: 401.
         if (malformed.tokenSetsListUnauthorized && header.startsWith('Bearer '))
@@ -517,7 +527,7 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
       )
     : declareRules('auth.scope.enforced', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test(
-    "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses)",
+    "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses, to no scope at all)",
     narrowedAway,
     async ({ api, anonApi, config }) => {
       const creds = config.credentials;
@@ -531,7 +541,9 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
       const unrelated = held
         .filter((s) => s.startsWith('read:') && s !== 'read:users' && !inScopeScopes.includes(s))
         .sort((a, b) => nearness(a, op.scopes) - nearness(b, op.scopes) || a.localeCompare(b))[0];
-      const sets = [['read:users'], ...(unrelated ? [[unrelated]] : [])];
+      // The partitions of a narrowed scope: another resource's, the nearest read scope, and none at all
+      // (scope= empty, RFC 6749 3.3: a token granted no scope holds none of the operation's).
+      const sets: string[][] = [['read:users'], ...(unrelated ? [[unrelated]] : []), []];
       // Against an external target, one narrowed token to one read, the client grant's (the token-set
       // listing has its own narrowed tokens, tests/scopes.spec.ts), to keep within the request budget.
       const share = config.embedded ? sets : id === 'client-grants.get' ? sets.slice(0, 1) : [];
@@ -551,7 +563,7 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
         tried++;
         await around(api, config, async () => {
           const ex = await probe(anonApi, config, bearer(token), target);
-          const why = `a token narrowed to ${wanted.join(' ')}, none of ${op.scopes.join(', ')}`;
+          const why = `a token narrowed to ${wanted.join(' ') || 'no scope (scope= empty)'}, none of ${op.scopes.join(', ')}`;
           if (narrowedAway.tokenSetsListInsufficientScope)
             mustStatus(narrowedAway.tokenSetsListInsufficientScope, ex, 403);
           mustRefuse(narrowedAway.authScopeEnforced, ex, why);
@@ -562,7 +574,7 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
       }
       test.skip(
         tried === 0,
-        `The token endpoint narrowed no token to ${share.map((w) => w.join(' ')).join(' or ')}; whether it must is not shown (RFC 6749 3.3)`,
+        `The token endpoint narrowed no token to ${share.map((w) => w.join(' ') || 'no scope').join(' or ')}; whether it must is not shown (RFC 6749 3.3)`,
       );
     },
   );
