@@ -290,7 +290,8 @@ export function sameMediaType(type: string): string[] {
  * Identifiers near a real one, each another identifier (RFC 3986 6.2.1:
  * paths compare character by character): a character added at either end,
  * one cut from either end, one changed (at the start, middle or end), a
- * percent-encoded reserved character inserted, white space or an invisible
+ * percent-encoded reserved character inserted, a format suffix or a matrix
+ * parameter after it, a character encoded twice, white space or an invisible
  * character around or inside it (spacedIds). Case changes are left out:
  * some identifier schemes (ULIDs, Crockford base32) are case-insensitive.
  * Each is given as sent in the path (`raw`, already encoded) and as the
@@ -320,6 +321,10 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'followed by an encoded slash', raw: `${enc(id)}%2Fx`, decoded: `${id}/x` },
     { what: 'followed by an encoded NUL', raw: `${enc(id)}%00`, decoded: `${id}\u0000` },
     { what: 'followed by an encoded question mark', raw: `${enc(id)}%3Fx`, decoded: `${id}?x` },
+    // What routers strip from a last segment (RFC 3986 3.3: each is part of the segment, so another id): a
+    // format suffix, a matrix parameter.
+    { what: 'followed by a format suffix (.json)', raw: `${enc(id)}.json`, decoded: `${id}.json` },
+    { what: 'followed by a matrix parameter (;v=1)', raw: `${enc(id)};v=1`, decoded: `${id};v=1` },
     // RFC 3986 2.4: a path is decoded once; %25 is a percent sign, so this is the id with a literal "%XX" inside.
     {
       what: 'a middle character percent-encoded twice (%25 and its hex: a literal percent sign once decoded)',
