@@ -54,6 +54,33 @@ test.describe('events stream @sse', () => {
     );
   });
 
+  const anyAccept = declareRules('events.content-type');
+  test(
+    'should answer an event stream to every Accept that admits text/event-stream (RFC 9110 12.5.1): none, */*, text/*, a list',
+    anyAccept,
+    async ({ events, config }) => {
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'Against an external target the Accept spellings are sent only with writes on (the read-only run is at its request budget)',
+      );
+      // RFC 9110 12.5.1: no Accept means any media type is acceptable. Against an external target one: */*.
+      const accepts: Array<string | null> = [null, '*/*', 'text/*', 'application/json;q=0.5, text/event-stream'];
+      for (const accept of config.embedded ? accepts : ['*/*']) {
+        const conn = await events.subscribe({ accept });
+        conn.close();
+        must(
+          anyAccept.eventsContentType,
+          conn.status >= 200 && conn.status < 300 && conn.isEventStream,
+          ev(
+            conn,
+            `a 2xx with Content-Type text/event-stream to ${accept === null ? 'no Accept header' : `Accept: ${accept}`}`,
+            `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`,
+          ),
+        );
+      }
+    },
+  );
+
   const standardClient = declareRules('events.content-type');
   test('should be readable by a standard EventSource client', standardClient, async ({ config, events }) => {
     const token = config.runToken!;

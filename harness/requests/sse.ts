@@ -46,6 +46,8 @@ export interface SubscribeOptions {
   see429?: boolean;
   /** The client's pace (CONFORMANCE_MAX_RPS), if any. */
   maxRps?: number;
+  /** The Accept header sent: default text/event-stream; null sends none. */
+  accept?: string | null;
 }
 
 export class SseTimeout extends Error {
@@ -255,7 +257,9 @@ async function subscribeOnce(
 ): Promise<SseConnection> {
   const url = buildUrl(baseUrl, EVENTS_PATH, opts.query);
   const conn = new SseConnection(url, url.slice(baseUrl.length));
-  const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
+  const headers: Record<string, string> = { 'cache-control': 'no-cache' };
+  const accept = opts.accept === undefined ? 'text/event-stream' : opts.accept;
+  if (accept !== null) headers.accept = accept;
   const authorization = authorizationHeader(opts.auth ?? 'token', token, 'the SSE harness');
   if (authorization !== undefined) headers.authorization = authorization;
 
