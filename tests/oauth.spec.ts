@@ -128,6 +128,10 @@ test.describe('token endpoint @auth', () => {
     endpoint,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        "Against an external target the spellings are sent only with writes on (the read-only run is at its request budget, and token requests count against the tenant's quota)",
+      );
       // Against an external target one request: the type with "; charset=utf-8", what many HTTP clients send.
       const spellings = sameMediaType('application/x-www-form-urlencoded').slice(1);
       for (const contentType of config.embedded ? spellings : spellings.slice(2, 3)) {
