@@ -13,6 +13,7 @@
  *   attributes, script URLs, in the spellings a naive filter misses.
  */
 import { Parser } from 'htmlparser2';
+import { exportJWK, generateKeyPair } from 'jose';
 import { fc } from './properties.ts';
 
 const cp = (from: number, to: number) => fc.integer({ min: from, max: to }).map((c) => String.fromCodePoint(c));
@@ -480,4 +481,56 @@ export function equivalentSegments(id: string): Array<{ what: string; raw: strin
     { what: 'an unreserved character percent-encoded (RFC 3986 2.3)', raw: one },
     { what: 'every unreserved character percent-encoded, in lower-case hex (RFC 3986 2.1, 2.3)', raw: every },
   ].filter((v, i, all) => v.raw !== canonical && all.findIndex((w) => w.raw === v.raw) === i);
+}
+
+// ------------------------------------------------------------ JWK key types and members
+
+/**
+ * The public key types a JWK holds for a JWS signature, each with the alg that
+ * signs with it: EC on each curve RFC 7518 3.4 signs with (P-256, P-384,
+ * P-521; members crv, x, y, 6.2.1), RSA (3.3; members n, e, base64url
+ * strings, 6.3.1) and OKP Ed25519 (RFC 8037 2, 3.1; members crv, x). The
+ * symmetric type (oct, HMAC, 3.2) is a shared secret, not a public key: it is
+ * not one of them. Which types a server takes is not shown; EC P-256 is the
+ * one the document's "EC" names with the curve every JOSE library offers.
+ */
+export const SIGNING_KEY_TYPES = [
+  { what: 'EC P-256', alg: 'ES256' },
+  { what: 'EC P-384', alg: 'ES384' },
+  { what: 'EC P-521', alg: 'ES512' },
+  { what: 'RSA', alg: 'RS256' },
+  { what: 'OKP Ed25519', alg: 'EdDSA', crv: 'Ed25519' },
+] as const;
+
+export type SigningKeyType = (typeof SIGNING_KEY_TYPES)[number];
+
+/**
+ * The optional members of a JWK (RFC 7517 4.2 to 4.5: use, key_ops, alg, kid),
+ * each present or absent. Present, each has the value a signing key of its
+ * type carries: use "sig", key_ops ["verify"], alg its JWS algorithm.
+ */
+export interface OptionalJwkMembers {
+  kid?: string;
+  use?: boolean;
+  key_ops?: boolean;
+  alg?: boolean;
+}
+
+/**
+ * A public JWK of `type` made now (its key material unique to it), with the
+ * optional members asked for and no other: `{}` gives kty and the type's
+ * key material alone.
+ */
+export async function publicSigningJwk(
+  type: SigningKeyType,
+  members: OptionalJwkMembers = {},
+): Promise<Record<string, unknown>> {
+  const { publicKey } = await generateKeyPair('crv' in type ? type.crv : type.alg, { extractable: true });
+  return {
+    ...(await exportJWK(publicKey)),
+    ...(members.kid !== undefined ? { kid: members.kid } : {}),
+    ...(members.use ? { use: 'sig' } : {}),
+    ...(members.key_ops ? { key_ops: ['verify'] } : {}),
+    ...(members.alg ? { alg: type.alg } : {}),
+  };
 }
