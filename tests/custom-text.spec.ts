@@ -33,12 +33,14 @@ import {
   equivalentSegments,
   HTML_SIGNIFICANT_TEXT,
   htmlPlainText,
+  mapPositions,
   MARKUP_POSITIONS,
   mediaTypeSpellings,
   nearMisses,
   otherJsonTypes,
   plainText,
   SAME_MARKUP,
+  TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
@@ -69,6 +71,42 @@ const putAs = (api: Api, id: string, media: (typeof MEDIA)[number], map: Record<
 const answered = (ex: Exchange, key: string) => (ex.json as Record<string, unknown> | undefined)?.[key];
 /** Two texts the same up to Unicode normalisation (NFC), which a server may apply to what it stores. */
 const sameText = (a: unknown, b: string) => typeof a === 'string' && a.normalize('NFC') === b.normalize('NFC');
+const is2xx = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
+
+/**
+ * Keys tried beside the configured one for maps of several keys. The allowed text keys are not shown:
+ * names a get-started page plausibly carries, the likeliest first.
+ */
+const EXTRA_KEY_CANDIDATES: readonly string[] = ['heading', 'description', 'title', 'subtitle', 'footer', 'button'];
+
+/**
+ * The keys of a map of several keys: the configured one first, then up to two candidates the target
+ * takes beside it (learnt with a short plain value under each; a candidate refused is observed and the
+ * next one tried). Where none is taken the check is skipped with the reason: a server may refuse a key
+ * it does not know.
+ */
+async function severalKeys(api: Api, id: string, config: Config): Promise<string[]> {
+  const keys = [config.customTextKey];
+  const refused: string[] = [];
+  for (const candidate of EXTRA_KEY_CANDIDATES.filter((k) => k !== config.customTextKey)) {
+    if (keys.length === 3) break;
+    const ex = await put(api, id, { [config.customTextKey]: 'Probe.', [candidate]: 'Probe.' });
+    observe('custom-text.put.keys', `key ${candidate} beside ${config.customTextKey} answered`, String(ex.status));
+    if (is2xx(ex)) keys.push(candidate);
+    else refused.push(`${candidate} (${ex.status})`);
+  }
+  test.skip(
+    keys.length < 2,
+    `No text key besides ${config.customTextKey} is taken by the target (tried ${refused.join(', ')}): the allowed text keys are not shown, so no map of several keys can be sent`,
+  );
+  return keys;
+}
+
+/** A map of `keys` in their order: `value` under the key at `index`, `others(key)` under each other. */
+const mapWith = <T>(keys: readonly string[], index: number, value: T, others: (key: string) => unknown) =>
+  Object.fromEntries(keys.map((k, i) => [k, i === index ? value : others(k)]));
+/** One letter a key's long values are made of, a different one for each position (a value is told from another). */
+const FILL = ['a', 'é', 'ж'] as const;
 
 test.describe('custom text of a self-service profile @custom-text @writes', () => {
   const json = declareRules(
@@ -480,6 +518,198 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             });
           }),
           fcParams(config, 15),
+        );
+      });
+    },
+  );
+
+  // ------------------------------------------------ maps of several keys
+  // Each per-value rule holds for each value of a map, at every position of it (first, middle, last), not
+  // only for a map of one key: a check of the first value only, or of the values together, misses it.
+
+  const mapLimit = declareRules('custom-text.put.value.max-length', 'custom-text.put.resulting-map');
+  test(
+    'should hold each value of a map of several keys to 2000 characters on its own, at every position (first, middle, last): 2000 there taken and answered, 2000 in every value at once taken, 2001 there refused',
+    mapLimit,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        const keys = await severalKeys(api, id, config);
+        const fill = (k: string, n: number) => FILL[keys.indexOf(k) % FILL.length]!.repeat(n);
+        const short = (k: string) => `Plain text of ${k}.`;
+        const taken = async (map: Record<string, string>, what: string) => {
+          const ex = await put(api, id, map);
+          must(mapLimit.customTextPutValueMaxLength, is2xx(ex), {
+            expected: `a 2xx: ${what}; each value is within at most 2000 characters`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          const wrong = Object.keys(map).filter((k) => !sameText(answered(ex, k), map[k]!));
+          must(mapLimit.customTextPutResultingMap, wrong.length === 0, {
+            expected: `each key answered with the value sent (${what})`,
+            actual: wrong
+              .map((k) => `${k}: ${JSON.stringify(answered(ex, k))?.slice(0, 60) ?? 'left out of the answer'}`)
+              .join('; '),
+            exchange: ex,
+          });
+        };
+        const positions = mapPositions(keys.length);
+        for (const p of positions)
+          await taken(
+            mapWith(keys, p.index, fill(keys[p.index]!, 2000), short) as Record<string, string>,
+            `2000 characters in the ${p.what} of ${keys.length} values, the others short`,
+          );
+        await taken(
+          Object.fromEntries(keys.map((k) => [k, fill(k, 2000)])),
+          `2000 characters in each of ${keys.length} values (${2000 * keys.length} together)`,
+        );
+        for (const p of positions)
+          mustRefuse(
+            mapLimit.customTextPutValueMaxLength,
+            await put(api, id, Object.fromEntries(keys.map((k, i) => [k, fill(k, i === p.index ? 2001 : 2000)]))),
+            `2001 characters in the ${p.what} of ${keys.length} values, the others at 2000`,
+          );
+      });
+    },
+  );
+
+  const mapHtml = declareRules('custom-text.put.html.basic-allowed', 'custom-text.put.html.restricted');
+  test(
+    'should hold each value of a map of several keys to the HTML policy, at every position (first, middle, last): basic styling and hyperlinks there taken, active markup there refused or stored without it (property)',
+    mapHtml,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        const keys = await severalKeys(api, id, config);
+        // Every position on every run; the markup there is drawn, the other values plain text or basic markup.
+        const grid = fc.tuple(
+          ...mapPositions(keys.length).map((p) =>
+            fc.record({ p: fc.constant(p), active: activeMarkup, basic: basicMarkup, plain: fc.boolean() }),
+          ),
+        );
+        await fc.assert(
+          fc.asyncProperty(grid, async (cases) => {
+            for (const { p, active, basic, plain } of cases) {
+              const other = (k: string) => (plain ? `Plain text of ${k}.` : `<b>Bold</b> text of ${k}.`);
+              const where = `the ${p.what} of ${keys.length} values (${keys.join(', ')})`;
+              const ok = await put(api, id, mapWith(keys, p.index, basic, other) as Record<string, string>);
+              must(mapHtml.customTextPutHtmlBasicAllowed, is2xx(ok), {
+                expected: `a 2xx: basic styling and hyperlinks in ${where}`,
+                actual: `status ${ok.status}`,
+                exchange: ok,
+              });
+              const ex = await put(api, id, mapWith(keys, p.index, active, other) as Record<string, string>);
+              const refused = ex.status >= 400 && ex.status < 500;
+              const map = ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json) ? ex.json : undefined;
+              // Every value of the answer, not only the one sent with the markup: none holds active content.
+              const left = map
+                ? Object.entries(map)
+                    .map(([k, v]) =>
+                      typeof v === 'string' && activeContent(v) ? `${k} holds ${activeContent(v)}` : '',
+                    )
+                    .filter(Boolean)
+                : ['no map answered'];
+              must(mapHtml.customTextPutHtmlRestricted, refused || (is2xx(ex) && left.length === 0), {
+                expected: `active markup in ${where}: a 4xx, or a resulting map holding only basic styling and hyperlinks`,
+                actual: `status ${ex.status}${refused ? '' : `; ${left.join('; ')}`}`,
+                exchange: ex,
+              });
+            }
+          }),
+          fcParams(config, 4),
+        );
+      });
+    },
+  );
+
+  const mapTypes = declareRules('custom-text.put.value.type', 'custom-text.put.json');
+  test(
+    'should refuse a value in every other JSON type (RFC 8259 3) at every position of a map of several keys (first, middle, last), and store nothing of that map: the map set before stays',
+    mapTypes,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        const keys = await severalKeys(api, id, config);
+        const before = Object.fromEntries(keys.map((k) => [k, `Set before the refused ones (${k}).`]));
+        mustSucceed(mapTypes.customTextPutJson, await put(api, id, before));
+        const types = otherJsonTypes('Conformance text');
+        // Every type at every position; against an external target two types a position, in turn.
+        const cases = mapPositions(keys.length).flatMap((p, i) =>
+          (config.embedded ? types : [types[(2 * i) % types.length]!, types[(2 * i + 1) % types.length]!]).map((t) => ({
+            p,
+            t,
+          })),
+        );
+        for (const { p, t } of cases)
+          mustRefuse(
+            mapTypes.customTextPutValueType,
+            await api.put(customTextPath(id), {
+              json: mapWith(keys, p.index, t.value, (k) => `Sent beside a value that is not a string (${k}).`),
+            }),
+            `text values are strings; sent ${t.what} (${JSON.stringify(t.value)}) in the ${p.what} of ${keys.length} values`,
+          );
+        // Read back as the snapshot reads it (GET is not shown; these checks run only where it is offered).
+        const back = await api.get(customTextPath(id));
+        const changed = keys.filter((k) => !sameText(answered(back, k), before[k]!));
+        must(mapTypes.customTextPutValueType, changed.length === 0, {
+          expected: `each of ${keys.join(', ')} as set before the refused PUTs`,
+          actual: changed.map((k) => `${k}: ${JSON.stringify(answered(back, k))?.slice(0, 80)}`).join('; '),
+          exchange: back,
+        });
+      });
+    },
+  );
+
+  const sameMap = declareRules('custom-text.put.form');
+  test(
+    'should take form-encoded a map it takes as JSON, and answer the same resulting map, whatever its keys hold: a dot, two dots, a hyphen, an underscore, non-ASCII letters (relation)',
+    sameMap,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      await withCustomTextRestored(api, id, async () => {
+        const related: string[] = [];
+        for (const { what, key: other } of TEXT_KEY_PARTITIONS) {
+          // Other values each way: the form answer is the JSON one with the values sent form-encoded in place
+          // (whether the PUT replaces the map or merges into it, the keys not sent are answered alike).
+          const asJson = { [key]: `Sent as JSON beside a key with ${what}.`, [other]: 'Hi (JSON)' };
+          const asForm = { [key]: `Sent form-encoded beside a key with ${what}.`, [other]: 'Hi (form)' };
+          const first = await putAs(api, id, 'json', asJson);
+          // Which keys the target takes is not shown: a key refused as JSON (or dropped) is observed, never failed.
+          if (!is2xx(first) || !Object.keys(asJson).every((k) => answered(first, k) === asJson[k])) {
+            observe(
+              'custom-text.put.keys',
+              `a key with ${what} sent as JSON answered`,
+              is2xx(first) ? 'taken, answered without the values sent' : String(first.status),
+            );
+            continue;
+          }
+          related.push(what);
+          const ex = await putAs(api, id, 'form', asForm);
+          must(sameMap.customTextPutForm, is2xx(ex), {
+            expected: `a 2xx: the same keys (${JSON.stringify(other)}, holding ${what}) were taken as JSON (status ${first.status})`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          const expected: Record<string, unknown> = { ...(first.json as Record<string, unknown>), ...asForm };
+          const got = (ex.json ?? {}) as Record<string, unknown>;
+          const differ = [...new Set([...Object.keys(expected), ...Object.keys(got)])].filter(
+            (k) => got[k] !== expected[k],
+          );
+          must(sameMap.customTextPutForm, differ.length === 0, {
+            expected: `the map answered to the JSON PUT, with the values sent form-encoded in place (keys ${Object.keys(expected).join(', ')})`,
+            actual: differ
+              .map(
+                (k) =>
+                  `${k}: ${JSON.stringify(got[k])?.slice(0, 60) ?? 'left out'}, not ${JSON.stringify(expected[k])?.slice(0, 60) ?? 'absent'}`,
+              )
+              .join('; '),
+            exchange: ex,
+          });
+        }
+        test.skip(
+          related.length === 0,
+          `No key of the partitions (${TEXT_KEY_PARTITIONS.map((k) => k.key).join(', ')}) is taken as JSON beside ${key}: the allowed text keys are not shown, so the two content types cannot be related`,
         );
       });
     },

@@ -168,6 +168,32 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
 ];
 
 /**
+ * Positions of one member in a map of `size` members (first, middle, last): a
+ * rule checked on the first member only, or on the members together, misses
+ * it at one of them. A map of two has no middle.
+ */
+export function mapPositions(size: number): Array<{ what: string; index: number }> {
+  const out = [{ what: 'first', index: 0 }];
+  if (size > 2) out.push({ what: 'middle', index: Math.floor((size - 1) / 2) });
+  if (size > 1) out.push({ what: 'last', index: size - 1 });
+  return out;
+}
+
+/**
+ * Text keys by what they hold besides ASCII letters: the characters a form
+ * parser may give meaning to (a dot: qs allowDots nests "a.b"; a hyphen; an
+ * underscore) and letters outside ASCII (NFC, percent-encoded as UTF-8 in a
+ * form body). Each is a string key of the map whatever the content type.
+ */
+export const TEXT_KEY_PARTITIONS: ReadonlyArray<{ what: string; key: string }> = [
+  { what: 'a dot', key: 'signup.title' },
+  { what: 'two dots', key: 'page.signup.title' },
+  { what: 'a hyphen', key: 'signup-title' },
+  { what: 'an underscore', key: 'signup_title' },
+  { what: 'non-ASCII letters', key: 'título_überschrift'.normalize('NFC') },
+];
+
+/**
  * Spellings HTML makes the same element (HTML 13.1.2: tag names are
  * case-insensitive, white space may close a start or end tag's name, a void
  * element's trailing slash is ignored; 13.1.2.3: attribute values quoted
