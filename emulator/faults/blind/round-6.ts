@@ -108,7 +108,7 @@ export const round6 = [
     how: 'An empty event_type value (event_type=) is skipped instead of refused: the stream opens and, when it is the only one, streams every type.',
     round: 6,
     disputed:
-      'Whether an empty occurrence (event_type=) is an unknown type or no filter at all is not shown: the document lists the allowed values and says the parameter is repeatable, not what an empty one means, and servers commonly read an empty query value as absent; the suite leaves the empty value out of its unknown spellings for that reason, so this is a question for the document\'s owner.',
+      "Whether an empty occurrence (event_type=) is an unknown type or no filter at all is not shown: the document lists the allowed values and says the parameter is repeatable, not what an empty one means, and servers commonly read an empty query value as absent; the suite leaves the empty value out of its unknown spellings for that reason, so this is a question for the document's owner.",
   },
   {
     name: 'events-json-without-sse-accept',
