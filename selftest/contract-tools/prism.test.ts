@@ -48,7 +48,7 @@ async function suiteThroughPrism(fault: string | undefined, args: string[]) {
   }
 }
 
-test("the conforming emulator: no error-level violation of an answer in the suite's traffic; Prism refuses only requests the emulator refuses, but one", async () => {
+test("the conforming emulator: no error-level violation of an answer in the suite's traffic; Prism refuses only requests the emulator refuses, but one kind", async () => {
   // One worker: Prism logs a request's violations after its upstream status, and one request at a time keeps them together.
   // Prism 5.16 never answers a body sent as JSON that is not JSON, and answers 500 itself to a body nested
   // 100,000 deep: those checks are left out with the @sse ones.
@@ -77,7 +77,8 @@ test("the conforming emulator: no error-level violation of an answer in the suit
       v.status < 300 &&
       v.message !== PRISM_SCHEME_CASE,
   );
-  expect(accepted.map((v) => `${v.request} ${v.message}`)).toEqual([
+  // One kind of request, however many of them the run's properties send (a form body of keys holds arrays of objects).
+  expect([...new Set(accepted.map((v) => `${v.request} ${v.message}`))]).toEqual([
     `put /keys/custom-signing ${PRISM_FORM_OBJECT_ARRAYS}. Make sure the array is in JSON`,
   ]);
   // Where the document is silent (success and error codes of most operations), Prism warns, never errs.
