@@ -310,7 +310,9 @@ async function tokenHandler(
   if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
   const client = ctx.auth.client(clientId);
   const secretOk =
-    client !== undefined && (safeEqual(secret, client.clientSecret) || !ctx.deviations.checksClientSecret);
+    client !== undefined &&
+    (safeEqual(ctx.deviations.presentedSecret(secret, client.clientSecret), client.clientSecret) ||
+      !ctx.deviations.checksClientSecret);
   if (client === undefined || !secretOk)
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
 

@@ -19,7 +19,7 @@ import type { OperationId } from '../../spec/operations.js';
 import { isApiPath, OAuthError } from '../auth.js';
 import { CONTROL_PREFIX } from '../context.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
-import { decodeOffset, encodeOffset, type EventLog, type LoggedEvent } from '../events.js';
+import { decodeOffset, encodeOffset, EVENT_TYPES, type EventLog, type LoggedEvent } from '../events.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
@@ -121,6 +121,14 @@ function emptyArraysNull(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? null : v.map(emptyArraysNull);
   if (!isPlainObject(v)) return v;
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyArraysNull(x)]));
+}
+
+/** A JSON value with every empty object replaced by [] (PHP's json_encode of an empty array). */
+function emptyObjectsAsArrays(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(emptyObjectsAsArrays);
+  if (!isPlainObject(v)) return v;
+  if (Object.keys(v).length === 0) return [];
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyObjectsAsArrays(x)]));
 }
 
 const error = (code: ErrorCode, message?: string, headers?: Record<string, string>): Answer => {
@@ -1188,6 +1196,66 @@ const answerMutations: readonly AnswerMutation[] = [
         ),
       })),
   },
+  // blind round 7
+  {
+    by: 'token-response-no-cache-not-no-store',
+    on: ['oauth.token'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': 'no-cache', pragma: 'no-cache' } }),
+  },
+  {
+    by: 'token-basic-failure-bearer-challenge',
+    on: ['oauth.token'],
+    answers: 'errors',
+    when: (a, q) => a.status === 401 && /^Basic\b/i.test(q.request.headers.authorization ?? ''),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': 'Bearer error="invalid_token"' } }),
+  },
+  {
+    by: 'token-response-form-encoded-unless-accept-json',
+    on: ['oauth.token'],
+    when: (a, q) => isPlainObject(a.body) && !/application\/json/i.test(q.request.headers.accept ?? ''),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(
+        Object.entries(a.body as Json).map(([k, v]) => [k, String(v)] as [string, string]),
+      ).toString(),
+    }),
+  },
+  {
+    by: 'token-sets-never-used-dropped',
+    on: ['token-sets.list'],
+    reshape: (a) => body(a, (list) => (list as unknown as Json[]).filter((t) => t['last_used_at'] !== null)),
+  },
+  {
+    by: 'transition-updated-at-sql-space',
+    on: ['experiments.transition'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['updated_at'] === 'string',
+    reshape: (a) => body(a, (e) => ({ ...e, updated_at: String(e['updated_at']).replace('T', ' ') })),
+  },
+  {
+    by: 'client-grant-unknown-falls-back-to-default',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) =>
+      is('inexistent_client_grant')(a) && [...q.state.clientGrants.values()].some((g) => g.default_for !== undefined),
+    reshape: (_a, q) => ok([...q.state.clientGrants.values()].find((g) => g.default_for !== undefined)),
+  },
+  {
+    by: 'event-stream-get-status-always-enabled',
+    on: ['event-streams.get'],
+    reshape: (a) => streams(a, (s) => ({ ...s, status: 'enabled' })),
+  },
+  {
+    by: 'event-streams-400-text-plain',
+    on: ['event-streams.list'],
+    answers: 'errors',
+    when: (a) => a.status === 400,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: JSON.stringify(a.body),
+    }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1342,6 +1410,13 @@ const frameMutations: readonly FrameMutation[] = [
     by: 'heartbeat-offset-raw-sequence',
     frames: ['heartbeat'],
     reshape: (f) => ({ ...f, data: { ...(f.data as Json), offset: decodeOffset(String((f.data as Json)['offset'])) } }),
+  },
+  // blind round 7
+  {
+    by: 'connection-created-empty-objects-as-arrays',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) => envelope(f, (e) => (e.data.object = emptyObjectsAsArrays(e.data.object) as Json)),
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -1579,6 +1654,35 @@ const refusals: readonly Refusal[] = [
     by: 'custom-text-limit-on-total',
     on: 'custom-text.put',
     when: (r) => textsOf(r).reduce((n, [, v]) => n + (typeof v === 'string' ? codePoints(v) : 0), 0) > VALUE_MAX,
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  // blind round 7
+  {
+    by: 'user-id-length-utf16-units',
+    on: 'token-sets.list',
+    when: (r) => param(r, 'id').length > USER_ID_MAX,
+    error: () => apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`),
+  },
+  {
+    by: 'event-type-last-listed-refused',
+    on: 'events.subscribe',
+    // The list checked with an off-by-one loop: its last type is not found.
+    when: (r) => {
+      const v = (r.query as Record<string, unknown> | undefined)?.['event_type'];
+      return (Array.isArray(v) ? v : [v]).includes(EVENT_TYPES[EVENT_TYPES.length - 1]);
+    },
+    error: () =>
+      apiError(
+        'invalid_query_string',
+        `event_type ${JSON.stringify(EVENT_TYPES[EVENT_TYPES.length - 1])} is not an event type`,
+      ),
+  },
+  {
+    by: 'custom-text-length-newlines-as-crlf',
+    on: 'custom-text.put',
+    // Line breaks normalised to CRLF (as an HTML form would send them) before the count.
+    when: (r) =>
+      textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v.replace(/\r?\n/g, '\r\n')) > VALUE_MAX),
     error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
   },
 ];

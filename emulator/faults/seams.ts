@@ -10,7 +10,7 @@
 import { createHmac } from 'node:crypto';
 import type { OperationId } from '../../spec/operations.js';
 import type { Principal, TokenAuthority } from '../auth.js';
-import type { LoggedEvent, EventLog } from '../events.js';
+import { encodeOffset, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus } from '../state.js';
@@ -94,6 +94,8 @@ export class Deviations {
   private readonly byConnection = new WeakMap<object, Principal>();
   /** Answers of experiment moves by request body (`transition-answer-cached-by-body`). */
   private readonly moveAnswers = new Map<string, unknown>();
+  /** Event stream pages by from cursor (`event-streams-page-cached-by-from`). */
+  private readonly pagesByFrom = new Map<string, unknown>();
 
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
@@ -114,6 +116,8 @@ export class Deviations {
       'rate-limit-reset-window-start',
       'rate-limit-reset-header-duplicated',
       'rate-limit-limit-with-window-policy',
+      'rate-limit-remaining-reports-used',
+      'rate-limit-remaining-before-count',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -263,6 +267,9 @@ export class Deviations {
   /** The media type a request body is matched by: the type without parameters, or a broken check's whole header. */
   requestMediaType(operation: OperationId | undefined, header: string, mediaType: string): string {
     if (this.on('keys-json-charset-415') && operation === 'custom-signing-keys.put') return header.trim().toLowerCase();
+    // The type compared as written: Application/JSON is not application/json to it.
+    if (this.on('media-type-case-sensitive-415') && operation === 'experiments.transition')
+      return header.split(';', 1)[0]!.trim();
     return mediaType;
   }
 
@@ -292,6 +299,11 @@ export class Deviations {
       out[name] = (eq < 0 ? '' : pair.slice(eq + 1)).replace(/\+/g, ' ');
     }
     return out;
+  }
+
+  /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
+  presentedSecret(secret: string, stored: string): string {
+    return this.on('token-secret-compared-on-stored-length') ? secret.slice(0, stored.length) : secret;
   }
 
   get checksClientSecret(): boolean {
@@ -359,6 +371,10 @@ export class Deviations {
     const out = { ...headers };
     if (this.on('rate-limit-remaining-negative')) out[names.remaining] = d.limit - d.count;
     if (this.on('rate-limit-429-remaining-nonzero') && !d.allowed) out[names.remaining] = 1;
+    // The requests used in the window, not those left.
+    if (this.on('rate-limit-remaining-reports-used')) out[names.remaining] = d.count;
+    // Read before this request is counted: one too many, and 1 on the last request the window allows.
+    if (this.on('rate-limit-remaining-before-count')) out[names.remaining] = Math.max(0, d.limit - d.count + 1);
     if (this.on('rate-limit-reset-delta')) out[names.reset] = String(d.retryAfter);
     if (this.on('rate-limit-reset-fractional')) out[names.reset] = (d.endsAtMs / 1000).toFixed(3);
     if (this.on('rate-limit-reset-milliseconds')) out[names.reset] = String(d.endsAtMs);
@@ -396,6 +412,14 @@ export class Deviations {
       typeof query['status'] === 'string'
     )
       return { ...(isMap(body) ? body : {}), status: query['status'] };
+    if (this.on('transition-status-member-case-insensitive') && isMap(body) && body['status'] === undefined) {
+      // Member names matched case-insensitively (Go's encoding/json): Status or STATUS fills status.
+      const k = Object.keys(body).find((n) => n.toLowerCase() === 'status');
+      if (k !== undefined) {
+        const { [k]: v, ...rest } = body;
+        return { ...rest, status: v };
+      }
+    }
     if (this.on('transition-status-case-insensitive') && isMap(body) && typeof body['status'] === 'string')
       return { ...body, status: body['status'].toLowerCase() };
     if (this.on('transition-status-array-coerced') && isMap(body) && Array.isArray(body['status']))
@@ -478,6 +502,8 @@ export class Deviations {
 
   /** A custom signing keys body as the form parser left it (qs with its default arrayLimit 20 for `keys-form-array-limit-20`). */
   formKeysBody(body: unknown, form: boolean): unknown {
+    // Percent-decoded first, + read as a space after: a %2B sent for + ends as a space too.
+    if (this.on('keys-form-plus-decoded-after-percent') && form && isMap(body)) return plusAsSpace(body);
     if (!(this.on('keys-form-array-limit-20') && form && isMap(body) && Array.isArray(body['keys']))) return body;
     const keys = body['keys'] as unknown[];
     // An index above 20 turns the array into an object keyed by index.
@@ -517,6 +543,7 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-values-trimmed')) return value.trim();
     return this.on('custom-text-entities-decoded-after-check') ? decodeEntities(value) : value;
   }
 
@@ -529,6 +556,13 @@ export class Deviations {
       kept = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
     if (this.on('custom-text-non-string-accepted') && isMap)
       kept = mapValues(body, (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
+    if (this.on('custom-text-length-counts-graphemes') && isMap) {
+      // The limit counted in grapheme clusters: a value of at most 2000 of them passes whatever its code points.
+      const checked = mapValues(kept as object, (v) =>
+        typeof v === 'string' && graphemes(v) <= valueMax ? [...v].slice(0, valueMax).join('') : v,
+      );
+      return { checked, kept };
+    }
     const checked =
       this.on('custom-text-2001-accepted') && isMap
         ? mapValues(kept as object, (v) => (typeof v === 'string' ? v.slice(0, valueMax) : v))
@@ -537,13 +571,34 @@ export class Deviations {
   }
 
   /** Whether a language or page outside the documented ones is accepted in the custom text path. */
-  acceptsCustomTextPath(part: 'language' | 'page'): boolean {
+  acceptsCustomTextPath(part: 'language' | 'page', value = '', allowed: readonly string[] = []): boolean {
+    if (part === 'page' && this.on('custom-text-page-case-insensitive'))
+      return allowed.some((p) => p.toLowerCase() === value.toLowerCase());
     return part === 'language' ? this.on('custom-text-any-language') : this.on('custom-text-any-page');
   }
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.on('custom-text-script-stored')) return value;
+    if (this.on('custom-text-handler-attribute-case-sensitive')) {
+      // Event handler attributes looked for in lower case only: ONCLICK or onMouseOver is not seen.
+      const seen = value.replace(
+        /(\s)([A-Za-z][A-Za-z0-9-]*)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g,
+        (m, sp: string, name: string) => (/^on/i.test(name) && name !== name.toLowerCase() ? sp : m),
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
+    if (this.on('custom-text-img-allowed')) {
+      // img on the allow-list with src (http or https), alt, width and height.
+      const seen = value
+        .replace(
+          /<img\b([^>]*?)\/?>/gi,
+          (_m, attrs: string) =>
+            `<a${attrs.replace(/\ssrc(\s*=)/gi, ' href$1').replace(/\s(?:alt|width|height)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '')}></a>`,
+        )
+        .replace(/<\/img\s*>/gi, '');
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('custom-text-slash-attribute-unchecked')) {
       // Attributes are looked for after white space only: "<b/onclick=...>" reads as a bare <b>.
       const seen = value.replace(/(<[A-Za-z][A-Za-z0-9]*)\/[^\s>]+/g, '$1');
@@ -589,6 +644,11 @@ export class Deviations {
       const own = (type: string) => types === null || types.has(type);
       return { live: (type) => this.sharedFilter === null || this.sharedFilter.has(type), replayed: own };
     }
+    if (this.on('event-type-filter-suffix-match') && types !== null) {
+      // Matched as routing-key suffixes: connection.updated also matches organization.connection.updated.
+      const bySuffix = (type: string) => [...types].some((t) => type === t || type.endsWith(`.${t}`));
+      return { live: bySuffix, replayed: bySuffix };
+    }
     if (this.on('event-type-filter-by-resource') && types !== null) {
       const resources = new Set([...types].map(resourceOf));
       const byResource = (type: string) => resources.has(resourceOf(type));
@@ -611,6 +671,11 @@ export class Deviations {
     return this.on('from-timestamp-21-accepted') ? Infinity : max;
   }
 
+  /** The event_type values checked against the list (`event-type-only-first-validated`: the first only). */
+  eventTypesValidated(types: string[]): string[] {
+    return this.on('event-type-only-first-validated') ? types.slice(0, 1) : types;
+  }
+
   /** The event types a stream is asked for, from the event_type values as given. */
   eventTypesAsked(values: string[]): string[] {
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
@@ -623,6 +688,11 @@ export class Deviations {
     return this.on('heartbeat-offset-frozen-at-connect') ? atConnect : current;
   }
 
+  /** A live event as a stream sends it, `counted` being the stream's position at connect plus the live events it delivered. */
+  liveEventSent(e: LoggedEvent, counted: number): LoggedEvent {
+    return this.on('live-offsets-count-delivered-events') ? { ...e, offset: encodeOffset(counted) } : e;
+  }
+
   /** Whether a stream not resumed from a cursor drops the first live event it would deliver. */
   get dropsFirstLiveEvent(): boolean {
     return this.on('first-live-event-dropped');
@@ -631,6 +701,16 @@ export class Deviations {
   /** Whether a from over its limit is dropped (the stream starts at the latest position) instead of refused. */
   get dropsOverlongFrom(): boolean {
     return this.on('from-1025-accepted');
+  }
+
+  /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
+  fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+    if (strict !== undefined || !this.on('from-timestamp-day-rollover')) return strict;
+    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?[Zz]$/.exec(value);
+    if (!m) return undefined;
+    const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+    // Date.UTC rolls 2025-02-30 over to 2025-03-02 instead of refusing it.
+    return mo >= 1 && mo <= 12 ? Date.UTC(y, mo - 1, d, h, mi, se) : undefined;
   }
 
   /** Where a from_timestamp starts the stream (epoch ms); undefined: at the latest position. */
@@ -713,6 +793,7 @@ export class Deviations {
 
   /** The events a stream resumed from a cursor replays, of those after it. */
   resumedBacklog(events: LoggedEvent[]): LoggedEvent[] {
+    if (this.on('resume-replay-drops-deleted-events')) return events.filter((e) => !e.type.endsWith('.deleted'));
     return this.on('resume-backlog-capped') ? events.slice(0, RESUME_PAGE) : events;
   }
 
@@ -751,6 +832,7 @@ export class Deviations {
   /** The bounds and default of take. */
   takeBounds(take: { min: number; max: number; default: number }): { min: number; max: number; default: number } {
     if (this.on('take-0-accepted')) return { ...take, min: 0 };
+    if (this.on('take-1-refused')) return { ...take, min: take.min + 1 };
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
     if (this.on('take-100-refused') || this.on('take-100-refused-r3')) return { ...take, max: take.max - 1 };
     if (this.on('default-page-size-20')) return { ...take, default: 20 };
@@ -783,6 +865,15 @@ export class Deviations {
   listCursorOf(from: string | undefined, cursorAt: (index: number) => string | undefined): string | undefined {
     if (!this.on('event-streams-next-integer') || from === undefined || !/^[1-9][0-9]{0,5}$/.test(from)) return from;
     return cursorAt(Number(from) - 1) ?? from;
+  }
+
+  /** The page a list request is answered (`event-streams-page-cached-by-from`: a cache keyed by from alone). */
+  listPage<T>(from: string | undefined, page: T): T {
+    if (!this.on('event-streams-page-cached-by-from')) return page;
+    const key = from ?? '';
+    if (this.pagesByFrom.has(key)) return this.pagesByFrom.get(key) as T;
+    this.pagesByFrom.set(key, page);
+    return page;
   }
 
   /** How many streams a page of `take` holds. */
@@ -855,6 +946,20 @@ function decodeEntities(value: string): string {
     if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : m;
     return named[name!.toLowerCase()] ?? m;
   });
+}
+
+/** Every + of every string of a JSON value read as a space (`keys-form-plus-decoded-after-percent`). */
+function plusAsSpace(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(/\+/g, ' ');
+  if (Array.isArray(v)) return v.map(plusAsSpace);
+  return isMap(v) ? mapValues(v, plusAsSpace) : v;
+}
+
+/** The grapheme clusters of a string (`custom-text-length-counts-graphemes`). */
+function graphemes(s: string): number {
+  let n = 0;
+  for (const _ of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)) n++;
+  return n;
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {

@@ -28,7 +28,7 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   const page = param(request, 'page');
   if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language'))
     throw apiError('invalid_uri', `language must be one of: ${LANGUAGES.join(', ')}`);
-  if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page'))
+  if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page', page, PAGES))
     throw apiError('invalid_uri', `page must be one of: ${PAGES.join(', ')}`);
   return { id, key: customTextKey(id, language, page), known: ctx.state.profiles.has(id) };
 }

@@ -85,7 +85,7 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
           from,
           cursorAt,
         });
-        return next === undefined ? { eventStreams } : { eventStreams, next };
+        return ctx.deviations.listPage(from, next === undefined ? { eventStreams } : { eventStreams, next });
       },
     },
   ];

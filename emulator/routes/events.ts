@@ -93,7 +93,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   let from = singleQuery(request, 'from');
   const fromTimestamp = singleQuery(request, 'from_timestamp');
   const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'));
-  for (const t of types) {
+  for (const t of ctx.deviations.eventTypesValidated(types)) {
     if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType)
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
@@ -106,7 +106,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     const max = ctx.deviations.fromTimestampMax(FROM_TIMESTAMP_MAX);
     if (codePoints(fromTimestamp) > max)
       throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
-    const ms = parseRfc3339(fromTimestamp);
+    const ms = ctx.deviations.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp));
     if (ms === undefined) throw apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time');
     const start = ctx.deviations.timestampStart(ms);
     // The cursor is more accurate than a timestamp, so it wins when both are given.
@@ -162,6 +162,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const atConnect = ctx.events.position;
   const heartbeat = () => res.write(heartbeatMessage(ctx, atConnect));
   let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
+  let deliveredLive = 0;
 
   if (typeof head.body === 'string' && head.body !== '') res.write(head.body);
   const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
@@ -176,7 +177,8 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
           dropNextLive = false;
           return;
         }
-        res.write(eventMessage(ctx, e, false));
+        deliveredLive++;
+        res.write(eventMessage(ctx, ctx.deviations.liveEventSent(e, atConnect + deliveredLive), false));
       })
     : () => undefined;
   if (beats.first && !early) heartbeat();
