@@ -560,3 +560,32 @@ export async function publicSigningJwk(
     ...(members.alg ? { alg: type.alg } : {}),
   };
 }
+
+/**
+ * Spellings of an integer query parameter with the bounds `min`..`max` that
+ * no reading makes an integer within them, by the shortcut that would take
+ * each: digits followed by other characters (parseInt, strtol), a fraction
+ * (truncation), an exponent beyond the bounds (parseInt stops at the e), values
+ * that wrap a 32- or 64-bit integer into the bounds, negative zero, digit
+ * separators and digits of other scripts (Python's int() reads both). A
+ * lenient reading a correct server may have (a leading zero, a plus sign, an
+ * exponent or hex literal that Number() reads within the bounds) is left out.
+ */
+export function integerQueryOutside(min: number, max: number): Array<{ what: string; value: string }> {
+  const inside = String(min + 1);
+  return [
+    { what: 'digits then letters', value: `${inside}abc` },
+    { what: 'digits then a comma and digits', value: `${inside},${min + 2}` },
+    { what: 'digits then a space and digits', value: `${inside} ${min + 2}` },
+    { what: 'a fraction below the maximum', value: `${max - 1}.5` },
+    { what: 'an exponent beyond the maximum', value: `${inside}e3` },
+    { what: 'the maximum plus one in a fraction', value: `${max + 1}.0` },
+    { what: 'one more than 2^32 (wraps to 1 in 32 bits)', value: '4294967297' },
+    { what: 'one more than 2^64 (wraps to 1 in 64 bits)', value: '18446744073709551617' },
+    { what: 'minus 2^32 plus one (wraps to 1)', value: '-4294967295' },
+    { what: 'negative zero', value: '-0' },
+    { what: 'a digit separator', value: `${inside}_0` },
+    { what: 'fullwidth digits', value: [...inside].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('') },
+    { what: 'Arabic-Indic digits', value: [...inside].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('') },
+  ];
+}

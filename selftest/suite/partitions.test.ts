@@ -12,6 +12,7 @@ import {
   ALPHABETS,
   basicMarkup,
   codePointLength,
+  integerQueryOutside,
   mediaTypeSpellings,
   nearIds,
   nearMisses,
@@ -62,4 +63,20 @@ test('should never give the value itself as a near miss or a near id', () => {
 test('should spell a media type only in ways RFC 9110 makes the same', () => {
   for (const t of fc.sample(mediaTypeSpellings('application/json'), 50))
     expect(t.split(';')[0]!.trim().toLowerCase()).toBe('application/json');
+});
+
+test('should give as outside an integer range only spellings that Number() and every lenient reading put outside it', () => {
+  for (const [min, max] of [
+    [1, 100],
+    [1, 10],
+  ] as const) {
+    for (const { what, value } of integerQueryOutside(min, max)) {
+      const n = Number(value);
+      const asNumber = value.trim() !== '' && Number.isInteger(n) && n >= min && n <= max;
+      expect(asNumber, `${what}: ${value}`).toBe(false);
+      expect(/^\+?0*[0-9]+$/.test(value) && Number(value) >= min && Number(value) <= max, `${what}: ${value}`).toBe(
+        false,
+      );
+    }
+  }
 });
