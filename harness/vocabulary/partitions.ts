@@ -589,3 +589,16 @@ export function integerQueryOutside(min: number, max: number): Array<{ what: str
     { what: 'Arabic-Indic digits', value: [...inside].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('') },
   ];
 }
+
+/**
+ * RFC 9110 12.5.1: Accept values that admit application/json (a list, a
+ * wildcard, weights), each to be met with the JSON answer as the plain
+ * `application/json` is; clients send such lists by default. The first is
+ * what most HTTP clients send.
+ */
+export const ADMITS_JSON = [
+  'application/json, text/plain, */*',
+  '*/*',
+  'application/*',
+  'text/html;q=0.9, application/json;q=0.8',
+] as const;
