@@ -30,6 +30,7 @@ import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import {
   mediaTypeSpellings,
+  nearMemberNames,
   otherJsonTypes,
   publicSigningJwk,
   SIGNING_KEY_TYPES,
@@ -807,6 +808,37 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       });
     });
   }
+
+  const nearNames = declareRules('custom-signing-keys.put.min-one-key', 'jwks.keys', 'http.json-error-bodies');
+  test(
+    'should refuse a JWKS whose keys, or a key whose kty, is spelt otherwise: another case, white space, an invisible or look-alike character (RFC 8259 8.3: member names match exactly; RFC 7517 4.1, 5: kty and keys must be present)',
+    nearNames,
+    async ({ api, config }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        const key = await publicJwk('conformance-near-names');
+        const some = <T>(all: T[]) => (config.embedded ? all : all.slice(0, 1));
+        for (const { what, name } of some(nearMemberNames('keys'))) {
+          const ex = await api.put(KEYS_PATH, { json: { [name]: [key] } });
+          mustRefuse(
+            nearNames.customSigningKeysPutMinOneKey,
+            ex,
+            `the JWKS has no keys member: it holds ${JSON.stringify(name)} (keys ${what})`,
+          );
+          mustBeJsonErrorBody(nearNames, ex);
+        }
+        for (const { what, name } of some(nearMemberNames('kty'))) {
+          const { kty, ...rest } = key as { kty: string };
+          const ex = await api.put(KEYS_PATH, { json: { keys: [{ ...rest, [name]: kty }] } });
+          mustRefuse(
+            nearNames.jwksKeys,
+            ex,
+            `the key has no kty member: it holds ${JSON.stringify(name)} (kty ${what})`,
+          );
+          mustBeJsonErrorBody(nearNames, ex);
+        }
+      });
+    },
+  );
 
   const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
   test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api }) => {

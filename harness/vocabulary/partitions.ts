@@ -602,3 +602,24 @@ export const ADMITS_JSON = [
   'application/*',
   'text/html;q=0.9, application/json;q=0.8',
 ] as const;
+
+/**
+ * Near spellings of a JSON member name, none of them the name: JSON matches
+ * member names exactly, code unit by code unit (RFC 8259 8.3), so a body
+ * holding only one of these lacks the member. Each is what a lenient reader
+ * would fold onto the name: another case, white space around it, an invisible
+ * character after it, a look-alike letter from another script.
+ */
+export function nearMemberNames(name: string): Array<{ what: string; name: string }> {
+  return [
+    { what: 'in upper case', name: name.toUpperCase() },
+    { what: 'capitalised', name: name[0]!.toUpperCase() + name.slice(1) },
+    { what: 'after a space', name: ` ${name}` },
+    { what: 'before a space', name: `${name} ` },
+    { what: 'before a zero-width space', name: `${name}\u200b` },
+    {
+      what: 'with a look-alike letter of another script',
+      name: name.replace(/[aeopcsx]/, (c) => 'аеорсѕх'['aeopcsx'.indexOf(c)]!),
+    },
+  ].filter((n) => n.name !== name);
+}

@@ -15,6 +15,7 @@ import {
   integerQueryOutside,
   mediaTypeSpellings,
   nearIds,
+  nearMemberNames,
   nearMisses,
   plainText,
   type AlphabetName,
@@ -78,5 +79,13 @@ test('should give as outside an integer range only spellings that Number() and e
         false,
       );
     }
+  }
+});
+
+test('should give near member names that differ from the name, one per spelling', () => {
+  for (const name of ['status', 'keys', 'kty']) {
+    const near = nearMemberNames(name);
+    expect(near.map((n) => n.name)).not.toContain(name);
+    expect(new Set(near.map((n) => n.name)).size).toBe(near.length);
   }
 });
