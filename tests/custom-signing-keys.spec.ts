@@ -213,6 +213,8 @@ interface KeySet {
   kid: 'every' | 'none' | 'first';
   members: boolean;
   mixed: boolean;
+  /** The first key an EC P-256 key with its certificate chain (x5c: standard base64, + and / in it). */
+  certified?: boolean;
 }
 const KEY_SETS: readonly KeySet[] = [
   {
@@ -227,6 +229,14 @@ const KEY_SETS: readonly KeySet[] = [
   { what: '3 keys, a kid on the first only, the key types in turn', size: 3, kid: 'first', members: true, mixed: true },
   { what: '25 keys, each with its kid, the key types in turn', size: 25, kid: 'every', members: true, mixed: true },
   { what: '25 keys without kid, the key types in turn', size: 25, kid: 'none', members: false, mixed: true },
+  {
+    what: '2 keys, the first with kid and its certificate chain (x5c, standard base64 holding + and /)',
+    size: 2,
+    kid: 'first',
+    members: false,
+    mixed: false,
+    certified: true,
+  },
 ];
 
 /** The keys of a set, of the types taken. */
@@ -234,6 +244,10 @@ async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string
   const keys: Record<string, unknown>[] = [];
   for (let i = 0; i < set.size; i++) {
     const kid = set.kid === 'every' || (set.kid === 'first' && i === 0) ? `conformance-${tag}-${i + 1}` : undefined;
+    if (set.certified && i === 0 && taken.some((t) => t.what === 'EC P-256')) {
+      keys.push(chainedJwk(kid ?? `conformance-${tag}-chain`, CHAIN.length));
+      continue;
+    }
     keys.push(
       await publicSigningJwk(set.mixed ? taken[i % taken.length]! : taken[0]!, {
         ...(kid !== undefined ? { kid } : {}),
@@ -432,7 +446,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     'custom-signing-keys.put.replaces',
   );
   test(
-    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3 and 25 keys (relation), where it reads a form-encoded JWKS',
+    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3 and 25 keys and a key with its certificate chain (relation), where it reads a form-encoded JWKS',
     sameAsJson,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -451,8 +465,8 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
           `The target does not read a JWKS of one key in bracket notation (answered ${first.status}); the form encoding of a JWKS is not shown`,
         );
         const taken = await takenKeyTypes(api, config);
-        // Against an external target, the sets that decide the most: 2 keys without kid, and 25 keys.
-        const chosen = KEY_SETS.filter((s, i) => config.embedded || i === 1 || i === 4);
+        // Against an external target, the sets that decide the most: 2 keys without kid, 25 keys, a certificate chain.
+        const chosen = KEY_SETS.filter((s, i) => config.embedded || i === 1 || i === 4 || s.certified);
         for (const [n, set] of chosen.entries()) {
           const keys = await keysOf(set, taken, `form-${n}`);
           const asJson = await putJson(api, keys);
