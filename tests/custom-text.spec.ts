@@ -27,7 +27,7 @@ import { declareRules } from '../harness/vocabulary/declare.ts';
 import {
   activeContent,
   activeMarkup,
-  ALPHABETS,
+  TEXT_ALPHABETS,
   basicMarkup,
   codePointLength,
   equivalentSegments,
@@ -200,7 +200,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
       const key = config.customTextKey;
       // Every alphabet, sent both ways, at the limit and inside it: the partitions are a grid, covered on
       // every run; only the text within each (and the inside size) is generated.
-      const cells = (Object.keys(ALPHABETS) as AlphabetName[]).flatMap((alphabet) =>
+      const cells = (Object.keys(TEXT_ALPHABETS) as AlphabetName[]).flatMap((alphabet) =>
         MEDIA.flatMap((media) => [2000, 0].map((at) => ({ alphabet, media, at }))),
       );
       const cases = fc.integer({ min: 1, max: 1999 }).chain((inside) =>

@@ -32,7 +32,18 @@ export const ALPHABETS = {
   combining: fc.constantFrom('e\u0301', 'a\u0308', 'n\u0303').map((s) => s),
 } as const;
 
-export type AlphabetName = keyof typeof ALPHABETS;
+/**
+ * The alphabets of text values (custom text): those of ALPHABETS and plain
+ * text broken over lines (line feeds and tabs among ASCII), each a character
+ * the document counts as one and a line-ending convention (CRLF, HTML form
+ * submission) would count as two.
+ */
+export const TEXT_ALPHABETS = {
+  ...ALPHABETS,
+  'line breaks': fc.oneof({ arbitrary: ASCII, weight: 2 }, { arbitrary: fc.constantFrom('\n', '\t'), weight: 1 }),
+} as const;
+
+export type AlphabetName = keyof typeof TEXT_ALPHABETS;
 
 /** Code points of a string (what the document's "characters" count). */
 export const codePointLength = (s: string) => [...s].length;
@@ -45,7 +56,7 @@ export const codePointLength = (s: string) => [...s].length;
 export function plainText(alphabet: AlphabetName, n: number): fc.Arbitrary<string> {
   const inner = Math.max(0, n - 2);
   const body = fc
-    .array(ALPHABETS[alphabet], { minLength: inner, maxLength: inner })
+    .array(TEXT_ALPHABETS[alphabet] as fc.Arbitrary<string>, { minLength: inner, maxLength: inner })
     .map((parts) => [...parts.join('')].slice(0, inner).join(''))
     .map((s) => (codePointLength(s) < inner ? s + 'x'.repeat(inner - codePointLength(s)) : s));
   return body.map((s) => (n === 1 ? 'T' : `T${s}${'Z'}`));
