@@ -63,6 +63,22 @@ export function plainText(alphabet: AlphabetName, n: number): fc.Arbitrary<strin
 }
 
 /**
+ * Text with white space where a trimming or collapsing server would change
+ * it (Unicode White_Space: ASCII space, tab and line feed, no-break space,
+ * ideographic space): before, after, both, doubled inside, and white space
+ * alone. Answered as sent, each keeps every one of its code points.
+ */
+export const WHITE_SPACE_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'a leading space', value: ' Welcome' },
+  { what: 'a trailing space', value: 'Welcome ' },
+  { what: 'a tab before and a line feed after', value: '\tWelcome\n' },
+  { what: 'no-break spaces around (U+00A0)', value: '\u00a0Welcome\u00a0' },
+  { what: 'an ideographic space before (U+3000)', value: '\u3000Welcome' },
+  { what: 'two spaces inside', value: 'Wel  come' },
+  { what: 'a single space alone', value: ' ' },
+];
+
+/**
  * Spellings Unicode makes canonically or compatibly equivalent (UAX #15), each
  * one that a normalising server would change or that a composed one would be
  * changed into: composed and decomposed letters, marks out of canonical
