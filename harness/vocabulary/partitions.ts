@@ -173,6 +173,22 @@ export const activeMarkup: fc.Arbitrary<string> = fc
         .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
       // A hyperlink to a script URL.
       scriptUrl.map((url) => `<a href="${url}">x</a>`),
+      // An element beyond styling and hyperlinks with only harmless-looking attributes (an https source, no
+      // handler): a rich-text allow-list may hold it, the document's "basic styling tags and hyperlinks" does not.
+      fc
+        .constantFrom(
+          '<img src="https://example.com/logo.png" alt="logo">',
+          '<img src="https://example.com/logo.png" width="10" height="10">',
+          '<iframe src="https://example.com/"></iframe>',
+          '<video src="https://example.com/v.mp4"></video>',
+          '<embed src="https://example.com/x.pdf">',
+          '<object data="https://example.com/x.pdf"></object>',
+          '<form action="https://example.com/"><input name="q"></form>',
+          '<svg width="10" height="10"></svg>',
+        )
+        .chain((markup) =>
+          anyCase(/^<([a-z]+)/.exec(markup)![1]!).map((name) => markup.replace(/^<[a-z]+/, `<${name}`)),
+        ),
     ),
     fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 '),
   )
