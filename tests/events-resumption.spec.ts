@@ -405,6 +405,43 @@ test.describe('events stream @sse', () => {
     },
   );
 
+  const notRfc3339 = declareRules('events.from-timestamp.start');
+  test(
+    "should refuse a from_timestamp within 20 characters that is no RFC 3339 date-time (5.6, 5.7): a day past its month's end, February 29 of a common year, month 00 or 13, day 00, hour 24, minute 60, second 61, no time zone, a date alone, a space for T",
+    notRfc3339,
+    async ({ events, config }) => {
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'Against an external target the invalid timestamps are sent only with writes on (the read-only run is at its request budget)',
+      );
+      // Each within the 20-character limit, so that only its grammar or its calendar refuses it.
+      const invalid: Array<[string, string]> = [
+        ['2025-02-30T00:00:00Z', 'February 30'],
+        ['2025-04-31T00:00:00Z', 'April 31'],
+        ['2025-02-29T00:00:00Z', 'February 29 of a common year'],
+        ['2025-13-01T00:00:00Z', 'month 13'],
+        ['2025-00-10T00:00:00Z', 'month 00'],
+        ['2025-01-00T00:00:00Z', 'day 00'],
+        ['2025-01-01T24:00:00Z', 'hour 24'],
+        ['2025-01-01T00:60:00Z', 'minute 60'],
+        ['2025-01-01T00:00:61Z', 'second 61'],
+        ['2025-01-01T00:00:00', 'no time zone (RFC 3339 5.6: time-offset is required)'],
+        ['2025-01-01', 'a date alone'],
+        ['2025-01-01 00:00:00Z', 'a space for T'],
+      ];
+      // Against an external target (writes on), the calendar ones a date library rolls over.
+      for (const [v, what] of config.embedded ? invalid : invalid.slice(0, 3)) {
+        const conn = await events.subscribe({ query: { from_timestamp: v } });
+        mustRefuse(
+          notRfc3339.eventsFromTimestampStart,
+          streamExchange(conn),
+          `from_timestamp ${v} (${what}) is no RFC 3339 date-time`,
+        );
+        conn.close();
+      }
+    },
+  );
+
   const timestampLength = declareRules('events.from-timestamp.max-length');
   test(
     'should refuse a from_timestamp over 20 characters, valid RFC 3339 or not',
