@@ -222,6 +222,8 @@ export class TokenAuthority {
 
   /** Verifies signature (RS256 only), exp, iss and aud; rejects on any failure. */
   async verify(token: string, origin: string): Promise<Principal> {
+    // RFC 7515 7.1, 2: three BASE64URL segments, trailing '=' omitted; the verifier's decoder takes padding.
+    if (!JWS_COMPACT.test(token)) throw new Error('not a JWS compact serialisation');
     const { payload } = await jwtVerify(token, this.publicKey, {
       algorithms: ['RS256'],
       issuer: `${origin}/`,
@@ -242,6 +244,8 @@ export class TokenAuthority {
 // Token endpoint
 
 const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i;
+/** A JWS compact serialisation of a signed token: three base64url segments without padding (RFC 7515 7.1). */
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i;
 
 function formDecode(s: string): string {

@@ -30,6 +30,7 @@ import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import {
   mediaTypeSpellings,
+  nearMemberNames,
   otherJsonTypes,
   publicSigningJwk,
   SIGNING_KEY_TYPES,
@@ -212,6 +213,8 @@ interface KeySet {
   kid: 'every' | 'none' | 'first';
   members: boolean;
   mixed: boolean;
+  /** The first key an EC P-256 key with its certificate chain (x5c: standard base64, + and / in it). */
+  certified?: boolean;
 }
 const KEY_SETS: readonly KeySet[] = [
   {
@@ -226,6 +229,14 @@ const KEY_SETS: readonly KeySet[] = [
   { what: '3 keys, a kid on the first only, the key types in turn', size: 3, kid: 'first', members: true, mixed: true },
   { what: '25 keys, each with its kid, the key types in turn', size: 25, kid: 'every', members: true, mixed: true },
   { what: '25 keys without kid, the key types in turn', size: 25, kid: 'none', members: false, mixed: true },
+  {
+    what: '2 keys, the first with kid and its certificate chain (x5c, standard base64 holding + and /)',
+    size: 2,
+    kid: 'first',
+    members: false,
+    mixed: false,
+    certified: true,
+  },
 ];
 
 /** The keys of a set, of the types taken. */
@@ -233,6 +244,10 @@ async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string
   const keys: Record<string, unknown>[] = [];
   for (let i = 0; i < set.size; i++) {
     const kid = set.kid === 'every' || (set.kid === 'first' && i === 0) ? `conformance-${tag}-${i + 1}` : undefined;
+    if (set.certified && i === 0 && taken.some((t) => t.what === 'EC P-256')) {
+      keys.push(chainedJwk(kid ?? `conformance-${tag}-chain`, CHAIN.length));
+      continue;
+    }
     keys.push(
       await publicSigningJwk(set.mixed ? taken[i % taken.length]! : taken[0]!, {
         ...(kid !== undefined ? { kid } : {}),
@@ -431,7 +446,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     'custom-signing-keys.put.replaces',
   );
   test(
-    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3 and 25 keys (relation), where it reads a form-encoded JWKS',
+    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3 and 25 keys and a key with its certificate chain (relation), where it reads a form-encoded JWKS',
     sameAsJson,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -450,8 +465,8 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
           `The target does not read a JWKS of one key in bracket notation (answered ${first.status}); the form encoding of a JWKS is not shown`,
         );
         const taken = await takenKeyTypes(api, config);
-        // Against an external target, the sets that decide the most: 2 keys without kid, and 25 keys.
-        const chosen = KEY_SETS.filter((s, i) => config.embedded || i === 1 || i === 4);
+        // Against an external target, the sets that decide the most: 2 keys without kid, 25 keys, a certificate chain.
+        const chosen = KEY_SETS.filter((s, i) => config.embedded || i === 1 || i === 4 || s.certified);
         for (const [n, set] of chosen.entries()) {
           const keys = await keysOf(set, taken, `form-${n}`);
           const asJson = await putJson(api, keys);
@@ -807,6 +822,37 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       });
     });
   }
+
+  const nearNames = declareRules('custom-signing-keys.put.min-one-key', 'jwks.keys', 'http.json-error-bodies');
+  test(
+    'should refuse a JWKS whose keys, or a key whose kty, is spelt otherwise: another case, white space, an invisible or look-alike character (RFC 8259 8.3: member names match exactly; RFC 7517 4.1, 5: kty and keys must be present)',
+    nearNames,
+    async ({ api, config }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        const key = await publicJwk('conformance-near-names');
+        const some = <T>(all: T[]) => (config.embedded ? all : all.slice(0, 1));
+        for (const { what, name } of some(nearMemberNames('keys'))) {
+          const ex = await api.put(KEYS_PATH, { json: { [name]: [key] } });
+          mustRefuse(
+            nearNames.customSigningKeysPutMinOneKey,
+            ex,
+            `the JWKS has no keys member: it holds ${JSON.stringify(name)} (keys ${what})`,
+          );
+          mustBeJsonErrorBody(nearNames, ex);
+        }
+        for (const { what, name } of some(nearMemberNames('kty'))) {
+          const { kty, ...rest } = key as { kty: string };
+          const ex = await api.put(KEYS_PATH, { json: { keys: [{ ...rest, [name]: kty }] } });
+          mustRefuse(
+            nearNames.jwksKeys,
+            ex,
+            `the key has no kty member: it holds ${JSON.stringify(name)} (kty ${what})`,
+          );
+          mustBeJsonErrorBody(nearNames, ex);
+        }
+      });
+    },
+  );
 
   const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
   test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api }) => {

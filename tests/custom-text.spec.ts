@@ -27,7 +27,7 @@ import { declareRules } from '../harness/vocabulary/declare.ts';
 import {
   activeContent,
   activeMarkup,
-  ALPHABETS,
+  TEXT_ALPHABETS,
   basicMarkup,
   codePointLength,
   equivalentSegments,
@@ -42,6 +42,7 @@ import {
   SAME_MARKUP,
   TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
+  WHITE_SPACE_SPELLINGS,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
 import type { Exchange } from '../harness/requests/client.ts';
@@ -200,7 +201,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
       const key = config.customTextKey;
       // Every alphabet, sent both ways, at the limit and inside it: the partitions are a grid, covered on
       // every run; only the text within each (and the inside size) is generated.
-      const cells = (Object.keys(ALPHABETS) as AlphabetName[]).flatMap((alphabet) =>
+      const cells = (Object.keys(TEXT_ALPHABETS) as AlphabetName[]).flatMap((alphabet) =>
         MEDIA.flatMap((media) => [2000, 0].map((at) => ({ alphabet, media, at }))),
       );
       const cases = fc.integer({ min: 1, max: 1999 }).chain((inside) =>
@@ -252,7 +253,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     'custom-text.put.form',
   );
   test(
-    'should take a value at the lower boundary (0 and 1 characters) and in every spelling Unicode makes equivalent (NFC, NFD, marks out of order, compatibility characters, Hangul jamo), both media types, and answer it with its key exactly as sent, code point for code point',
+    'should take a value at the lower boundary (0 and 1 characters), with white space at its ends or alone, and in every spelling Unicode makes equivalent (NFC, NFD, marks out of order, compatibility characters, Hangul jamo), both media types, and answer it with its key exactly as sent, code point for code point',
     exact,
     async ({ api, config }) => {
       const id = profile(config);
@@ -263,6 +264,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
         { what: 'the empty string (0 characters)', value: '' },
         { what: 'one character', value: 'x' },
         ...UNICODE_SPELLINGS.map((u) => ({ what: u.what, value: `Text ${u.value}` })),
+        ...WHITE_SPACE_SPELLINGS,
       ];
       const codePoints = (v: unknown) =>
         typeof v === 'string'

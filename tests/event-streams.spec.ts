@@ -20,7 +20,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
-import { equivalentSegments, nearIds } from '../harness/vocabulary/partitions.ts';
+import { equivalentSegments, integerQueryOutside, nearIds } from '../harness/vocabulary/partitions.ts';
 
 const LIST = pathOf('event-streams.list');
 const one = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
@@ -158,6 +158,22 @@ test.describe('event streams @event-streams', () => {
       mustBeJsonErrorBody(range2, ex);
     });
   }
+
+  const spelt = declareRules('event-streams.list.take.range', 'http.json-error-bodies');
+  test(
+    'should refuse every spelling of take that no reading makes an integer from 1 to 100: digits then other characters, a fraction, an exponent or a wrap past the range, negative zero, digit separators, digits of other scripts',
+    spelt,
+    async ({ api, config }) => {
+      const all = integerQueryOutside(1, 100);
+      // Against an external target, the first of each shortcut (the read-only budget): letters, a fraction, an exponent, a wrap.
+      for (const [i, { what, value }] of all.entries()) {
+        if (!config.embedded && ![0, 3, 4, 6].includes(i)) continue;
+        const { ex } = await page(api, { take: value });
+        mustRefuse(spelt.eventStreamsListTakeRange, ex, `take=${value} (${what}) is no integer from 1 to 100`);
+        mustBeJsonErrorBody(spelt, ex);
+      }
+    },
+  );
 
   const range3 = declareRules('event-streams.list.take.range');
   test('should refuse any take outside 1..100 (property)', range3, async ({ api, config }) => {

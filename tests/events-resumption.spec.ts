@@ -76,9 +76,14 @@ async function checkResume(
 }
 
 test.describe('events stream @sse', () => {
-  const live = declareRules('events.start.latest', 'events.resume.no-loss', 'events.from-timestamp.start');
+  const live = declareRules(
+    'events.start.latest',
+    'events.resume.no-loss',
+    'events.resume.no-duplicate',
+    'events.from-timestamp.start',
+  );
   test(
-    'should continue live whichever way the stream starts: without from, from a cursor, from_timestamp, each with and without event_type',
+    "should continue live whichever way the stream starts (without from, from a cursor, from_timestamp, each with and without event_type), and resume from each stream's offset of a live event right after it, an event the filter skipped between",
     live,
     async ({ events, config }) => {
       requireTrigger(config);
@@ -116,8 +121,12 @@ test.describe('events stream @sse', () => {
           query: { from_timestamp, ...filter },
         },
       ];
+      // An organization made now is deleted once every stream is open: an event the filtered streams skip,
+      // so that their positions and the count of what they delivered part ways before the next one.
+      const skipped = await events.causer.createOrganization(nonce());
       const conns = [first];
       for (const m of modes.slice(1)) conns.push(await events.subscribe({ query: m.query }));
+      await events.causer.deleteOrganization(skipped);
       // One event caused after every stream is open: each must deliver it, whatever it replays first.
       const b = nonce();
       await events.causer.createOrganization(b);
@@ -141,6 +150,46 @@ test.describe('events stream @sse', () => {
           ),
         ),
       );
+      // The live event's offset on each stream, whatever its start mode and filter, resumes right after it
+      // (relation: a stream resumed from an offset it gave goes on where it was cut): resumed with the same
+      // filter, the event is never delivered again, and one caused after it arrives.
+      const resumed: Array<{ name: string; conn: Awaited<ReturnType<EventsHarness['subscribe']>> }> = [];
+      for (const [i, m] of modes.entries()) {
+        const off = got[i] ? offsetOf(got[i]!) : undefined;
+        if (typeof off !== 'string') continue;
+        const filtered = 'event_type' in m.query ? filter : {};
+        resumed.push({ name: m.name, conn: await events.subscribe({ query: { from: off, ...filtered } }) });
+      }
+      const c = nonce();
+      await events.causer.createOrganization(c);
+      for (const { name, conn } of resumed) {
+        const end = conn.isEventStream
+          ? await conn
+              .waitFor(causedBy(c), waitMs(config), 0, `organization.created with nonce ${c}`)
+              .catch(() => undefined)
+          : undefined;
+        must(
+          live.eventsResumeNoLoss,
+          !!end,
+          ev(
+            conn,
+            `resumed from the offset the stream started ${name} gave the event with nonce ${b}: the organization.created caused after it (nonce ${c})`,
+            conn.isEventStream
+              ? `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`
+              : `status ${conn.status}, Content-Type ${conn.contentType || '(none)'}`,
+          ),
+        );
+        const repeated = conn.events.slice(0, end ? end.index : undefined).filter(causedBy(b)).length;
+        must(
+          live.eventsResumeNoDuplicate,
+          repeated === 0,
+          ev(
+            conn,
+            `resumed from the offset the stream started ${name} gave the event with nonce ${b}: that event not again`,
+            `delivered again ${repeated} time(s)`,
+          ),
+        );
+      }
     },
   );
 
@@ -353,6 +402,43 @@ test.describe('events stream @sse', () => {
         actual: `status ${atLeap.status}`,
         exchange: atLeap,
       });
+    },
+  );
+
+  const notRfc3339 = declareRules('events.from-timestamp.start');
+  test(
+    "should refuse a from_timestamp within 20 characters that is no RFC 3339 date-time (5.6, 5.7): a day past its month's end, February 29 of a common year, month 00 or 13, day 00, hour 24, minute 60, second 61, no time zone, a date alone, a space for T",
+    notRfc3339,
+    async ({ events, config }) => {
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'Against an external target the invalid timestamps are sent only with writes on (the read-only run is at its request budget)',
+      );
+      // Each within the 20-character limit, so that only its grammar or its calendar refuses it.
+      const invalid: Array<[string, string]> = [
+        ['2025-02-30T00:00:00Z', 'February 30'],
+        ['2025-04-31T00:00:00Z', 'April 31'],
+        ['2025-02-29T00:00:00Z', 'February 29 of a common year'],
+        ['2025-13-01T00:00:00Z', 'month 13'],
+        ['2025-00-10T00:00:00Z', 'month 00'],
+        ['2025-01-00T00:00:00Z', 'day 00'],
+        ['2025-01-01T24:00:00Z', 'hour 24'],
+        ['2025-01-01T00:60:00Z', 'minute 60'],
+        ['2025-01-01T00:00:61Z', 'second 61'],
+        ['2025-01-01T00:00:00', 'no time zone (RFC 3339 5.6: time-offset is required)'],
+        ['2025-01-01', 'a date alone'],
+        ['2025-01-01 00:00:00Z', 'a space for T'],
+      ];
+      // Against an external target (writes on), the calendar ones a date library rolls over.
+      for (const [v, what] of config.embedded ? invalid : invalid.slice(0, 3)) {
+        const conn = await events.subscribe({ query: { from_timestamp: v } });
+        mustRefuse(
+          notRfc3339.eventsFromTimestampStart,
+          streamExchange(conn),
+          `from_timestamp ${v} (${what}) is no RFC 3339 date-time`,
+        );
+        conn.close();
+      }
     },
   );
 

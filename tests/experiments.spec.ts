@@ -29,6 +29,7 @@ import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 import {
   equivalentSegments,
+  nearMemberNames,
   nearMisses,
   nearMissSpellings,
   otherJsonTypes,
@@ -340,6 +341,25 @@ test.describe('experiment transitions @experiments @writes', () => {
       },
     );
   }
+
+  const nameRequired = declareRules('experiments.transition.status-required');
+  test(
+    'should refuse a move whose body holds a target under a near spelling of status only (JSON member names match exactly, RFC 8259 8.3: another case, white space, an invisible or look-alike character)',
+    nameRequired,
+    async ({ api, config }) => {
+      const id = experiment(config, 1);
+      const near = nearMemberNames('status');
+      // Every target, as one of them is a move the experiment's status takes; against an external target two
+      // spellings (capitalised, upper case) with active and paused (one of them is never the current status).
+      for (const { what, name } of config.embedded ? near : near.slice(0, 2))
+        for (const status of config.embedded ? TARGETS : TARGETS.slice(0, 2))
+          mustRefuse(
+            nameRequired.experimentsTransitionStatusRequired,
+            await api.post(path(id), { json: { [name]: status } }),
+            `status is required; the body holds ${JSON.stringify(name)} (status ${what}), another member`,
+          );
+    },
+  );
 
   for (const [title, body] of notAnObject({ status: 'paused' })) {
     const notObject = declareRules('experiments.transition.status-required');

@@ -14,6 +14,7 @@ import { isJsonMediaType } from '../harness/requests/client.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { must } from '../harness/vocabulary/must.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
+import { ADMITS_JSON } from '../harness/vocabulary/partitions.ts';
 import { pathOf } from '../spec/operations.ts';
 
 const UNKNOWN = {
@@ -148,18 +149,6 @@ test.describe('the HTTP layer answers JSON @http', () => {
     });
   }
 });
-
-/**
- * RFC 9110 12.5.1: an Accept that admits application/json (a list, a
- * wildcard, weights) is met with the JSON answer, as the plain
- * `application/json` is; clients send such lists by default.
- */
-const ADMITS_JSON = [
-  'application/json, text/plain, */*',
-  '*/*',
-  'application/*',
-  'text/html;q=0.9, application/json;q=0.8',
-] as const;
 
 test.describe('every Accept that admits JSON is met @http', () => {
   const served = declareRules(

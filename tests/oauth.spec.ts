@@ -27,7 +27,7 @@ import {
   mustFollowStatusChecklist,
   mustFollowTokenResponseChecklist,
 } from '../harness/vocabulary/auth-checks.ts';
-import { sameMediaType } from '../harness/vocabulary/partitions.ts';
+import { ADMITS_JSON, sameMediaType } from '../harness/vocabulary/partitions.ts';
 import { pathOf } from '../spec/operations.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
@@ -142,6 +142,35 @@ test.describe('token endpoint @auth', () => {
           actual: `status ${ex.status}`,
           exchange: ex,
         });
+      }
+    },
+  );
+
+  test(
+    'should answer the token request in JSON whatever Accept admits it: none, application/json, a list, a wildcard (RFC 6749 5.1: the parameters in the entity-body, application/json; RFC 9110 12.5.1)',
+    endpoint,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        "Against an external target the Accept spellings are sent only with writes on (the read-only run is at its request budget, and token requests count against the tenant's quota)",
+      );
+      // Against an external target one request: no Accept at all, what a bare HTTP client sends.
+      const accepts: Array<string | null> = config.embedded ? [null, ...ADMITS_JSON] : [null];
+      for (const accept of accepts) {
+        const ex = await tokenExchange(config, creds, { ...DOCUMENTED, accept });
+        const sent = accept === null ? 'no Accept header' : `Accept: ${accept}`;
+        must(endpoint.oauthTokenEndpoint, ex.status === 200 && typeof accessToken(ex) === 'string', {
+          expected: `status 200 with an access_token in a JSON body, to the documented request with ${sent}`,
+          actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}`,
+          exchange: ex,
+        });
+        must(endpoint.oauthTokenResponse, /^application\/json\s*(;|$)/i.test(ex.contentType), {
+          expected: `Content-Type application/json (RFC 6749 5.1), to ${sent}`,
+          actual: `Content-Type ${ex.contentType || '(none)'}`,
+          exchange: ex,
+        });
+        mustFollowTokenResponseChecklist(endpoint, ex);
       }
     },
   );

@@ -296,7 +296,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   const enforced = declareRules('token-sets.list.rate-limit.status', 'rate-limit.header-values');
   test(
-    'should admit, in a fresh window, as many requests as X-RateLimit-Limit says and answer the next 429 (the limit announced is the limit enforced; every request counts, its token reused)',
+    'should admit, in a fresh window, as many requests as X-RateLimit-Limit says and answer the next 429, X-RateLimit-Remaining counting each down to 0 (the limit announced is the limit enforced; every request counts, its token reused)',
     enforced,
     async ({ config }) => {
       // The first window: no more admitted within it than its first answer announced (every request of the reused token counts).
@@ -332,6 +332,16 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         actual: `${admitted} admitted, then ${last.ex.status === 429 ? '429' : `no 429 (last status ${last.ex.status})`}`,
         exchange: last.ex,
       });
+      // X-RateLimit-Remaining counts the request it answers: the k-th admitted of the window says Limit - k, the last 0.
+      for (const [k, x] of second.filter((y) => y.ex.status !== 429).entries()) {
+        const remaining = num(x.ex.headers['x-ratelimit-remaining']);
+        if (remaining === undefined) continue;
+        must(enforced.rateLimitHeaderValues, remaining === limit! - (k + 1), {
+          expected: `X-RateLimit-Remaining ${limit! - (k + 1)} on the request ${k + 1} of ${limit} the fresh window admitted (the request answered counted)`,
+          actual: `X-RateLimit-Remaining ${remaining}`,
+          exchange: x.ex,
+        });
+      }
     },
   );
 });

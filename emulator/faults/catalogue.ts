@@ -573,6 +573,11 @@ export const faults = [
   },
   { name: 'take-0-accepted', rule: 'event-streams.list.take.range', how: 'take=0 is accepted (an empty page).' },
   { name: 'take-101-accepted', rule: 'event-streams.list.take.range', how: 'take=101 is accepted (101 streams).' },
+  {
+    name: 'take-read-by-parseint',
+    rule: 'event-streams.list.take.range',
+    how: 'take is read with parseInt: the digits before any other character count (take=2abc is 2, take=99.5 is 99, take=2e3 is 2).',
+  },
   { name: 'page-size-take-plus-one', rule: 'event-streams.list.take.page-size', how: 'A page holds take+1 streams.' },
   {
     name: 'page-short-with-next',

@@ -839,6 +839,12 @@ export class Deviations {
     return take;
   }
 
+  /** The take a query string spells, read as a number (NaN: not an integer). */
+  takeValue(raw: string): number {
+    if (this.on('take-read-by-parseint')) return Number.parseInt(raw, 10);
+    return /^(?:0|[1-9][0-9]{0,2})$/.test(raw) ? Number(raw) : Number.NaN;
+  }
+
   /** The take a page is read with, given whether it was asked with from. */
   takeOfPage(take: number, withFrom: boolean, dflt: number): number {
     return this.on('take-ignored-after-first-page') && withFrom ? dflt : take;

@@ -35,9 +35,9 @@ function decodeStreamCursor(ctx: EmulatorContext, cursor: string): number | unde
 function parseTake(ctx: EmulatorContext, raw: string | undefined): number {
   const take = ctx.deviations.takeBounds({ min: TAKE_MIN, max: TAKE_MAX, default: TAKE_DEFAULT });
   if (raw === undefined) return take.default;
-  const n = Number(raw);
   // Canonical decimal only: no sign, no leading zero, no exponent.
-  if (!/^(?:0|[1-9][0-9]{0,2})$/.test(raw) || n < take.min || n > take.max)
+  const n = ctx.deviations.takeValue(raw);
+  if (!Number.isInteger(n) || n < take.min || n > take.max)
     throw apiError('invalid_query_string', `take must be an integer from ${TAKE_MIN} to ${TAKE_MAX}`);
   return n;
 }

@@ -31,6 +31,8 @@ export interface TokenRequestForm {
   body: 'form' | 'json';
   /** The Content-Type as sent, where it is spelt otherwise than the plain media type of the body. */
   contentType?: string;
+  /** The Accept header as sent (null: none); application/json where absent. */
+  accept?: string | null;
 }
 
 export const DOCUMENTED: TokenRequestForm = { path: TOKEN_PATH, body: 'form' };
@@ -102,7 +104,7 @@ export async function requestToken(
       method: 'POST',
       headers: {
         'content-type': contentTypeOf(form),
-        accept: 'application/json',
+        ...(form.accept === null ? {} : { accept: form.accept ?? 'application/json' }),
         ...(clientAuth.in === 'basic'
           ? {
               authorization: `${clientAuth.scheme ?? 'Basic'} ${basicCredentials(creds.clientId, creds.clientSecret)}`,

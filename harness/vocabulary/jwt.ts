@@ -234,7 +234,7 @@ export function grantedScope(json: unknown, token: string, requested: string): {
  * The run's token in forms that are not a JWS compact serialisation (RFC 7515 7.1, 3.1: exactly three
  * base64url segments, BASE64URL without padding, joined by single dots; RFC 8725 2.8, 3.11: verify the
  * whole token as sent): a segment appended (empty or not), a dot doubled, whitespace inside a segment,
- * padding or the standard alphabet in a signed segment. Each must be refused as an invalid token.
+ * padding (in any segment, the signature's included) or the standard alphabet in a signed segment. Each must be refused as an invalid token.
  */
 export function notCompactForms(token: string): Array<{ what: string; token: string }> {
   const parts = token.split('.');
@@ -251,6 +251,10 @@ export function notCompactForms(token: string): Array<{ what: string; token: str
     {
       what: 'the payload segment padded with = (to a multiple of 4, or with one more)',
       token: `${h}.${p}${'='.repeat(p.length % 4 ? 4 - (p.length % 4) : 1)}.${sig}`,
+    },
+    {
+      what: 'the signature segment padded with = (to a multiple of 4, or with one more)',
+      token: `${h}.${p}.${sig}${'='.repeat(sig.length % 4 ? 4 - (sig.length % 4) : 1)}`,
     },
   ];
   // The standard alphabet (+ /) for the base64url one (- _), where the header or payload has one to swap.

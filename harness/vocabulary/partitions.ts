@@ -32,7 +32,18 @@ export const ALPHABETS = {
   combining: fc.constantFrom('e\u0301', 'a\u0308', 'n\u0303').map((s) => s),
 } as const;
 
-export type AlphabetName = keyof typeof ALPHABETS;
+/**
+ * The alphabets of text values (custom text): those of ALPHABETS and plain
+ * text broken over lines (line feeds and tabs among ASCII), each a character
+ * the document counts as one and a line-ending convention (CRLF, HTML form
+ * submission) would count as two.
+ */
+export const TEXT_ALPHABETS = {
+  ...ALPHABETS,
+  'line breaks': fc.oneof({ arbitrary: ASCII, weight: 2 }, { arbitrary: fc.constantFrom('\n', '\t'), weight: 1 }),
+} as const;
+
+export type AlphabetName = keyof typeof TEXT_ALPHABETS;
 
 /** Code points of a string (what the document's "characters" count). */
 export const codePointLength = (s: string) => [...s].length;
@@ -45,11 +56,27 @@ export const codePointLength = (s: string) => [...s].length;
 export function plainText(alphabet: AlphabetName, n: number): fc.Arbitrary<string> {
   const inner = Math.max(0, n - 2);
   const body = fc
-    .array(ALPHABETS[alphabet], { minLength: inner, maxLength: inner })
+    .array(TEXT_ALPHABETS[alphabet] as fc.Arbitrary<string>, { minLength: inner, maxLength: inner })
     .map((parts) => [...parts.join('')].slice(0, inner).join(''))
     .map((s) => (codePointLength(s) < inner ? s + 'x'.repeat(inner - codePointLength(s)) : s));
   return body.map((s) => (n === 1 ? 'T' : `T${s}${'Z'}`));
 }
+
+/**
+ * Text with white space where a trimming or collapsing server would change
+ * it (Unicode White_Space: ASCII space, tab and line feed, no-break space,
+ * ideographic space): before, after, both, doubled inside, and white space
+ * alone. Answered as sent, each keeps every one of its code points.
+ */
+export const WHITE_SPACE_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'a leading space', value: ' Welcome' },
+  { what: 'a trailing space', value: 'Welcome ' },
+  { what: 'a tab before and a line feed after', value: '\tWelcome\n' },
+  { what: 'no-break spaces around (U+00A0)', value: '\u00a0Welcome\u00a0' },
+  { what: 'an ideographic space before (U+3000)', value: '\u3000Welcome' },
+  { what: 'two spaces inside', value: 'Wel  come' },
+  { what: 'a single space alone', value: ' ' },
+];
 
 /**
  * Spellings Unicode makes canonically or compatibly equivalent (UAX #15), each
@@ -146,6 +173,22 @@ export const activeMarkup: fc.Arbitrary<string> = fc
         .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
       // A hyperlink to a script URL.
       scriptUrl.map((url) => `<a href="${url}">x</a>`),
+      // An element beyond styling and hyperlinks with only harmless-looking attributes (an https source, no
+      // handler): a rich-text allow-list may hold it, the document's "basic styling tags and hyperlinks" does not.
+      fc
+        .constantFrom(
+          '<img src="https://example.com/logo.png" alt="logo">',
+          '<img src="https://example.com/logo.png" width="10" height="10">',
+          '<iframe src="https://example.com/"></iframe>',
+          '<video src="https://example.com/v.mp4"></video>',
+          '<embed src="https://example.com/x.pdf">',
+          '<object data="https://example.com/x.pdf"></object>',
+          '<form action="https://example.com/"><input name="q"></form>',
+          '<svg width="10" height="10"></svg>',
+        )
+        .chain((markup) =>
+          anyCase(/^<([a-z]+)/.exec(markup)![1]!).map((name) => markup.replace(/^<[a-z]+/, `<${name}`)),
+        ),
     ),
     fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 '),
   )
@@ -559,4 +602,67 @@ export async function publicSigningJwk(
     ...(members.key_ops ? { key_ops: ['verify'] } : {}),
     ...(members.alg ? { alg: type.alg } : {}),
   };
+}
+
+/**
+ * Spellings of an integer query parameter with the bounds `min`..`max` that
+ * no reading makes an integer within them, by the shortcut that would take
+ * each: digits followed by other characters (parseInt, strtol), a fraction
+ * (truncation), an exponent beyond the bounds (parseInt stops at the e), values
+ * that wrap a 32- or 64-bit integer into the bounds, negative zero, digit
+ * separators and digits of other scripts (Python's int() reads both). A
+ * lenient reading a correct server may have (a leading zero, a plus sign, an
+ * exponent or hex literal that Number() reads within the bounds) is left out.
+ */
+export function integerQueryOutside(min: number, max: number): Array<{ what: string; value: string }> {
+  const inside = String(min + 1);
+  return [
+    { what: 'digits then letters', value: `${inside}abc` },
+    { what: 'digits then a comma and digits', value: `${inside},${min + 2}` },
+    { what: 'digits then a space and digits', value: `${inside} ${min + 2}` },
+    { what: 'a fraction below the maximum', value: `${max - 1}.5` },
+    { what: 'an exponent beyond the maximum', value: `${inside}e3` },
+    { what: 'the maximum plus one in a fraction', value: `${max + 1}.0` },
+    { what: 'one more than 2^32 (wraps to 1 in 32 bits)', value: '4294967297' },
+    { what: 'one more than 2^64 (wraps to 1 in 64 bits)', value: '18446744073709551617' },
+    { what: 'minus 2^32 plus one (wraps to 1)', value: '-4294967295' },
+    { what: 'negative zero', value: '-0' },
+    { what: 'a digit separator', value: `${inside}_0` },
+    { what: 'fullwidth digits', value: [...inside].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('') },
+    { what: 'Arabic-Indic digits', value: [...inside].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('') },
+  ];
+}
+
+/**
+ * RFC 9110 12.5.1: Accept values that admit application/json (a list, a
+ * wildcard, weights), each to be met with the JSON answer as the plain
+ * `application/json` is; clients send such lists by default. The first is
+ * what most HTTP clients send.
+ */
+export const ADMITS_JSON = [
+  'application/json, text/plain, */*',
+  '*/*',
+  'application/*',
+  'text/html;q=0.9, application/json;q=0.8',
+] as const;
+
+/**
+ * Near spellings of a JSON member name, none of them the name: JSON matches
+ * member names exactly, code unit by code unit (RFC 8259 8.3), so a body
+ * holding only one of these lacks the member. Each is what a lenient reader
+ * would fold onto the name: another case, white space around it, an invisible
+ * character after it, a look-alike letter from another script.
+ */
+export function nearMemberNames(name: string): Array<{ what: string; name: string }> {
+  return [
+    { what: 'in upper case', name: name.toUpperCase() },
+    { what: 'capitalised', name: name[0]!.toUpperCase() + name.slice(1) },
+    { what: 'after a space', name: ` ${name}` },
+    { what: 'before a space', name: `${name} ` },
+    { what: 'before a zero-width space', name: `${name}\u200b` },
+    {
+      what: 'with a look-alike letter of another script',
+      name: name.replace(/[aeopcsx]/, (c) => 'аеорсѕх'['aeopcsx'.indexOf(c)]!),
+    },
+  ].filter((n) => n.name !== name);
 }

@@ -9,11 +9,13 @@ import fc from 'fast-check';
 import {
   activeContent,
   activeMarkup,
-  ALPHABETS,
+  TEXT_ALPHABETS,
   basicMarkup,
   codePointLength,
+  integerQueryOutside,
   mediaTypeSpellings,
   nearIds,
+  nearMemberNames,
   nearMisses,
   plainText,
   type AlphabetName,
@@ -22,7 +24,7 @@ import {
 test('should make plain text of exactly n characters in every alphabet, without markup or white space at its ends', () => {
   fc.assert(
     fc.property(
-      fc.constantFrom(...(Object.keys(ALPHABETS) as AlphabetName[])),
+      fc.constantFrom(...(Object.keys(TEXT_ALPHABETS) as AlphabetName[])),
       fc.constantFrom(1, 2, 3, 1999, 2000, 2001),
       (alphabet, n) => {
         const [value] = fc.sample(plainText(alphabet, n), 1);
@@ -62,4 +64,28 @@ test('should never give the value itself as a near miss or a near id', () => {
 test('should spell a media type only in ways RFC 9110 makes the same', () => {
   for (const t of fc.sample(mediaTypeSpellings('application/json'), 50))
     expect(t.split(';')[0]!.trim().toLowerCase()).toBe('application/json');
+});
+
+test('should give as outside an integer range only spellings that Number() and every lenient reading put outside it', () => {
+  for (const [min, max] of [
+    [1, 100],
+    [1, 10],
+  ] as const) {
+    for (const { what, value } of integerQueryOutside(min, max)) {
+      const n = Number(value);
+      const asNumber = value.trim() !== '' && Number.isInteger(n) && n >= min && n <= max;
+      expect(asNumber, `${what}: ${value}`).toBe(false);
+      expect(/^\+?0*[0-9]+$/.test(value) && Number(value) >= min && Number(value) <= max, `${what}: ${value}`).toBe(
+        false,
+      );
+    }
+  }
+});
+
+test('should give near member names that differ from the name, one per spelling', () => {
+  for (const name of ['status', 'keys', 'kty']) {
+    const near = nearMemberNames(name);
+    expect(near.map((n) => n.name)).not.toContain(name);
+    expect(new Set(near.map((n) => n.name)).size).toBe(near.length);
+  }
 });
