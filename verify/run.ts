@@ -104,6 +104,11 @@ export interface BlindRound {
   /** The commit of the suite the round was measured against, and when. */
   suite: string;
   measured: string;
+  /** Caught by the suite at its last whole sweep of the round, once its checks changed (a round's "after"). */
+  caughtAfter?: number;
+  missedAfter?: string[];
+  suiteAfter?: string;
+  measuredAfter?: string;
 }
 
 /** Adds to the record the blind rounds this run swept that it does not hold yet (a round's "before" is written once). */
@@ -125,6 +130,28 @@ function recordRounds(rows: readonly FaultRow[]): void {
     console.log(`recorded blind round ${round} in ${relative(ROOT, RECORD)}`);
   }
   writeFileSync(RECORD, `${JSON.stringify({ rounds: rounds.sort((a, b) => a.round - b.round) }, null, 2)}\n`);
+}
+
+/**
+ * Keeps, for each recorded round this run swept whole (every fault of it, against the whole suite), what
+ * it caught as its "after"; the "before" is never rewritten. Not for a run that records the round's before.
+ */
+function recordAfter(rows: readonly FaultRow[]): void {
+  const rounds = readRecord();
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  let changed = false;
+  for (const r of rounds) {
+    const swept = rows.filter((x) => x.round === r.round && x.sweptWhole);
+    if (swept.length === 0 || swept.length !== faults.filter((f) => 'round' in f && f.round === r.round).length)
+      continue;
+    r.caughtAfter = swept.filter((x) => x.caughtBy.length > 0).length;
+    r.missedAfter = swept.filter((x) => !x.caughtBy.length).map((x) => x.fault);
+    r.suiteAfter = commit;
+    r.measuredAfter = new Date().toISOString().slice(0, 10);
+    changed = true;
+    console.log(`recorded what the suite catches of blind round ${r.round} now: ${r.caughtAfter}/${r.faults}`);
+  }
+  if (changed) writeFileSync(RECORD, `${JSON.stringify({ rounds }, null, 2)}\n`);
 }
 
 function readRecord(): BlindRound[] {
@@ -692,11 +719,11 @@ function blindRounds(rows: readonly FaultRow[]) {
 function printBlindRounds(s: VerifySummary): void {
   if (!s.blindRounds.length) return;
   console.log(
-    `\nfaults written blind (${relative(ROOT, RECORD)}): round, faults, caught before its checks changed, caught now`,
+    `\nfaults written blind (${relative(ROOT, RECORD)}): round, faults, caught before its checks changed, after (its last whole sweep), now`,
   );
   for (const r of s.blindRounds)
     console.log(
-      `  round ${r.round}: ${String(r.faults).padStart(3)} faults   before ${r.caughtBefore}/${r.faults}   now ${r.sweptNow ? `${r.caughtNow}/${r.sweptNow}${r.missedNow.length ? `  (missed: ${r.missedNow.join(', ')})` : ''}` : 'not swept in this run'}`,
+      `  round ${r.round}: ${String(r.faults).padStart(3)} faults   before ${r.caughtBefore}/${r.faults} (${r.suite})   after ${r.caughtAfter === undefined ? 'not swept whole yet' : `${r.caughtAfter}/${r.faults} (${r.suiteAfter})`}   now ${r.sweptNow ? `${r.caughtNow}/${r.sweptNow}${r.missedNow.length ? `  (missed: ${r.missedNow.join(', ')})` : ''}` : 'not swept in this run'}`,
     );
 }
 
@@ -767,6 +794,7 @@ async function main(): Promise<void> {
   const cov = coverage(await listChecks(ROOT), faults);
   const summary = summaryOf(o, results, ro, cov, Date.now() - t0);
   if (o.recordBefore) recordRounds(summary.faults);
+  else recordAfter(summary.faults);
   recordCaughtBy('writes', summary.faults);
   if (summary.readOnly) recordCaughtBy('read-only', summary.readOnly.faults);
   writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
@@ -833,11 +861,11 @@ function markdown(s: Summary): string {
           '',
           'Written by someone who read the document, the standards and the emulator, never the checks; each swept against the whole suite. "Before": as the suite stood when the round came, before any check changed (verify/blind-rounds.json).',
           '',
-          '| round | faults | caught before | caught now | missed now |',
-          '|---|---|---|---|---|',
+          '| round | faults | caught before (suite) | caught after (suite) | caught now | missed now |',
+          '|---|---|---|---|---|---|',
           ...s.blindRounds.map(
             (r) =>
-              `| ${r.round} | ${r.faults} | ${r.caughtBefore} | ${r.sweptNow ? r.caughtNow : 'not swept'} | ${r.missedNow.join(', ') || '—'} |`,
+              `| ${r.round} | ${r.faults} | ${r.caughtBefore} (${r.suite}) | ${r.caughtAfter === undefined ? '—' : `${r.caughtAfter} (${r.suiteAfter})`} | ${r.sweptNow ? r.caughtNow : 'not swept'} | ${r.missedNow.join(', ') || '—'} |`,
           ),
           '',
         ]
