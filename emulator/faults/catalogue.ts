@@ -22,6 +22,7 @@ import { round3 } from './blind/round-3.ts';
 import { round4 } from './blind/round-4.ts';
 import { round5 } from './blind/round-5.ts';
 import { round6 } from './blind/round-6.ts';
+import { round8 } from './blind/round-8.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -738,6 +739,7 @@ export const faults = [
   ...round4,
   ...round5,
   ...round6,
+  ...round8,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */
