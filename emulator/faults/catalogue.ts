@@ -23,6 +23,7 @@ import { round4 } from './blind/round-4.ts';
 import { round5 } from './blind/round-5.ts';
 import { round6 } from './blind/round-6.ts';
 import { round7 } from './blind/round-7.ts';
+import { round8 } from './blind/round-8.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -745,6 +746,7 @@ export const faults = [
   ...round5,
   ...round6,
   ...round7,
+  ...round8,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

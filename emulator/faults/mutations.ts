@@ -232,6 +232,18 @@ const userIgnoringCase = (q: Asked): string | undefined => {
 };
 /** The suite's default custom text key (CONFORMANCE_CUSTOM_TEXT_KEY). */
 const DEFAULT_TEXT_KEY = 'introduction';
+/** The stream an unknown id names when letter case is ignored (a case-insensitive collation). */
+const streamIgnoringCase = (q: Asked): unknown => {
+  const id = param(q.request, 'id').toLowerCase();
+  return q.state.eventStreams.find((s) => s.id.toLowerCase() === id);
+};
+/** A form value as a coercing parser leaves it: numbers and booleans read out of their text. */
+const coerced = (v: unknown): unknown => {
+  if (Array.isArray(v)) return v.map(coerced);
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, coerced(x)]));
+  if (v === 'true' || v === 'false') return v === 'true';
+  return typeof v === 'string' && /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?$/.test(v) ? Number(v) : v;
+};
 /** Catalogue codes that say a request was malformed. */
 const VALIDATION_CODES: readonly ErrorCode[] = [
   'invalid_uri',
@@ -1256,6 +1268,85 @@ const answerMutations: readonly AnswerMutation[] = [
       body: JSON.stringify(a.body),
     }),
   },
+  // blind round 8
+  {
+    by: 'token-basic-failure-bearer-challenge-r8',
+    on: ['oauth.token'],
+    answers: 'errors',
+    when: (a, q) =>
+      a.status === 401 &&
+      /^Basic\b/i.test(q.request.headers.authorization ?? '') &&
+      isPlainObject(a.body) &&
+      a.body['error'] === 'invalid_client',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': 'Bearer realm="oauth"' } }),
+  },
+  {
+    by: 'token-response-no-cache-not-no-store-r8',
+    on: ['oauth.token'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': 'no-cache' } }),
+  },
+  {
+    by: 'token-sets-never-used-dropped-r8',
+    on: ['token-sets.list'],
+    reshape: (a) => body(a, (list) => (list as unknown as Json[]).filter((t) => t['last_used_at'] !== null)),
+  },
+  {
+    by: 'transition-answer-camel-case-dates',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (e) =>
+        Object.fromEntries(
+          Object.entries(e).map(([k, v]) => [
+            /_at$/.test(k) ? k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()) : k,
+            v,
+          ]),
+        ),
+      ),
+  },
+  {
+    by: 'client-grant-unset-organization-usage-null',
+    on: ['client-grants.get'],
+    reshape: (a) => body(a, (g) => (g['organization_usage'] === undefined ? { ...g, organization_usage: null } : g)),
+  },
+  {
+    by: 'event-streams-list-subscriptions-flattened',
+    on: ['event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) =>
+        Array.isArray(s['subscriptions'])
+          ? { ...s, subscriptions: (s['subscriptions'] as Json[]).map((x) => x['event_type']) }
+          : s,
+      ),
+  },
+  {
+    by: 'event-streams-list-text-json',
+    on: ['event-streams.list'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/json; charset=utf-8' } }),
+  },
+  {
+    by: 'event-stream-id-case-insensitive',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_event_stream')(a) && streamIgnoringCase(q) !== undefined,
+    reshape: (_a, q) => ok(streamIgnoringCase(q)),
+  },
+  {
+    by: 'keys-form-values-coerced',
+    on: ['custom-signing-keys.put'],
+    when: (_a, q) => mediaTypeOf(q.request) === FORM,
+    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[]).map((k) => coerced(k) as Json) })),
+  },
+  {
+    by: 'unsupported-media-type-plain-text',
+    on: 'every',
+    answers: 'errors',
+    when: is('unsupported_media_type'),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Unsupported Media Type',
+    }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1417,6 +1508,12 @@ const frameMutations: readonly FrameMutation[] = [
     frames: ['message'],
     when: isConnectionCreated,
     reshape: (f) => envelope(f, (e) => (e.data.object = emptyObjectsAsArrays(e.data.object) as Json)),
+  },
+  // blind round 8
+  {
+    by: 'sse-bom-per-message',
+    frames: ['message', 'heartbeat'],
+    reshape: (f) => ({ ...f, before: `\uFEFF${f.before ?? ''}` }),
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -1684,6 +1781,42 @@ const refusals: readonly Refusal[] = [
     when: (r) =>
       textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v.replace(/\r?\n/g, '\r\n')) > VALUE_MAX),
     error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  // blind round 8
+  {
+    by: 'token-basic-credentials-not-form-decoded',
+    on: 'oauth.token',
+    // The Basic credentials used as base64-decoded: a form-encoded id or secret (%XX, +) matches no client.
+    when: (r) => {
+      const m = /^Basic[ \t]+(\S+)/i.exec(r.headers.authorization ?? '');
+      if (m === null) return false;
+      const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+      return decoded.includes(':') && /[%+]/.test(decoded);
+    },
+    error: () =>
+      new OAuthError(401, 'invalid_client', 'Client authentication failed', {
+        'www-authenticate': 'Basic realm="oauth"',
+      }),
+  },
+  {
+    by: 'event-stream-id-length-raw-segment',
+    on: 'event-streams.get',
+    when: (r) =>
+      codePoints(param(r, 'id')) === EVENT_STREAM_ID_LENGTH &&
+      (r.url.split('?', 1)[0]!.split('/')[4] ?? '').length !== EVENT_STREAM_ID_LENGTH,
+    error: () => apiError('invalid_uri', `Path parameter id must be exactly ${EVENT_STREAM_ID_LENGTH} characters`),
+  },
+  {
+    by: 'custom-text-single-quoted-href-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<a\b[^>]*\shref\s*=\s*'/i.test(v)),
+    error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
+  },
+  {
+    by: 'custom-text-profile-id-undecoded',
+    on: 'custom-text.put',
+    when: (r) => (r.url.split('?', 1)[0]!.split('/')[4] ?? '').includes('%'),
+    error: () => apiError('inexistent_self_service_profile'),
   },
 ];
 

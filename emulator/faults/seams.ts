@@ -45,6 +45,10 @@ const RESUME_PAGE = 25;
 /** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
 const CHECKED_PRIVATE_MEMBERS_D_ONLY: readonly string[] = ['d'];
 
+/** The documented scope of the token-set listing (`token-sets-any-read-scope`). */
+const TOKEN_SETS_SCOPE = 'read:federated_connections_tokens';
+const isRead = (scope: string): boolean => scope.startsWith('read:');
+
 /** The verbs of a scope's `<verb>:<resource>` (`scope-resource-only-match`). */
 const VERBS: readonly string[] = ['create', 'read', 'update', 'delete'];
 
@@ -94,6 +98,8 @@ export class Deviations {
   private readonly byConnection = new WeakMap<object, Principal>();
   /** Answers of experiment moves by request body (`transition-answer-cached-by-body`). */
   private readonly moveAnswers = new Map<string, unknown>();
+  /** jti claims of verified tokens (`verify-cache-keyed-by-jti`). */
+  private readonly verifiedJtis = new Set<string>();
   /** Event stream pages by from cursor (`event-streams-page-cached-by-from`). */
   private readonly pagesByFrom = new Map<string, unknown>();
 
@@ -114,6 +120,8 @@ export class Deviations {
       'rate-limit-reset-http-date',
       'rate-limit-reset-window-start-r3',
       'rate-limit-reset-window-start',
+      'rate-limit-remaining-before-count-r8',
+      'rate-limit-reset-clock-aligned',
       'rate-limit-reset-header-duplicated',
       'rate-limit-limit-with-window-policy',
       'rate-limit-remaining-reports-used',
@@ -190,6 +198,8 @@ export class Deviations {
       return claimedPrincipal(auth, token);
     if (this.on('verify-cache-keyed-by-claims') && this.verifiedInputs.has(signingInput(token)))
       return claimedPrincipal(auth, token);
+    if (this.on('verify-cache-keyed-by-jti') && this.verifiedJtis.has(jtiOf(token) ?? '\u0000'))
+      return claimedPrincipal(auth, token);
     if (this.on('jwt-empty-signature-accepted') && operation === 'event-streams.list' && token.endsWith('.'))
       return claimedPrincipal(auth, token);
     if (this.on('jwt-extra-segment-accepted') && operation === 'token-sets.list' && token.split('.').length > 3)
@@ -204,6 +214,10 @@ export class Deviations {
   verified(token: string): void {
     if (this.on('signature-cache-ignores-payload')) this.standIns.rememberSignature(token);
     if (this.on('verify-cache-keyed-by-claims')) this.verifiedInputs.add(signingInput(token));
+    if (this.on('verify-cache-keyed-by-jti')) {
+      const jti = jtiOf(token);
+      if (jti !== undefined) this.verifiedJtis.add(jti);
+    }
   }
 
   /** The principal a verification cache keyed by connection answers for any bearer token sent on it. */
@@ -221,6 +235,9 @@ export class Deviations {
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
   bearerToken(header: string, strict: string | undefined): string | undefined {
+    // Padded base64 segments (`token-jwt-padded-base64`): = inside the token, which the strict syntax ends at.
+    if (strict === undefined && this.on('token-jwt-padded-base64'))
+      return /^Bearer[ \t]+([A-Za-z0-9.+/=_-]+)[ \t]*$/i.exec(header)?.[1];
     if (strict !== undefined || !this.on('bearer-split-on-space')) return strict;
     // header.split(' ')[1]: whatever follows the token is dropped.
     const [scheme, token] = header.split(' ');
@@ -236,6 +253,9 @@ export class Deviations {
     if (this.on('scope-from-client-not-token') && operation === 'client-grants.get') return new Set(client());
     if (this.on('scope-claim-split-on-comma') && operation === 'event-streams.list')
       return new Set([...token].join(' ').split(','));
+    // Only the verb compared: any read: scope stands for the listing's read scope.
+    if (this.on('token-sets-any-read-scope') && operation === 'token-sets.list' && [...token].some(isRead))
+      return new Set([...token, TOKEN_SETS_SCOPE]);
     return token;
   }
 
@@ -336,11 +356,21 @@ export class Deviations {
   async accessToken(jwt: string): Promise<string> {
     if (this.on('token-not-jwt')) return this.standIns.opaque(jwt);
     if (this.on('token-jwe')) return this.standIns.encrypted(jwt);
+    if (this.on('token-jwt-padded-base64'))
+      return jwt
+        .split('.')
+        .map((seg) => Buffer.from(seg, 'base64url').toString('base64'))
+        .join('.');
     return jwt;
   }
 
   /** The JWT a presented bearer token stands for. */
   bearerJwt(token: string): string {
+    if (this.on('token-jwt-padded-base64'))
+      return token
+        .split('.')
+        .map((seg) => Buffer.from(seg, 'base64').toString('base64url'))
+        .join('.');
     return this.on('token-not-jwt') || this.on('token-jwe') ? this.standIns.resolve(token) : token;
   }
 
@@ -381,6 +411,9 @@ export class Deviations {
     if (this.on('rate-limit-reset-http-date')) out[names.reset] = new Date(d.endsAtMs).toUTCString();
     if (this.on('rate-limit-reset-window-start') || this.on('rate-limit-reset-window-start-r3'))
       out[names.reset] = String(Math.floor((d.endsAtMs - d.windowMs) / 1000));
+    if (this.on('rate-limit-remaining-before-count-r8')) out[names.remaining] = Math.max(0, d.limit - d.count + 1);
+    if (this.on('rate-limit-reset-clock-aligned'))
+      out[names.reset] = String(Math.ceil(Date.now() / d.windowMs) * Math.round(d.windowMs / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
     if (this.on('rate-limit-limit-with-window-policy'))
       out['x-ratelimit-limit'] = `${d.limit}, ${d.limit};w=${Math.round(d.windowMs / 1000)}`;
@@ -502,6 +535,8 @@ export class Deviations {
 
   /** A custom signing keys body as the form parser left it (qs with its default arrayLimit 20 for `keys-form-array-limit-20`). */
   formKeysBody(body: unknown, form: boolean): unknown {
+    // Percent-decoded first, + read as a space after: what was %2B (a literal +) turns into a space.
+    if (this.on('keys-form-plus-after-percent-decode') && form && isMap(body)) return plusAsSpace(body);
     // Percent-decoded first, + read as a space after: a %2B sent for + ends as a space too.
     if (this.on('keys-form-plus-decoded-after-percent') && form && isMap(body)) return plusAsSpace(body);
     if (!(this.on('keys-form-array-limit-20') && form && isMap(body) && Array.isArray(body['keys']))) return body;
@@ -543,6 +578,7 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-values-trimmed-r8')) return value.trim();
     if (this.on('custom-text-values-trimmed')) return value.trim();
     return this.on('custom-text-entities-decoded-after-check') ? decodeEntities(value) : value;
   }
@@ -566,8 +602,15 @@ export class Deviations {
     const checked =
       this.on('custom-text-2001-accepted') && isMap
         ? mapValues(kept as object, (v) => (typeof v === 'string' ? v.slice(0, valueMax) : v))
-        : kept;
+        : this.on('custom-text-length-crlf-as-one') && isMap
+          ? mapValues(kept as object, (v) => (typeof v === 'string' ? v.replace(/\r\n/g, '\n') : v))
+          : kept;
     return { checked, kept };
+  }
+
+  /** The page of a custom text path as the route reads it (`custom-text-page-slug-normalised`: as a slug). */
+  customTextPage(page: string): string {
+    return this.on('custom-text-page-slug-normalised') ? page.toLowerCase().replace(/_/g, '-') : page;
   }
 
   /** Whether a language or page outside the documented ones is accepted in the custom text path. */
@@ -580,6 +623,14 @@ export class Deviations {
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.on('custom-text-script-stored')) return value;
+    if (this.on('custom-text-event-attribute-case-sensitive')) {
+      // Only attribute names starting with a lower-case "on" are taken for event handlers.
+      const seen = value.replace(
+        /(\s)([A-Za-z][A-Za-z0-9_-]*)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g,
+        (m, _s: string, name: string) => (/^on/i.test(name) && !name.startsWith('on') ? '' : m),
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('custom-text-handler-attribute-case-sensitive')) {
       // Event handler attributes looked for in lower case only: ONCLICK or onMouseOver is not seen.
       const seen = value.replace(
@@ -631,6 +682,11 @@ export class Deviations {
 
   get acceptsUnknownEventType(): boolean {
     return this.on('unknown-event-type-accepted');
+  }
+
+  /** Whether an event_type value outside the list is accepted as a type (`event-type-payload-types-accepted`: the payload types). */
+  acceptsAsEventType(value: string): boolean {
+    return this.on('event-type-payload-types-accepted') && (value === 'offset-only' || value === 'error');
   }
 
   /** Which events a stream delivers, live and replayed, for the event_type filter asked (null: none). */
@@ -782,6 +838,13 @@ export class Deviations {
 
   /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
   eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    if (this.on('resume-by-second-loses-same-second')) {
+      // The cursor resolved to its event's time, cut to the second: the stream resumes after that second.
+      const at = log.after(seq - 1)[0];
+      if (at === undefined || at.seq !== seq) return log.after(seq);
+      const second = Math.floor(at.timeMs / 1000);
+      return log.after(seq).filter((e) => Math.floor(e.timeMs / 1000) > second);
+    }
     if (!this.on('resume-cursor-compared-as-text')) return log.after(seq);
     return log.after(0).filter((e) => String(e.seq) > String(seq));
   }
@@ -934,6 +997,18 @@ function signingInput(token: string): string {
   return token.split('.').slice(0, 2).join('.');
 }
 
+/** The jti claim of a JWT, read without verifying it (`verify-cache-keyed-by-jti`). */
+function jtiOf(token: string): string | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      jti?: unknown;
+    };
+    return typeof payload.jti === 'string' ? payload.jti : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The resource of an event type: the part before the first dot. */
 function resourceOf(type: string): string {
   return type.split('.', 1)[0]!;
@@ -954,7 +1029,7 @@ function decodeEntities(value: string): string {
   });
 }
 
-/** Every + of every string of a JSON value read as a space (`keys-form-plus-decoded-after-percent`). */
+/** Every + of every string of a JSON value read as a space (`keys-form-plus-decoded-after-percent`, `keys-form-plus-after-percent-decode`). */
 function plusAsSpace(v: unknown): unknown {
   if (typeof v === 'string') return v.replace(/\+/g, ' ');
   if (Array.isArray(v)) return v.map(plusAsSpace);

@@ -25,7 +25,7 @@ const FORM = 'application/x-www-form-urlencoded';
 function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0]) {
   const id = param(request, 'id');
   const language = param(request, 'language');
-  const page = param(request, 'page');
+  const page = ctx.deviations.customTextPage(param(request, 'page'));
   if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language'))
     throw apiError('invalid_uri', `language must be one of: ${LANGUAGES.join(', ')}`);
   if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page', page, PAGES))

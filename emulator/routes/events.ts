@@ -94,7 +94,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   const fromTimestamp = singleQuery(request, 'from_timestamp');
   const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'));
   for (const t of ctx.deviations.eventTypesValidated(types)) {
-    if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType)
+    if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType && !ctx.deviations.acceptsAsEventType(t))
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
   const filter = types.length > 0 ? new Set(types) : null;
