@@ -14,7 +14,7 @@ import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
-import { equivalentSegments, nearIds } from '../harness/vocabulary/partitions.ts';
+import { caseVariants, equivalentSegments, nearIds } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('client-grants.get', { id });
 
@@ -41,13 +41,16 @@ test.describe('client grant by id @client-grants', () => {
 
   const near = declareRules('client-grants.get.same-grant');
   test(
-    'should never answer the grant for an id near its own (RFC 3986: another path)',
+    'should never answer the grant for an id near its own (RFC 3986: another path), one letter of an id spelt in both cases in the other case included',
     near,
     async ({ api, config }) => {
       const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
-      const variants = nearIds(id);
+      // Ids in both cases carry case: one letter's case changed names another id.
+      const variants = [...nearIds(id), ...caseVariants(id)];
       // Against an external target, two of them: a character added at the end, the first changed.
-      for (const v of config.embedded ? variants : variants.filter((_, i) => i === 0 || i === 5)) {
+      for (const v of config.embedded
+        ? variants
+        : variants.filter((v, i) => i === 0 || i === 5 || v.what.startsWith('the case of'))) {
         const ex = await api.get(`${path('ID').replace(/ID$/, '')}${v.raw}`);
         const got = (ex.json as { id?: unknown } | undefined)?.id;
         must(near.clientGrantsGetSameGrant, ex.status < 200 || ex.status >= 300 || got === v.decoded, {

@@ -666,3 +666,27 @@ export function nearMemberNames(name: string): Array<{ what: string; name: strin
     },
   ].filter((n) => n.name !== name);
 }
+
+/**
+ * An id with the case of its letters changed, where its own spelling shows
+ * that case carries information: an id holding both upper- and lower-case
+ * letters (the base58 ids the real deployment answers) names another id
+ * when one letter's case changes. None for an id in one case (a ULID, say,
+ * which may be read in either case).
+ */
+export function caseVariants(id: string): Array<{ what: string; raw: string; decoded: string }> {
+  if (!/[a-z]/.test(id) || !/[A-Z]/.test(id)) return [];
+  const flip = (c: string) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
+  let last = -1;
+  for (let i = 0; i < id.length; i++) if (/[A-Za-z]/.test(id[i]!)) last = i;
+  return [
+    {
+      what: 'the case of its last letter changed',
+      decoded: `${id.slice(0, last)}${flip(id[last]!)}${id.slice(last + 1)}`,
+    },
+    { what: 'every letter in upper case', decoded: id.toUpperCase() },
+    { what: 'every letter in lower case', decoded: id.toLowerCase() },
+  ]
+    .filter((v) => v.decoded !== id)
+    .map((v) => ({ ...v, raw: encodeURIComponent(v.decoded) }));
+}

@@ -11,6 +11,7 @@ import {
   activeMarkup,
   TEXT_ALPHABETS,
   basicMarkup,
+  caseVariants,
   codePointLength,
   integerQueryOutside,
   mediaTypeSpellings,
@@ -88,4 +89,15 @@ test('should give near member names that differ from the name, one per spelling'
     expect(near.map((n) => n.name)).not.toContain(name);
     expect(new Set(near.map((n) => n.name)).size).toBe(near.length);
   }
+});
+
+test('should vary the case of an id only where the id is spelt in both cases, never giving the id itself', () => {
+  expect(caseVariants('01hzx3k9m2q7w8e5r6t4y1u0pa')).toEqual([]);
+  expect(caseVariants('EST_4O4ZA1YDBZPYKKZDRS19LM')).toEqual([]);
+  const v = caseVariants('est_4o4zA1yDbzpykKZdrS19Lm');
+  expect(v.map((x) => x.decoded)).toEqual([
+    'est_4o4zA1yDbzpykKZdrS19LM',
+    'EST_4O4ZA1YDBZPYKKZDRS19LM',
+    'est_4o4za1ydbzpykkzdrs19lm',
+  ]);
 });
