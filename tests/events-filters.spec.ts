@@ -116,7 +116,7 @@ test.describe('events stream @sse', () => {
 
   const unknown = declareRules('events.filter.unknown-rejected');
   test(
-    'should refuse an unknown event_type, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters)',
+    'should refuse an unknown event_type, the payload types offset-only and error, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters), alone or among listed ones',
     unknown,
     async ({ events, config }) => {
       // event_type is "repeatable (one occurrence per type)" and its allowed values are the listed types: a value
@@ -146,6 +146,8 @@ test.describe('events stream @sse', () => {
         ['user.created.', 'a listed type with a trailing dot'],
         ['user.', 'the prefix of listed types'],
         ['user.*', 'a wildcard over listed types'],
+        ['offset-only', 'a payload type (a heartbeat), not an event type'],
+        ['error', 'a payload type (an error), not an event type'],
         ...nearMissSpellings('organization.member.added').map((s): [string, string] => [
           s,
           'a near miss of a listed type',
