@@ -210,7 +210,8 @@ async function takenKeyTypes(api: Api, config: Config): Promise<SigningKeyType[]
 interface KeySet {
   what: string;
   size: number;
-  kid: 'every' | 'none' | 'first';
+  /** On every key, on none, on the first only, or spelt as JSON literals (a number, true, null) on every key. */
+  kid: 'every' | 'none' | 'first' | 'literal';
   members: boolean;
   mixed: boolean;
   /** The first key an EC P-256 key with its certificate chain (x5c: standard base64, + and / in it). */
@@ -230,6 +231,13 @@ const KEY_SETS: readonly KeySet[] = [
   { what: '25 keys, each with its kid, the key types in turn', size: 25, kid: 'every', members: true, mixed: true },
   { what: '25 keys without kid, the key types in turn', size: 25, kid: 'none', members: false, mixed: true },
   {
+    what: '4 keys whose kids read as JSON literals (1, -2.5, true, null): strings all the same',
+    size: 4,
+    kid: 'literal',
+    members: false,
+    mixed: false,
+  },
+  {
     what: '2 keys, the first with kid and its certificate chain (x5c, standard base64 holding + and /)',
     size: 2,
     kid: 'first',
@@ -239,11 +247,19 @@ const KEY_SETS: readonly KeySet[] = [
   },
 ];
 
+/** Kids a form reader coercing its values would turn into a number, a boolean or null (each a string, RFC 7517 4.5). */
+const LITERAL_KIDS = ['1', '-2.5', 'true', 'null'] as const;
+
 /** The keys of a set, of the types taken. */
 async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string): Promise<Record<string, unknown>[]> {
   const keys: Record<string, unknown>[] = [];
   for (let i = 0; i < set.size; i++) {
-    const kid = set.kid === 'every' || (set.kid === 'first' && i === 0) ? `conformance-${tag}-${i + 1}` : undefined;
+    const kid =
+      set.kid === 'literal'
+        ? LITERAL_KIDS[i % LITERAL_KIDS.length]
+        : set.kid === 'every' || (set.kid === 'first' && i === 0)
+          ? `conformance-${tag}-${i + 1}`
+          : undefined;
     if (set.certified && i === 0 && taken.some((t) => t.what === 'EC P-256')) {
       keys.push(chainedJwk(kid ?? `conformance-${tag}-chain`, CHAIN.length));
       continue;
@@ -413,7 +429,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const sets = declareRules('custom-signing-keys.put.replaces', 'custom-signing-keys.put.json', schemaRules('jwks'));
   test(
-    'should answer exactly the keys sent, told apart by their members and not by kid, for sets of 1, 2, 3 and 25 keys, with kid on every key, on none or on one, optional members present or absent, the key types it takes mixed',
+    'should answer exactly the keys sent, told apart by their members and not by kid, for sets of 1, 2, 3, 4 and 25 keys, with kid on every key, on none, on one or spelt as JSON literals, optional members present or absent, the key types it takes mixed',
     sets,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -446,7 +462,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     'custom-signing-keys.put.replaces',
   );
   test(
-    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3 and 25 keys and a key with its certificate chain (relation), where it reads a form-encoded JWKS',
+    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3, 4 and 25 keys, kids spelt as JSON literals and a key with its certificate chain among them (relation), where it reads a form-encoded JWKS',
     sameAsJson,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -466,7 +482,9 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
         );
         const taken = await takenKeyTypes(api, config);
         // Against an external target, the sets that decide the most: 2 keys without kid, 25 keys, a certificate chain.
-        const chosen = KEY_SETS.filter((s, i) => config.embedded || i === 1 || i === 4 || s.certified);
+        const chosen = KEY_SETS.filter(
+          (s, i) => config.embedded || i === 1 || i === 4 || s.certified || s.kid === 'literal',
+        );
         for (const [n, set] of chosen.entries()) {
           const keys = await keysOf(set, taken, `form-${n}`);
           const asJson = await putJson(api, keys);
