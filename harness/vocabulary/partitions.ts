@@ -34,13 +34,16 @@ export const ALPHABETS = {
 
 /**
  * The alphabets of text values (custom text): those of ALPHABETS and plain
- * text broken over lines (line feeds and tabs among ASCII), each a character
- * the document counts as one and a line-ending convention (CRLF, HTML form
- * submission) would count as two.
+ * text broken over lines (line feeds, CRLF pairs and tabs among ASCII): a
+ * line feed is one character and CRLF two, where a line-ending convention
+ * (HTML form submission, a store normalising newlines) counts them otherwise.
  */
 export const TEXT_ALPHABETS = {
   ...ALPHABETS,
-  'line breaks': fc.oneof({ arbitrary: ASCII, weight: 2 }, { arbitrary: fc.constantFrom('\n', '\t'), weight: 1 }),
+  'line breaks': fc.oneof(
+    { arbitrary: ASCII, weight: 2 },
+    { arbitrary: fc.constantFrom('\n', '\t', '\r\n'), weight: 1 },
+  ),
 } as const;
 
 export type AlphabetName = keyof typeof TEXT_ALPHABETS;
