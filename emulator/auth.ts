@@ -114,7 +114,9 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
   // Client ids follow the seed; secrets are random per start and never logged.
   const rng = new Rng(options.seed ^ 0x5eed);
   const id = () => rng.chars('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 32);
-  const secret = () => randomBytes(32).toString('base64url');
+  // The secret holds characters form-urlencoding changes (+ / :, VSCHAR all, RFC 6749 Appendix A.2), so that
+  // a client sending it by HTTP Basic must encode it first (2.3.1), and the token endpoint must decode it.
+  const secret = () => `${randomBytes(30).toString('base64url')}+/:`;
   return {
     full: {
       role: 'full',

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { parse as parseDotenv } from 'dotenv';
 import { startEmulator } from '../../emulator/index.js';
 import { formatErrors, validate } from '../../schemas/index.js';
 
@@ -130,12 +131,8 @@ async function runCli(args: string[], envFile: string) {
     if (child.exitCode === null) child.kill('SIGKILL');
     throw e;
   }
-  const env = Object.fromEntries(
-    readFileSync(envFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).replace(/^"(.*)"$/, '$1')]),
-  );
+  // Read as the suite reads it: dotenv (values holding + / : are quoted in the file).
+  const env = parseDotenv(readFileSync(envFile, 'utf8'));
   return { child, out, env };
 }
 
@@ -226,12 +223,7 @@ test.describe('documented commands', () => {
           child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
           child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err.replace(/\S*secret\S*/gi, '')}`)));
         });
-        const env = Object.fromEntries(
-          readFileSync(envFile, 'utf8')
-            .trim()
-            .split('\n')
-            .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).replace(/^"(.*)"$/, '$1')]),
-        );
+        const env = parseDotenv(readFileSync(envFile, 'utf8'));
         const res = await tokenFor(env);
         expect(res.status).toBe(200);
       } finally {
