@@ -47,10 +47,12 @@ test.describe('client grant by id @client-grants', () => {
       const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
       // Ids in both cases carry case: one letter's case changed names another id.
       const variants = [...nearIds(id), ...caseVariants(id)];
-      // Against an external target, two of them: a character added at the end, the first changed.
+      // Against an external target, two of them: a character added at the end, the first changed; with writes on
+      // (out of the read-only run's request budget), one letter's case changed too.
+      const caseToo = config.writes !== 'none';
       for (const v of config.embedded
         ? variants
-        : variants.filter((v, i) => i === 0 || i === 5 || v.what.startsWith('the case of'))) {
+        : variants.filter((v, i) => i === 0 || i === 5 || (caseToo && v.what.startsWith('the case of')))) {
         const ex = await api.get(`${path('ID').replace(/ID$/, '')}${v.raw}`);
         const got = (ex.json as { id?: unknown } | undefined)?.id;
         must(near.clientGrantsGetSameGrant, ex.status < 200 || ex.status >= 300 || got === v.decoded, {

@@ -165,9 +165,11 @@ test.describe('event streams @event-streams', () => {
     spelt,
     async ({ api, config }) => {
       const all = integerQueryOutside(1, 100);
-      // Against an external target, the first of each shortcut (the read-only budget): letters, a fraction, an exponent, a wrap.
+      // Against an external target, the first of each shortcut (letters, a fraction, an exponent, a wrap); in a
+      // read-only run, within its request budget, digits then letters alone (parseInt's reading).
+      const external = config.writes === 'none' ? [0] : [0, 3, 4, 6];
       for (const [i, { what, value }] of all.entries()) {
-        if (!config.embedded && ![0, 3, 4, 6].includes(i)) continue;
+        if (!config.embedded && !external.includes(i)) continue;
         const { ex } = await page(api, { take: value });
         mustRefuse(spelt.eventStreamsListTakeRange, ex, `take=${value} (${what}) is no integer from 1 to 100`);
         mustBeJsonErrorBody(spelt, ex);
@@ -325,9 +327,11 @@ test.describe('event streams @event-streams', () => {
       const id = body!.eventStreams![0]!.id!;
       // Ids in both cases carry case: one letter's case changed names another id.
       const variants = [...nearIds(id), ...caseVariants(id)];
+      // With writes on (out of the read-only run's request budget), one letter's case changed too.
+      const caseToo = config.writes !== 'none';
       for (const v of config.embedded
         ? variants
-        : variants.filter((v, i) => i === 0 || i === 5 || v.what.startsWith('the case of'))) {
+        : variants.filter((v, i) => i === 0 || i === 5 || (caseToo && v.what.startsWith('the case of')))) {
         const ex = await api.get(`${LIST}/${v.raw}`);
         const got = (ex.json as { id?: unknown } | undefined)?.id;
         must(near.eventStreamsGetSameStream, ex.status < 200 || ex.status >= 300 || got === v.decoded, {
