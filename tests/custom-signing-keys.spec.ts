@@ -29,6 +29,7 @@ import { decodeJwt } from '../harness/vocabulary/jwt.ts';
 import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import {
+  jsonSpellings,
   mediaTypeSpellings,
   nearMemberNames,
   otherJsonTypes,
@@ -517,6 +518,28 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             expected: `${set.what}: taken form-encoded as it is as JSON (${asJson.status}), the ${keys.length} keys answered as sent`,
             actual: differ ?? '',
             exchange: asForm,
+          });
+        }
+      });
+    },
+  );
+
+  const jsonSpelt = declareRules('custom-signing-keys.put.json', 'custom-signing-keys.put.replaces');
+  test(
+    'should read a JWKS sent as JSON in every spelling RFC 8259 makes the same value (white space between tokens, every string and member name in \\u escapes, an escaped solidus) and answer the keys sent',
+    jsonSpelt,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        // A key with its certificate chain: x5c holds / and +, so the escaped solidus is tried too.
+        const keys = [chainedJwk('conformance-json-spellings', CHAIN.length)];
+        for (const { what, text } of jsonSpellings({ keys })) {
+          const ex = await api.put(KEYS_PATH, { body: text, contentType: 'application/json' });
+          mustSucceed(jsonSpelt.customSigningKeysPutJson, ex);
+          const differ = is2xx(ex.status) ? keysDiffer(keys, ex.json) : `status ${ex.status}`;
+          must(jsonSpelt.customSigningKeysPutReplaces, differ === undefined, {
+            expected: `the key sent, every member as sent, to the JWKS sent as JSON ${what}`,
+            actual: differ ?? '',
+            exchange: ex,
           });
         }
       });

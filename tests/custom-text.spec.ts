@@ -43,6 +43,7 @@ import {
   TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
   WHITE_SPACE_SPELLINGS,
+  jsonSpellings,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
 import type { Exchange } from '../harness/requests/client.ts';
@@ -242,6 +243,32 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
           }),
           fcParams(config, 2),
         );
+      });
+    },
+  );
+
+  const jsonSpelt = declareRules('custom-text.put.json', 'custom-text.put.resulting-map');
+  test(
+    'should read a map sent as JSON in every spelling RFC 8259 makes the same value (white space between tokens, every string and key in \\u escapes, an escaped solidus) as its compact text, and answer it as sent',
+    jsonSpelt,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      const map = { [key]: 'Welcome back/again: Ünïcödé 🎉' };
+      await withCustomTextRestored(api, id, async () => {
+        for (const { what, text } of jsonSpellings(map)) {
+          const ex = await api.put(customTextPath(id), { body: text, contentType: 'application/json' });
+          must(jsonSpelt.customTextPutJson, is2xx(ex), {
+            expected: `a 2xx for the map ${JSON.stringify(map)} sent as JSON ${what}`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          must(jsonSpelt.customTextPutResultingMap, answered(ex, key) === map[key], {
+            expected: `${key} answered as sent: ${JSON.stringify(map[key])} (the JSON ${what})`,
+            actual: `${key}: ${JSON.stringify(answered(ex, key))}`,
+            exchange: ex,
+          });
+        }
       });
     },
   );

@@ -693,3 +693,40 @@ export function caseVariants(id: string): Array<{ what: string; raw: string; dec
     .filter((v) => v.decoded !== id)
     .map((v) => ({ ...v, raw: encodeURIComponent(v.decoded) }));
 }
+
+/** A JSON text of `value` with every string (member names too) written as \uXXXX escapes, code unit by code unit. */
+function escapedJson(value: unknown): string {
+  const str = (s: string) =>
+    `"${[...Array(s.length).keys()].map((i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`;
+  const walk = (v: unknown): string => {
+    if (typeof v === 'string') return str(v);
+    if (Array.isArray(v)) return `[${v.map(walk).join(',')}]`;
+    if (v !== null && typeof v === 'object')
+      return `{${Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${str(k)}:${walk(x)}`)
+        .join(',')}}`;
+    return JSON.stringify(v);
+  };
+  return walk(value);
+}
+
+/**
+ * JSON texts RFC 8259 makes the same value as `JSON.stringify(value)`:
+ * insignificant white space (2: space, tab, line feed, carriage return,
+ * around every structural character and the whole text), every string and
+ * member name spelt with \uXXXX escapes (7), the solidus escaped (7: "\/").
+ * A server reading its bodies with a JSON parser reads each as the compact
+ * text; one matching the raw bytes does not.
+ */
+export function jsonSpellings(value: unknown): Array<{ what: string; text: string }> {
+  const compact = JSON.stringify(value);
+  return [
+    { what: 'pretty-printed (two spaces, line feeds)', text: JSON.stringify(value, null, 2) },
+    {
+      what: 'tabs and CRLF between its tokens and around the text',
+      text: ` \r\n${JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n')}\r\n\t`,
+    },
+    { what: 'every string and member name in \\u escapes', text: escapedJson(value) },
+    ...(compact.includes('/') ? [{ what: 'the solidus escaped (\\/)', text: compact.replace(/\//g, '\\/') }] : []),
+  ];
+}

@@ -14,6 +14,7 @@ import {
   caseVariants,
   codePointLength,
   integerQueryOutside,
+  jsonSpellings,
   mediaTypeSpellings,
   nearIds,
   nearMemberNames,
@@ -100,4 +101,19 @@ test('should vary the case of an id only where the id is spelt in both cases, ne
     'EST_4O4ZA1YDBZPYKKZDRS19LM',
     'est_4o4za1ydbzpykkzdrs19lm',
   ]);
+});
+
+test('should spell JSON only in ways that parse to the same value', () => {
+  for (const value of [
+    { status: 'paused' },
+    { keys: [{ kty: 'EC', kid: 'a/b', x5c: ['MII+/='] }] },
+    { 'k.é': 'v 🎉' },
+  ]) {
+    const spellings = jsonSpellings(value);
+    expect(spellings.length).toBeGreaterThanOrEqual(3);
+    for (const { what, text } of spellings) {
+      expect(JSON.parse(text), what).toEqual(value);
+      expect(text, what).not.toBe(JSON.stringify(value));
+    }
+  }
 });
