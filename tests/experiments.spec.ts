@@ -29,6 +29,7 @@ import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 import {
   equivalentSegments,
+  jsonSpellings,
   nearMemberNames,
   nearMisses,
   nearMissSpellings,
@@ -46,6 +47,8 @@ function experiment(config: Config, n: number): string {
 }
 
 const move = (api: Api, id: string, status: unknown) => api.post(path(id), { json: { status } });
+/** A JSON spelling as a failure names it. */
+const what = (b: { what: string }) => `spelt ${b.what}`;
 /** A move sent to the id as spelt (already encoded as a path segment). */
 const moveSpelt = (api: Api, raw: string, status: unknown) =>
   api.post(path('ID').replace('/ID/', `/${raw}/`), { json: { status } });
@@ -124,10 +127,11 @@ test.describe('experiment transitions @experiments @writes', () => {
     'experiments.transition.requested-status',
     'experiments.transition.same-experiment',
     'http.path-id.percent-encoding',
+    'http.json-request-bodies',
     schemaRules('experiment'),
   );
   test(
-    'should return the experiment in the requested status after each accepted move, refusing before each the status in every other JSON type and a near miss, and taking it by an id spelt as RFC 3986 makes the same',
+    'should return the experiment in the requested status after each accepted move, refusing before each the status in every other JSON type and a near miss, and taking it by an id spelt as RFC 3986 makes the same and by a body in every JSON spelling of the same value',
     returnsExperiment,
     async ({ api, config }) => {
       requireWrites(config);
@@ -160,7 +164,25 @@ test.describe('experiment transitions @experiments @writes', () => {
         // refused is sent again by the canonical id: where that one is accepted, the spelling was refused.
         const spellings = equivalentSegments(w.id);
         const spelt = k % 2 === 1 && spellings.length ? spellings[((k - 1) / 2) % spellings.length] : undefined;
-        let ex = spelt ? await moveSpelt(api, spelt.raw, status) : await move(api, w.id, status);
+        // The other moves by a body in a JSON spelling of the same value (RFC 8259 2, 7), in turn; refused, it is
+        // sent again compact: where that one is accepted, the spelling was not read as JSON.
+        const bodies = jsonSpellings({ status });
+        const jsonBody = spelt ? undefined : bodies[(k / 2) % bodies.length];
+        let ex = spelt
+          ? await moveSpelt(api, spelt.raw, status)
+          : jsonBody
+            ? await api.post(path(w.id), { body: jsonBody.text, contentType: 'application/json' })
+            : await move(api, w.id, status);
+        if (jsonBody && ex.status >= 400 && ex.status < 500) {
+          const compact = await move(api, w.id, status);
+          left(config, w.id, compact, status);
+          must(returnsExperiment.httpJsonRequestBodies, compact.status < 200 || compact.status >= 300, {
+            expected: `the move answered as its compact JSON body is (${compact.status}): the body ${what(jsonBody)} is the same JSON value`,
+            actual: `status ${ex.status} to the body ${what(jsonBody)}, then ${compact.status} to {"status":"${status}"}`,
+            exchange: ex,
+          });
+          ex = compact;
+        }
         if (spelt && ex.status >= 400 && ex.status < 500) {
           const canonical = await move(api, w.id, status);
           left(config, w.id, canonical, status);
