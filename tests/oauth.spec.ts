@@ -175,6 +175,26 @@ test.describe('token endpoint @auth', () => {
     },
   );
 
+  test(
+    'should issue a token to the documented request with parameters it does not know besides (RFC 6749 3.2: unrecognized request parameters MUST be ignored)',
+    endpoint,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        "Against an external target these are sent only with writes on (the read-only run is at its request budget, and token requests count against the tenant's quota)",
+      );
+      const extra = { 'x-conformance': 'ignore-me', state: 'abc' };
+      const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, extra);
+      must(endpoint.oauthTokenEndpoint, ex.status === 200 && typeof accessToken(ex) === 'string', {
+        expected:
+          'status 200 with an access_token, to the documented request with two unrecognized parameters after it',
+        actual: `status ${ex.status}`,
+        exchange: ex,
+      });
+    },
+  );
+
   const jwt = declareRules('oauth.token.jwt');
   test('should issue an access token that is a JWT', jwt, async ({ config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
