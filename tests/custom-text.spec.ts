@@ -445,6 +445,51 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  const enumSpelt = declareRules('custom-text.put.language.enum', 'custom-text.put.page.enum');
+  test(
+    'should take the language en and the page get-started spelt as RFC 3986 makes the same (an unreserved character percent-encoded, in either hex case): the allowed values themselves',
+    enumSpelt,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      const canonical = customTextPath(id);
+      const spellings = [
+        ...equivalentSegments('en').map((v) => ({
+          part: 'language' as const,
+          what: v.what,
+          segment: v.raw,
+          path: `${v.raw}/get-started`,
+        })),
+        ...equivalentSegments('get-started').map((v) => ({
+          part: 'page' as const,
+          what: v.what,
+          segment: v.raw,
+          path: `en/${v.raw}`,
+        })),
+      ];
+      await withCustomTextRestored(api, id, async () => {
+        // Against an external target, one of each: every unreserved character encoded.
+        const chosen = config.embedded
+          ? spellings
+          : spellings.filter((v, i, all) => !all.slice(i + 1).some((w) => w.part === v.part));
+        for (const [i, v] of chosen.entries()) {
+          const value = `Set through a spelling of the ${v.part} (${i}).`;
+          const path = canonical.replace(/\/en\/get-started$/, `/${v.path}`);
+          const ex = await api.put(path, { json: { [key]: value } });
+          must(
+            v.part === 'language' ? enumSpelt.customTextPutLanguageEnum : enumSpelt.customTextPutPageEnum,
+            ex.status >= 200 && ex.status < 300 && sameText(answered(ex, key), value),
+            {
+              expected: `a 2xx answering ${key}: the ${v.part} spelt ${v.segment} (${v.what}) is ${v.part === 'language' ? 'en' : 'get-started'}`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            },
+          );
+        }
+      });
+    },
+  );
+
   const allowedMarkup = declareRules('custom-text.put.html.basic-allowed');
   test(
     'should accept basic styling tags and hyperlinks, nested, around any text (property)',
