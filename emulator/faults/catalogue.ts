@@ -733,6 +733,11 @@ export const faults = [
     how: 'The HTML allow-list is skipped: a <script> element is stored and answered as given.',
   },
   {
+    name: 'custom-text-style-unchecked',
+    rule: 'custom-text.put.html.restricted',
+    how: 'Style attributes are not checked: CSS that runs or loads script (url(javascript:...), expression(), behavior, -moz-binding) is stored as given.',
+  },
+  {
     name: 'custom-text-values-as-objects',
     rule: 'custom-text.types',
     how: 'The answer maps each key to { text: value } instead of the string.',

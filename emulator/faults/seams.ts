@@ -623,6 +623,12 @@ export class Deviations {
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.on('custom-text-script-stored')) return value;
+    // Style attributes left unread: what the value holds beside them decides.
+    if (
+      this.on('custom-text-style-unchecked') &&
+      htmlViolation(value.replace(/\sstyle\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '')) === undefined
+    )
+      return value;
     if (this.on('custom-text-event-attribute-case-sensitive')) {
       // Only attribute names starting with a lower-case "on" are taken for event handlers.
       const seen = value.replace(

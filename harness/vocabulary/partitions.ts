@@ -130,6 +130,8 @@ const ACTIVE_ELEMENTS = [
 /** Scheme-bearing attributes whose value a browser may run. */
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'background', 'poster']);
 const SCRIPT_SCHEME = /^(?:javascript|vbscript|data):/i;
+/** CSS that runs or loads script: a script URL in url(), expression(), behavior, -moz-binding. */
+const SCRIPT_CSS = /url\(['"]?(?:javascript|vbscript|data):|expression\(|behavior:|-moz-binding/i;
 // eslint-disable-next-line no-control-regex
 const squash = (v: string) => v.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]+/g, '');
 
@@ -147,6 +149,11 @@ const scriptUrl = fc.oneof(
   fc.constant('java&#x09;script:alert(1)'),
   fc.constant(' javascript:alert(1)'),
   fc.constant('vbscript:msgbox(1)'),
+  // Character references a browser decodes in an attribute: named (&colon;), decimal with leading zeros and no
+  // semicolon (the cheat sheet's &#0000106), a line feed inside the scheme.
+  fc.constant('javascript&colon;alert(1)'),
+  fc.constant('&#0000106&#0000097vascript:alert(1)'),
+  fc.constant('jav&#x0A;ascript:alert(1)'),
   fc.constant('data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='),
 );
 
@@ -176,6 +183,20 @@ export const activeMarkup: fc.Arbitrary<string> = fc
         .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
       // A hyperlink to a script URL.
       scriptUrl.map((url) => `<a href="${url}">x</a>`),
+      // Script in CSS (the cheat sheet's CSS context): a script URL in url(), expression(), behavior and
+      // -moz-binding, in a style attribute of an allowed tag, the attribute name in any case.
+      fc
+        .tuple(
+          fc.constantFrom('span', 'b', 'p'),
+          fc.constantFrom(
+            'background-image:url(javascript:alert(1))',
+            "background:url('javascript:alert(1)')",
+            'width:expression(alert(1))',
+            'behavior:url(https://example.com/x.htc)',
+            '-moz-binding:url(https://example.com/x.xml#x)',
+          ),
+        )
+        .chain(([tag, css]) => anyCase('style').map((attr) => `<${tag} ${attr}="${css}">x</${tag}>`)),
       // An element beyond styling and hyperlinks with only harmless-looking attributes (an https source, no
       // handler): a rich-text allow-list may hold it, the document's "basic styling tags and hyperlinks" does not.
       fc
@@ -298,6 +319,7 @@ export function activeContent(value: string): string | undefined {
         for (const [attr, v] of Object.entries(attributes)) {
           if (/^on/i.test(attr)) found ??= `an ${attr} attribute on <${name}>`;
           if (URL_ATTRIBUTES.has(attr) && SCRIPT_SCHEME.test(squash(v))) found ??= `${attr}="${v}" on <${name}>`;
+          if (attr === 'style' && SCRIPT_CSS.test(squash(v))) found ??= `style="${v}" on <${name}>`;
         }
       },
     },
