@@ -292,8 +292,9 @@ async function tokenHandler(
 ): Promise<Record<string, unknown>> {
   const params = ctx.deviations.tokenParams(stringParams(request.body), rawFormOf(request.body));
   const grantType = params['grant_type'];
-  if (!grantType) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
-  if (grantType !== 'client_credentials')
+  if (!grantType && ctx.deviations.checksGrantType)
+    throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
+  if (grantType !== 'client_credentials' && ctx.deviations.checksGrantType)
     throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
 
   const header = request.headers.authorization;

@@ -242,6 +242,15 @@ export const rules = [
     note: "The client's id and secret sent by HTTP Basic (form-urlencoded, then base64; the scheme in any case, RFC 9110 11.1) get a token response, as the body parameters do, and the token issued is accepted by the operations. Wrong credentials sent by HTTP Basic get 401 with a Basic challenge and no access_token.",
   },
   {
+    id: 'oauth.token.grant-type',
+    level: 'must',
+    section: S.auth,
+    operations: ['oauth.token'],
+    requirement:
+      'OAuth 2.0 client-credentials scheme (RFC 6749 4.4.2: grant_type "REQUIRED. Value MUST be set to client_credentials"; 5.2: a request missing a required parameter, or of a grant type the server does not support, is answered 400 with an error).',
+    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token.',
+  },
+  {
     id: 'oauth.token.response',
     level: 'must',
     section: S.auth,

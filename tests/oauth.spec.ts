@@ -195,6 +195,35 @@ test.describe('token endpoint @auth', () => {
     },
   );
 
+  const grantType = declareRules('oauth.token.grant-type');
+  test(
+    'should refuse the documented request with grant_type empty or of another grant type, whose own parameters it lacks, and issue no token (RFC 6749 4.4.2, 5.2)',
+    grantType,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        "Against an external target these are sent only with writes on (the read-only run is at its request budget, and token requests count against the tenant's quota)",
+      );
+      const others: Array<[string, string]> = [
+        ['', 'empty'],
+        ['password', 'the password grant, without username and password'],
+        ['authorization_code', 'the authorization code grant, without a code'],
+        ['refresh_token', 'the refresh token grant, without a refresh token'],
+        ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'the JWT bearer grant (RFC 7523), without an assertion'],
+      ];
+      // Against an external target, two: empty, and the password grant.
+      for (const [value, what] of config.embedded ? others : others.slice(0, 2)) {
+        const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { grant_type: value });
+        must(grantType.oauthTokenGrantType, ex.status >= 400 && ex.status < 500 && accessToken(ex) === undefined, {
+          expected: `a 4xx and no access_token: grant_type ${JSON.stringify(value)} (${what}) is not client_credentials`,
+          actual: `status ${ex.status}${accessToken(ex) !== undefined ? ', an access_token' : ''}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
+
   const jwt = declareRules('oauth.token.jwt');
   test('should issue an access token that is a JWT', jwt, async ({ config }) => {
     const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');

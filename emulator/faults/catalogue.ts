@@ -733,6 +733,11 @@ export const faults = [
     how: 'The HTML allow-list is skipped: a <script> element is stored and answered as given.',
   },
   {
+    name: 'token-grant-type-ignored',
+    rule: 'oauth.token.grant-type',
+    how: 'The token endpoint never reads grant_type: a request with grant_type empty, password or refresh_token (without the parameters those grants need) gets a client-credentials token.',
+  },
+  {
     name: 'custom-text-style-unchecked',
     rule: 'custom-text.put.html.restricted',
     how: 'Style attributes are not checked: CSS that runs or loads script (url(javascript:...), expression(), behavior, -moz-binding) is stored as given.',

@@ -364,6 +364,11 @@ export class Deviations {
     return jwt;
   }
 
+  /** Whether the token endpoint reads grant_type (`token-grant-type-ignored`: any value, or none, is client credentials). */
+  get checksGrantType(): boolean {
+    return !this.on('token-grant-type-ignored');
+  }
+
   /** The JWT a presented bearer token stands for. */
   bearerJwt(token: string): string {
     if (this.on('token-jwt-padded-base64'))
