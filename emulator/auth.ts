@@ -439,6 +439,7 @@ function admit(
   );
   if (
     required !== undefined &&
+    !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation) &&
     ctx.deviations.checksScopes(config.operation, fromCache, held) &&
     !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s)))
   ) {
@@ -446,6 +447,7 @@ function admit(
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,
     });
   }
+  ctx.deviations.scopeAdmitted(principal.clientId, config.operation);
   const types = ctx.deviations.mediaTypes(config.operation, config.contentTypes);
   if (types !== undefined && hasBody(request)) {
     const header = request.headers['content-type'] ?? '';

@@ -16,6 +16,7 @@
  * only the checks of its rule.
  */
 import type { RuleId } from '../../spec/rules.ts';
+import { round9 } from './blind/round-9.ts';
 import { round1 } from './blind/round-1.ts';
 import { round2 } from './blind/round-2.ts';
 import { round3 } from './blind/round-3.ts';
@@ -749,6 +750,7 @@ export const faults = [
   },
 
   // The faults written blind, a round a file (see Fault.round).
+  ...round9,
   ...round1,
   ...round2,
   ...round3,

@@ -20,6 +20,7 @@ import { isApiPath, OAuthError } from '../auth.js';
 import { CONTROL_PREFIX } from '../context.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
 import { decodeOffset, encodeOffset, EVENT_TYPES, type EventLog, type LoggedEvent } from '../events.js';
+import { ALLOWED_TAGS } from '../html-policy.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
@@ -244,6 +245,12 @@ const coerced = (v: unknown): unknown => {
   if (v === 'true' || v === 'false') return v === 'true';
   return typeof v === 'string' && /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?$/.test(v) ? Number(v) : v;
 };
+/** The width of a name in the event stream list (`event-streams-list-names-ellipsized`). */
+const LIST_NAME_WIDTH = 64;
+/** How many event_type values `event-type-filter-capped-at-10` takes. */
+const EVENT_TYPE_FILTER_CAP = 10;
+/** The entities an XML parser knows (`custom-text-named-entities-refused`). */
+const XML_ENTITIES: readonly string[] = ['amp', 'lt', 'gt', 'quot', 'apos'];
 /** Catalogue codes that say a request was malformed. */
 const VALIDATION_CODES: readonly ErrorCode[] = [
   'invalid_uri',
@@ -255,6 +262,58 @@ const VALIDATION_CODES: readonly ErrorCode[] = [
 // ---------------------------------------------------------------- answers
 
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 9
+  {
+    by: 'challenge-only-for-presented-token',
+    on: 'every',
+    answers: 'errors',
+    when: is('missing_authorization'),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'token-set-null-dates-epoch',
+    on: ['token-sets.list'],
+    // new Date(null) is the epoch.
+    reshape: (a) =>
+      items(a, (t) => ({
+        ...t,
+        expires_at: t['expires_at'] ?? new Date(0).toISOString(),
+        last_used_at: t['last_used_at'] ?? new Date(0).toISOString(),
+      })),
+  },
+  {
+    by: 'client-grant-default-for-resolved-to-caller',
+    on: ['client-grants.get'],
+    when: (a) => isPlainObject(a.body) && a.body['default_for'] !== undefined && a.body['client_id'] === undefined,
+    reshape: (a, q) => body(a, (g) => ({ ...g, client_id: q.request.principal?.clientId ?? '' })),
+  },
+  {
+    by: 'event-streams-list-names-ellipsized',
+    on: ['event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => {
+        const name = String(s['name']);
+        return codePoints(name) > LIST_NAME_WIDTH
+          ? { ...s, name: `${[...name].slice(0, LIST_NAME_WIDTH - 1).join('')}…` }
+          : s;
+      }),
+  },
+  {
+    by: 'allow-header-lower-case-methods',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 405 && typeof a.headers['allow'] === 'string',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: String(a.headers['allow']).toLowerCase() } }),
+  },
+  {
+    by: 'custom-text-answer-latin1',
+    on: ['custom-text.put'],
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=iso-8859-1' },
+      body: Buffer.from(JSON.stringify(a.body), 'latin1'),
+    }),
+  },
   // general
   {
     by: 'json-as-text-plain',
@@ -1360,6 +1419,24 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 9
+  {
+    by: 'live-envelope-id-number',
+    frames: ['message'],
+    when: (_f, at) => at.logged !== undefined && !at.history,
+    reshape: (f, at) => envelope(f, (e) => (e['id'] = at.logged!.seq)),
+  },
+  {
+    by: 'connection-created-scopes-supported-space-joined',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const meta = (e.data.object['options'] as Json | undefined)?.['oidc_metadata'] as Json | undefined;
+        if (meta && Array.isArray(meta['scopes_supported']))
+          meta['scopes_supported'] = meta['scopes_supported'].join(' ');
+      }),
+  },
   {
     by: 'envelope-type-reverse-dns',
     frames: ['message'],
@@ -1522,6 +1599,61 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 9
+  {
+    by: 'transition-id-undecoded',
+    on: 'experiments.transition',
+    when: (r) => (r.url.split('?', 1)[0]!.split('/')[5] ?? '').includes('%'),
+    error: () => apiError('inexistent_experiment'),
+  },
+  {
+    by: 'event-type-filter-capped-at-10',
+    on: 'events.subscribe',
+    when: (r) => {
+      const v = (r.query as Record<string, unknown> | undefined)?.['event_type'];
+      return Array.isArray(v) && v.length > EVENT_TYPE_FILTER_CAP;
+    },
+    error: () => apiError('invalid_query_string', `At most ${EVENT_TYPE_FILTER_CAP} event_type values are allowed`),
+  },
+  {
+    by: 'from-with-timestamp-refused',
+    on: 'events.subscribe',
+    when: (r) => {
+      const q = r.query as Record<string, unknown> | undefined;
+      return q?.['from'] !== undefined && q['from_timestamp'] !== undefined;
+    },
+    error: () => apiError('invalid_query_string', 'from and from_timestamp cannot be given together'),
+  },
+  {
+    by: 'custom-text-named-entities-refused',
+    on: 'custom-text.put',
+    // An XML parser: only amp, lt, gt, quot and apos are entities it knows.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          [...v.matchAll(/&([A-Za-z][A-Za-z0-9]*);/g)].some((m) => !XML_ENTITIES.includes(m[1]!)),
+      ),
+    error: () => apiError('invalid_body', 'Value is not well-formed markup: undefined entity'),
+  },
+  {
+    by: 'custom-text-uppercase-tags-refused',
+    on: 'custom-text.put',
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          [...v.matchAll(/<\/?([A-Za-z][A-Za-z0-9]*)/g)].some(
+            (m) => m[1] !== m[1]!.toLowerCase() && ALLOWED_TAGS.has(m[1]!.toLowerCase()),
+          ),
+      ),
+    error: (r) => {
+      const tag = textsOf(r)
+        .flatMap(([, v]) => (typeof v === 'string' ? [...v.matchAll(/<\/?([A-Za-z][A-Za-z0-9]*)/g)] : []))
+        .find((m) => m[1] !== m[1]!.toLowerCase())?.[1];
+      return apiError('invalid_body', `tag <${tag ?? ''}> is not allowed`);
+    },
+  },
   {
     by: 'token-endpoint-no-slash',
     on: 'oauth.token',

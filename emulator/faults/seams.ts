@@ -45,6 +45,24 @@ const RESUME_PAGE = 25;
 /** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
 const CHECKED_PRIVATE_MEMBERS_D_ONLY: readonly string[] = ['d'];
 
+/** The JWK members the document lists (`keys-undocumented-members-dropped` keeps only these). */
+const DOCUMENTED_JWK_MEMBERS: readonly string[] = [
+  'kty',
+  'kid',
+  'use',
+  'key_ops',
+  'n',
+  'e',
+  'x',
+  'y',
+  'x5u',
+  'x5c',
+  'x5t',
+  'x5t#S256',
+];
+/** What a style attribute may not hold, searched case-sensitively (`custom-text-style-check-case-sensitive`). */
+const LOWER_CASE_DANGEROUS_STYLE = /javascript:|vbscript:|expression\(|url\(|@import|behavior|-moz-binding|[<>\\]/;
+
 /** The documented scope of the token-set listing (`token-sets-any-read-scope`). */
 const TOKEN_SETS_SCOPE = 'read:federated_connections_tokens';
 const isRead = (scope: string): boolean => scope.startsWith('read:');
@@ -110,6 +128,8 @@ export class Deviations {
   constructor(faults: ReadonlySet<FaultName>, variant: VariantName | undefined) {
     this.on = switchedOn(faults, variant);
     const rateHeaders = [
+      'rate-limit-429-limit-remaining-swapped',
+      'rate-limit-reset-json-quoted',
       'rate-limit-on-429-only',
       'rate-limit-remaining-negative',
       'rate-limit-429-remaining-nonzero',
@@ -128,6 +148,40 @@ export class Deviations {
       'rate-limit-remaining-before-count',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
+  }
+
+  /** Clients and operations whose scope check a token passed once (`scope-decision-cached-per-client`). */
+  private readonly scopeDecisions = new Set<string>();
+
+  /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
+  scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
+    return this.on('scope-decision-cached-per-client') && this.scopeDecisions.has(`${clientId} ${operation}`);
+  }
+
+  /** A token of this client passed the scope check of the operation. */
+  scopeAdmitted(clientId: string, operation: OperationId | undefined): void {
+    if (this.on('scope-decision-cached-per-client')) this.scopeDecisions.add(`${clientId} ${operation}`);
+  }
+
+  /** The events a stream replays, in the order written (`filtered-replay-grouped-by-type`: one query per type). */
+  replayInOrder(events: LoggedEvent[], filter: ReadonlySet<string> | null): LoggedEvent[] {
+    if (!this.on('filtered-replay-grouped-by-type') || filter === null || filter.size < 2) return events;
+    return [...filter].flatMap((type) => events.filter((e) => e.type === type));
+  }
+
+  /** The streams of a page and whether more follow, `cursor` being the index of the from cursor's stream. */
+  pageOfStreams<T extends { id: string }>(
+    all: readonly T[],
+    start: number,
+    size: number,
+    cursor: number | undefined,
+  ): { page: T[]; more: boolean } {
+    if (this.on('keyset-cursor-id-order') && cursor !== undefined && all[cursor] !== undefined) {
+      // WHERE id > :cursor_id ORDER BY created_at: a keyset on a key the list is not ordered by.
+      const after = all.filter((s) => s.id > all[cursor]!.id);
+      return { page: after.slice(0, size), more: after.length > size };
+    }
+    return { page: all.slice(start, start + size), more: start + size < all.length };
   }
 
   // ------------------------------------------------------------ the seed
@@ -187,6 +241,7 @@ export class Deviations {
     origin: string,
     customKeys: () => readonly object[] | null = () => null,
   ): Promise<Principal | undefined> {
+    if (this.on('alg-none-mixed-case-accepted') && mixedCaseNone(token)) return unsignedPrincipal(auth, token);
     if (this.on('tampered-signature-accepted') && operation === 'events.subscribe')
       return claimedPrincipal(auth, token);
     if (this.on('alg-none-accepted') && operation === 'event-streams.get') return unsignedPrincipal(auth, token);
@@ -323,6 +378,7 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    if (this.on('token-secret-compared-ignoring-case') && secret.toLowerCase() === stored.toLowerCase()) return stored;
     return this.on('token-secret-compared-on-stored-length') ? secret.slice(0, stored.length) : secret;
   }
 
@@ -404,6 +460,11 @@ export class Deviations {
     if (!this.reshapesRateHeaders) return headers;
     if (this.on('rate-limit-on-429-only') && d.allowed) return undefined;
     const out = { ...headers };
+    if (this.on('rate-limit-429-limit-remaining-swapped') && !d.allowed) {
+      out['x-ratelimit-limit'] = d.remaining;
+      out[names.remaining] = d.limit;
+    }
+    if (this.on('rate-limit-reset-json-quoted')) out[names.reset] = JSON.stringify(String(out[names.reset]));
     if (this.on('rate-limit-remaining-negative')) out[names.remaining] = d.limit - d.count;
     if (this.on('rate-limit-429-remaining-nonzero') && !d.allowed) out[names.remaining] = 1;
     // The requests used in the window, not those left.
@@ -475,7 +536,8 @@ export class Deviations {
   }
 
   /** Whether draft passes as the target of a move, given the body as sent. */
-  draftIsATarget(sent: unknown): boolean {
+  draftIsATarget(sent: unknown, from: () => ExperimentStatus | undefined = () => undefined): boolean {
+    if (this.on('transition-paused-back-to-draft') && from() === 'paused') return true;
     if (this.on('transition-to-draft-accepted')) return true;
     return this.on('transition-draft-mixed-case-accepted') && isMap(sent) && isMixedCaseDraft(sent['status']);
   }
@@ -486,6 +548,7 @@ export class Deviations {
     table: readonly ExperimentStatus[],
     every: readonly ExperimentStatus[],
   ): readonly ExperimentStatus[] {
+    if (this.on('transition-paused-back-to-draft') && from === 'paused') return [...table, 'draft'];
     if (this.on('transition-refuses-every-move')) return [];
     if (this.on('transition-to-draft-accepted') || this.on('transition-draft-mixed-case-accepted'))
       return [...table, 'draft'];
@@ -517,6 +580,10 @@ export class Deviations {
   storedAfterPut<T>(operation: OperationId, stored: T[] | null, sent: T[]): T[];
   storedAfterPut<T extends object>(operation: OperationId, stored: T, sent: T): T;
   storedAfterPut(operation: OperationId, stored: unknown, sent: unknown): unknown {
+    if (this.on('keys-undocumented-members-dropped') && operation === 'custom-signing-keys.put')
+      return (sent as Array<Record<string, unknown>>).map((k) =>
+        Object.fromEntries(Object.entries(k).filter(([m]) => DOCUMENTED_JWK_MEMBERS.includes(m))),
+      );
     if (this.on('keys-same-kid-keeps-stored') && operation === 'custom-signing-keys.put') {
       const kept = (stored as Array<{ kid?: unknown }> | null) ?? [];
       return (sent as Array<{ kid?: unknown }>).map(
@@ -540,6 +607,8 @@ export class Deviations {
 
   /** A custom signing keys body as the form parser left it (qs with its default arrayLimit 20 for `keys-form-array-limit-20`). */
   formKeysBody(body: unknown, form: boolean): unknown {
+    // The body percent-decoded whole, then split on & and =: a value holding = or & (sent as %3D, %26) is cut there.
+    if (this.on('keys-form-decoded-before-split') && form && isMap(body)) return cutAtSeparators(body);
     // Percent-decoded first, + read as a space after: what was %2B (a literal +) turns into a space.
     if (this.on('keys-form-plus-after-percent-decode') && form && isMap(body)) return plusAsSpace(body);
     // Percent-decoded first, + read as a space after: a %2B sent for + ends as a space too.
@@ -592,6 +661,12 @@ export class Deviations {
   customTextRead(body: unknown, valueMax: number): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
+    if (this.on('custom-text-length-counts-text-not-markup') && isMap)
+      // The limit counted on the rendered text: tags stripped before the check, the value kept as sent.
+      return {
+        checked: mapValues(body as object, (v) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '') : v)),
+        kept,
+      };
     // JSON merge patch read into a replace: a null value removes its key.
     if (this.on('custom-text-null-value-deletes') && isMap)
       kept = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
@@ -627,6 +702,13 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    if (this.on('custom-text-style-check-case-sensitive')) {
+      // Style values searched in lower case only: those that pass that search read as harmless.
+      const seen = value.replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, lead: string, v: string) =>
+        LOWER_CASE_DANGEROUS_STYLE.test(v) ? m : `${lead}""`,
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('custom-text-script-stored')) return value;
     // Style attributes left unread: what the value holds beside them decides.
     if (
@@ -986,6 +1068,24 @@ export class Deviations {
     if (this.on('next-cursor-needs-raw-query') && next !== undefined)
       return Buffer.from(`${Buffer.from(next, 'base64url').toString('utf8')}:`, 'utf8').toString('base64');
     return next;
+  }
+}
+
+/** Every string of a JSON value cut at its first = or & (`keys-form-decoded-before-split`). */
+function cutAtSeparators(v: unknown): unknown {
+  if (typeof v === 'string') return v.split(/[=&]/, 1)[0];
+  if (Array.isArray(v)) return v.map(cutAtSeparators);
+  return isMap(v) ? mapValues(v, cutAtSeparators) : v;
+}
+
+/** Whether a JWT's header says alg none in some other letter case (None, NONE) (`alg-none-mixed-case-accepted`). */
+function mixedCaseNone(token: string): boolean {
+  try {
+    const alg = (JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as { alg?: unknown })
+      .alg;
+    return typeof alg === 'string' && alg !== 'none' && alg.toLowerCase() === 'none';
+  } catch {
+    return false;
   }
 }
 

@@ -65,17 +65,18 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
           (i) => (all[i] === undefined ? undefined : encodeStreamCursor(all[i].id)),
         );
         let start = 0;
+        let cursor: number | undefined;
         const paged = from === undefined ? undefined : ctx.deviations.pageNumberStart(from, take);
         if (paged !== undefined) start = paged;
         else if (from !== undefined) {
           const i = decodeStreamCursor(ctx, from);
           if (i === undefined) throw apiError('invalid_cursor', 'from is not a cursor this service returned');
+          cursor = i;
           start = ctx.deviations.pageStart(i + 1, take, TAKE_DEFAULT);
         }
         const size = ctx.deviations.pageSize(ctx.deviations.takeOfPage(take, from !== undefined, TAKE_DEFAULT));
         // The stored streams themselves: serialised as they are, no copy per item.
-        const eventStreams = all.slice(start, start + size);
-        const more = start + size < all.length;
+        const { page: eventStreams, more } = ctx.deviations.pageOfStreams(all, start, size, cursor);
         const last = eventStreams[eventStreams.length - 1];
         const cursorAt = (i: number) => encodeStreamCursor(all[i]!.id);
         const next = ctx.deviations.nextCursor(more && last !== undefined ? encodeStreamCursor(last.id) : undefined, {

@@ -168,7 +168,10 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
   if (early) heartbeat();
   // Replay and subscribe in one turn of the event loop: no event falls between.
-  const replayed = start.backlog.filter((e) => wanted.replayed(e.type)).map((e) => eventMessage(ctx, e, start.resumed));
+  const replayed = ctx.deviations
+    .replayInOrder(start.backlog, start.filter)
+    .filter((e) => wanted.replayed(e.type))
+    .map((e) => eventMessage(ctx, e, start.resumed));
   for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {

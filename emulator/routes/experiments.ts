@@ -38,7 +38,8 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request) => {
         const body: unknown = ctx.deviations.transitionBody(request.body, request.query);
         const asked = isPlainObject(body) ? body['status'] : undefined;
-        if (!(asked === 'draft' && ctx.deviations.draftIsATarget(request.body)))
+        const stored = () => ctx.state.experiments.get(param(request, 'id'))?.status;
+        if (!(asked === 'draft' && ctx.deviations.draftIsATarget(request.body, stored)))
           validateBody('experiment-transition-request', body);
         const target = asked as ExperimentStatus;
         const experiment = ctx.state.experiments.get(param(request, 'id'));
