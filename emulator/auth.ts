@@ -193,18 +193,19 @@ export class TokenAuthority {
     client: Client,
     origin: string,
     scopes: readonly string[],
-    overrides: { ttlSeconds?: number; audience?: string; issuer?: string } = {},
+    overrides: { ttlSeconds?: number; audience?: string; issuer?: string; notBeforeSkewSeconds?: number } = {},
   ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ scope: scopes.join(' '), gty: 'client-credentials', azp: client.clientId })
+    const jwt = new SignJWT({ scope: scopes.join(' '), gty: 'client-credentials', azp: client.clientId })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.kid })
       .setIssuer(overrides.issuer ?? `${origin}/`)
       .setSubject(`${client.clientId}@clients`)
       .setAudience(overrides.audience ?? audienceOf(origin))
       .setIssuedAt(now)
       .setExpirationTime(now + (overrides.ttlSeconds ?? TOKEN_TTL_SECONDS))
-      .setJti(randomUUID())
-      .sign(this.privateKey);
+      .setJti(randomUUID());
+    if (overrides.notBeforeSkewSeconds !== undefined) jwt.setNotBefore(now + overrides.notBeforeSkewSeconds);
+    return jwt.sign(this.privateKey);
   }
 
   /** The principal of a known client, for a request admitted without a verified token. */
@@ -341,7 +342,9 @@ async function tokenHandler(
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   const cached = ctx.deviations.cachedTokenResponse(client.clientId);
   if (cached !== undefined) return cached;
-  const accessToken = await ctx.deviations.accessToken(await ctx.auth.issue(client, ctx.origin, scopes));
+  const accessToken = await ctx.deviations.accessToken(
+    await ctx.auth.issue(client, ctx.origin, scopes, ctx.deviations.tokenIssueOverrides()),
+  );
   const response = {
     access_token: accessToken,
     token_type: 'Bearer',
@@ -423,7 +426,7 @@ function admit(
   fromCache = false,
 ): ApiError | undefined {
   if (ctx.deviations.countsRequest(fromCache)) {
-    const d = ctx.limiter.hit(principal.rateKey, principal.rateLimit);
+    const d = ctx.deviations.rateDecision(principal.rateKey, ctx.limiter.hit(principal.rateKey, principal.rateLimit));
     setRateHeaders(ctx, reply, d);
     const limited = overLimit(ctx, d);
     if (limited) return limited;

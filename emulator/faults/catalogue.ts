@@ -25,6 +25,7 @@ import { round5 } from './blind/round-5.ts';
 import { round6 } from './blind/round-6.ts';
 import { round7 } from './blind/round-7.ts';
 import { round8 } from './blind/round-8.ts';
+import { round10 } from './blind/round-10.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -759,6 +760,7 @@ export const faults = [
   ...round6,
   ...round7,
   ...round8,
+  ...round10,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

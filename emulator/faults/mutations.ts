@@ -1406,6 +1406,124 @@ const answerMutations: readonly AnswerMutation[] = [
       body: 'Unsupported Media Type',
     }),
   },
+  // blind round 10
+  {
+    by: 'token-body-credentials-401-no-challenge',
+    on: ['oauth.token'],
+    answers: 'errors',
+    // The challenge sent only to clients that used HTTP Basic (RFC 6749 5.2 read alone).
+    when: (a, q) => a.status === 401 && !/^Basic\b/i.test(q.request.headers.authorization ?? ''),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'transition-allocation-flags-tinyint',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as Json[]).map((x) => ({
+          ...x,
+          is_control: x['is_control'] === true ? 1 : 0,
+          is_fallback: x['is_fallback'] === true ? 1 : 0,
+        })),
+      })),
+  },
+  {
+    by: 'client-grant-adt-csv-trailing-empty',
+    on: ['client-grants.get'],
+    // Kept as "a,b," (each item followed by a comma) and split on commas when read.
+    reshape: (a) =>
+      body(a, (g) =>
+        Array.isArray(g['authorization_details_types']) && g['authorization_details_types'].length > 0
+          ? { ...g, authorization_details_types: [...(g['authorization_details_types'] as string[]), ''] }
+          : g,
+      ),
+  },
+  {
+    by: 'client-grant-lookup-by-client-id',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    // WHERE id = ? OR client_id = ?
+    when: (a, q) =>
+      is('inexistent_client_grant')(a) &&
+      [...q.state.clientGrants.values()].some((g) => g.client_id === param(q.request, 'id')),
+    reshape: (_a, q) => ok([...q.state.clientGrants.values()].find((g) => g.client_id === param(q.request, 'id'))),
+  },
+  {
+    by: 'event-streams-later-pages-ordered-by-id',
+    on: ['event-streams.list'],
+    when: (_a, q) => singleQuery(q.request, 'from') !== undefined,
+    // The first page in creation order; pages after a cursor by id greater than the cursor's (keyset on id).
+    reshape: (a, q) => {
+      const cursorId = Buffer.from(singleQuery(q.request, 'from')!, 'base64url').toString('utf8').replace(/^es1:/, '');
+      const take = Number(singleQuery(q.request, 'take') ?? TAKE_DEFAULT);
+      const after = [...q.state.eventStreams].sort((x, y) => (x.id < y.id ? -1 : 1)).filter((s) => s.id > cursorId);
+      const page = after.slice(0, take);
+      const last = page[page.length - 1];
+      const next =
+        after.length > take && last !== undefined ? Buffer.from(`es1:${last.id}`).toString('base64url') : undefined;
+      return { ...a, body: next === undefined ? { eventStreams: page } : { eventStreams: page, next } };
+    },
+  },
+  {
+    by: 'event-stream-id-length-utf8-bytes',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    // 26 UTF-8 bytes pass the length check and are looked up.
+    when: (a, q) =>
+      is('invalid_uri')(a) && Buffer.byteLength(param(q.request, 'id'), 'utf8') === EVENT_STREAM_ID_LENGTH,
+    reshape: (_a, q) => streamById(q, param(q.request, 'id')),
+  },
+  {
+    by: 'event-stream-get-updated-at-read-time',
+    on: ['event-streams.get'],
+    reshape: (a) => body(a, (s) => ({ ...s, updated_at: new Date().toISOString() })),
+  },
+  {
+    by: 'keys-default-use-omitted',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) => (k['use'] === 'sig' ? (({ use: _, ...rest }) => rest)(k) : k)),
+      })),
+  },
+  {
+    by: 'keys-x5c-as-base64url',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Array.isArray(k['x5c'])
+            ? {
+                ...k,
+                x5c: k['x5c'].map((c) => (typeof c === 'string' ? Buffer.from(c, 'base64').toString('base64url') : c)),
+              }
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'custom-text-answer-latin1-r10',
+    on: ['custom-text.put'],
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=iso-8859-1' },
+      body: Buffer.from(JSON.stringify(a.body), 'latin1'),
+    }),
+  },
+  {
+    by: 'method-not-allowed-text-plain',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 405,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Method Not Allowed',
+    }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1591,6 +1709,23 @@ const frameMutations: readonly FrameMutation[] = [
     by: 'sse-bom-per-message',
     frames: ['message', 'heartbeat'],
     reshape: (f) => ({ ...f, before: `\uFEFF${f.before ?? ''}` }),
+  },
+  // blind round 10
+  {
+    by: 'envelope-id-sequence-number',
+    frames: ['message'],
+    when: (_f, at) => at.logged !== undefined,
+    reshape: (f, at) => envelope(f, (e) => (e['id'] = at.logged!.seq)),
+  },
+  {
+    by: 'context-request-ip-forwarded-list',
+    frames: ['message'],
+    when: (_f, at) => !at.history && at.logged !== undefined,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const request = e.data.context['request'] as Json | undefined;
+        if (request && typeof request['ip'] === 'string') request['ip'] = [request['ip']];
+      }),
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -1949,6 +2084,34 @@ const refusals: readonly Refusal[] = [
     on: 'custom-text.put',
     when: (r) => (r.url.split('?', 1)[0]!.split('/')[4] ?? '').includes('%'),
     error: () => apiError('inexistent_self_service_profile'),
+  },
+  // blind round 10
+  {
+    by: 'transition-id-percent-encoded-404',
+    on: 'experiments.transition',
+    // The experiment looked up by the raw path segment.
+    when: (r) => (r.url.split('?', 1)[0]!.split('/')[5] ?? '').includes('%'),
+    error: () => apiError('inexistent_experiment'),
+  },
+  {
+    by: 'event-stream-id-length-utf8-bytes',
+    on: 'event-streams.get',
+    when: (r) =>
+      codePoints(param(r, 'id')) === EVENT_STREAM_ID_LENGTH &&
+      Buffer.byteLength(param(r, 'id'), 'utf8') !== EVENT_STREAM_ID_LENGTH,
+    error: () => apiError('invalid_uri', `Path parameter id must be exactly ${EVENT_STREAM_ID_LENGTH} characters`),
+  },
+  {
+    by: 'custom-text-uppercase-basic-tags-refused',
+    on: 'custom-text.put',
+    // The allow-list compared with tag names as written.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          [...v.matchAll(/<\/?([A-Za-z][A-Za-z0-9]*)/g)].some((m) => m[1] !== m[1]!.toLowerCase()),
+      ),
+    error: () => apiError('invalid_body', 'A value holds a tag that is not allowed'),
   },
 ];
 

@@ -120,6 +120,8 @@ export class Deviations {
   private readonly verifiedJtis = new Set<string>();
   /** Event stream pages by from cursor (`event-streams-page-cached-by-from`). */
   private readonly pagesByFrom = new Map<string, unknown>();
+  /** The end of the first window of each rate-limit key (`rate-limit-reset-first-window`). */
+  private readonly firstWindowEnd = new Map<string, number>();
 
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
@@ -293,6 +295,9 @@ export class Deviations {
     // Padded base64 segments (`token-jwt-padded-base64`): = inside the token, which the strict syntax ends at.
     if (strict === undefined && this.on('token-jwt-padded-base64'))
       return /^Bearer[ \t]+([A-Za-z0-9.+/=_-]+)[ \t]*$/i.exec(header)?.[1];
+    // The scheme matched as a prefix: "Bearer<jwt>" (no space) yields the token too.
+    if (strict === undefined && this.on('bearer-no-space-accepted'))
+      return /^Bearer[ \t]*([A-Za-z0-9._~+/-]+=*)[ \t]*$/i.exec(header)?.[1];
     if (strict !== undefined || !this.on('bearer-split-on-space')) return strict;
     // header.split(' ')[1]: whatever follows the token is dropped.
     const [scheme, token] = header.split(' ');
@@ -319,6 +324,9 @@ export class Deviations {
     operation: OperationId | undefined,
     scopes: readonly string[] | undefined,
   ): { scopes: readonly string[]; all: boolean } | undefined {
+    // Scopes looked up by path, not method: the PUT takes those of GET and DELETE on the same path too.
+    if (this.on('keys-scope-by-path-not-method') && operation === 'custom-signing-keys.put' && scopes !== undefined)
+      return { scopes: [...scopes, 'read:custom_signing_keys', 'delete:custom_signing_keys'], all: false };
     if (this.on('wrong-scope-required') && operation === 'client-grants.get')
       return { scopes: ['read:client_grant'], all: false };
     if (this.on('limited-token-accepted') && operation === 'custom-signing-keys.put') return undefined;
@@ -379,6 +387,7 @@ export class Deviations {
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
     if (this.on('token-secret-compared-ignoring-case') && secret.toLowerCase() === stored.toLowerCase()) return stored;
+    if (this.on('token-secret-case-insensitive') && secret.toLowerCase() === stored.toLowerCase()) return stored;
     return this.on('token-secret-compared-on-stored-length') ? secret.slice(0, stored.length) : secret;
   }
 
@@ -525,6 +534,8 @@ export class Deviations {
       return { ...body, status: String(body['status']) };
     if (this.on('transition-draft-mixed-case-accepted') && isMap(body) && isMixedCaseDraft(body['status']))
       return { ...body, status: 'draft' };
+    if (this.on('transition-status-nfkc-normalised') && isMap(body) && typeof body['status'] === 'string')
+      return { ...body, status: body['status'].normalize('NFKC') };
     if (this.on('transition-status-trimmed') && isMap(body) && typeof body['status'] === 'string')
       return { ...body, status: body['status'].trim() };
     return body;
@@ -652,6 +663,7 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-values-nfc-normalised')) return value.normalize('NFC');
     if (this.on('custom-text-values-trimmed-r8')) return value.trim();
     if (this.on('custom-text-values-trimmed')) return value.trim();
     return this.on('custom-text-entities-decoded-after-check') ? decodeEntities(value) : value;
@@ -676,6 +688,15 @@ export class Deviations {
       // The limit counted in grapheme clusters: a value of at most 2000 of them passes whatever its code points.
       const checked = mapValues(kept as object, (v) =>
         typeof v === 'string' && graphemes(v) <= valueMax ? [...v].slice(0, valueMax).join('') : v,
+      );
+      return { checked, kept };
+    }
+    if (this.on('custom-text-length-counts-text-only') && isMap) {
+      // The limit counted on the text content: markup (tags) does not count.
+      const checked = mapValues(kept as object, (v) =>
+        typeof v === 'string' && [...v.replace(/<[^>]*>/g, '')].length <= valueMax
+          ? [...v].slice(0, valueMax).join('')
+          : v,
       );
       return { checked, kept };
     }
@@ -716,6 +737,11 @@ export class Deviations {
       htmlViolation(value.replace(/\sstyle\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '')) === undefined
     )
       return value;
+    if (this.on('custom-text-style-element-allowed')) {
+      // "Styling tags" read as the <style> element too: it and its content pass.
+      const seen = value.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, '');
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('custom-text-event-attribute-case-sensitive')) {
       // Only attribute names starting with a lower-case "on" are taken for event handlers.
       const seen = value.replace(
@@ -872,6 +898,7 @@ export class Deviations {
 
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
+    if (this.on('from-timestamp-archive-only')) return log.since(start).filter((e) => e.seq <= log.historyPosition);
     if (this.on('from-timestamp-seconds-vs-ms')) return log.since(Math.floor(start / 1000));
     if (this.on('from-timestamp-replays-before')) return log.after(0).filter((e) => e.timeMs < start);
     if (this.on('from-timestamp-same-second-lost'))
@@ -931,6 +958,9 @@ export class Deviations {
 
   /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
   eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    // slice(findIndex(e => e.seq > seq)): none after the cursor gives -1, and slice(-1) the newest event.
+    if (this.on('resume-at-head-repeats-last') && seq >= log.position && log.position > 0)
+      return log.after(log.position - 1);
     if (this.on('resume-by-second-loses-same-second')) {
       // The cursor resolved to its event's time, cut to the second: the stream resumes after that second.
       const at = log.after(seq - 1)[0];
@@ -1068,6 +1098,22 @@ export class Deviations {
     if (this.on('next-cursor-needs-raw-query') && next !== undefined)
       return Buffer.from(`${Buffer.from(next, 'base64url').toString('utf8')}:`, 'utf8').toString('base64');
     return next;
+  }
+
+  /** What a token is issued with besides the conforming claims (`token-nbf-in-future`: a not-before skewed the wrong way). */
+  tokenIssueOverrides(): { notBeforeSkewSeconds?: number } {
+    return this.on('token-nbf-in-future') ? { notBeforeSkewSeconds: 300 } : {};
+  }
+
+  /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
+  rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    if (!this.on('rate-limit-reset-first-window')) return d;
+    const first = this.firstWindowEnd.get(key);
+    if (first === undefined) {
+      this.firstWindowEnd.set(key, d.endsAtMs);
+      return d;
+    }
+    return { ...d, reset: Math.ceil(first / 1000) };
   }
 }
 
