@@ -61,6 +61,8 @@ export const round8 = [
     how: 'X-RateLimit-Reset names the next clock boundary of the window length (a multiple of it in epoch seconds), while windows start at the first request: a client that waits until the Reset it was given is still refused 429.',
     needs: 'rate-limit-probe',
     round: 8,
+    disputed:
+      'The suite reads an X-RateLimit-Reset up to 1 s before the window ends as rounding to the second (a server may round down), and waits that much more before its retry: the announced boundary is that early only when the window began in the second half of a clock period, so with the embedded 2 s window about half the runs see the retry refused. Whether a Reset may be rounded down is not shown.',
   },
 
   // ---------------------------------------------------------- token sets
