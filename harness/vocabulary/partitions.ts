@@ -157,66 +157,92 @@ const scriptUrl = fc.oneof(
   fc.constant('data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='),
 );
 
-/** One construct that is not basic styling or a hyperlink, with the text around it. */
+/** An element beyond styling and hyperlinks with only harmless-looking attributes: one partition each. */
+const BENIGN_ELEMENTS: ReadonlyArray<{ what: string; markup: string }> = [
+  { what: 'an image with an https source', markup: '<img src="https://example.com/logo.png" alt="logo">' },
+  { what: 'an inline frame', markup: '<iframe src="https://example.com/"></iframe>' },
+  { what: 'a video', markup: '<video src="https://example.com/v.mp4"></video>' },
+  { what: 'an embed', markup: '<embed src="https://example.com/x.pdf">' },
+  { what: 'an object', markup: '<object data="https://example.com/x.pdf"></object>' },
+  { what: 'a form with an input', markup: '<form action="https://example.com/"><input name="q"></form>' },
+  { what: 'an svg element', markup: '<svg width="10" height="10"></svg>' },
+  { what: 'a style element', markup: '<style>b { color: red }</style>' },
+];
+
+/**
+ * The kinds of construct that are not basic styling or a hyperlink, one
+ * partition each (the OWASP cheat sheet's contexts): an active element, an
+ * event handler on an allowed tag, a hyperlink to a script URL, script in CSS,
+ * and each element beyond styling and hyperlinks with harmless-looking
+ * attributes. Within a kind, the spelling is drawn (names in any case,
+ * separators, quoting). A check covering every kind on every run holds them
+ * as a grid (`activeMarkupGrid`); `activeMarkup` draws one of any kind.
+ */
+export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbitrary<string> }> = [
+  {
+    what: 'an active element, its name in any case',
+    markup: fc
+      .tuple(fc.constantFrom(...ACTIVE_ELEMENTS), fc.boolean())
+      .chain(([el, closed]) =>
+        anyCase(el).map((name) =>
+          el === 'img' || el === 'input' || el === 'source' || el === 'link' || el === 'meta' || el === 'base'
+            ? `<${name} src=x onerror=alert(1)>`
+            : `<${name}>alert(1)${closed ? `</${name}>` : ''}`,
+        ),
+      ),
+  },
+  {
+    // After each separator the HTML tokenizer takes before an attribute name (HTML 13.2.5.32-34: white space
+    // or a solidus), its value quoted either way or not.
+    what: 'an event handler on an allowed tag',
+    markup: fc
+      .tuple(
+        fc.constantFrom('b', 'i', 'a', 'p', 'span'),
+        fc.constantFrom('onclick', 'onmouseover', 'onfocus', 'onerror'),
+        fc.constantFrom(' ', '/', '\t', '\n', '\f', ' /'),
+        fc.constantFrom('"alert(1)"', "'alert(1)'", 'alert(1)'),
+      )
+      .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
+  },
+  { what: 'a hyperlink to a script URL', markup: scriptUrl.map((url) => `<a href="${url}">x</a>`) },
+  {
+    // The cheat sheet's CSS context: a script URL in url(), expression(), behavior, -moz-binding; CSS and URL
+    // schemes are case-insensitive, so the attribute and its value are spelt in any case.
+    what: 'script in CSS in a style attribute of an allowed tag',
+    markup: fc
+      .tuple(
+        fc.constantFrom('span', 'b', 'p'),
+        fc.constantFrom(
+          'background-image:url(javascript:alert(1))',
+          "background:url('javascript:alert(1)')",
+          'width:expression(alert(1))',
+          'behavior:url(https://example.com/x.htc)',
+          '-moz-binding:url(https://example.com/x.xml#x)',
+        ),
+      )
+      .chain(([tag, css]) =>
+        fc.tuple(anyCase('style'), anyCase(css)).map(([attr, value]) => `<${tag} ${attr}="${value}">x</${tag}>`),
+      ),
+  },
+  ...BENIGN_ELEMENTS.map(({ what, markup }) => ({
+    what: `${what}, no handler (a rich-text allow-list may hold it; "basic styling tags and hyperlinks" do not)`,
+    markup: anyCase(/^<([a-z]+)/.exec(markup)![1]!).map((name) => markup.replace(/^<[a-z]+/, `<${name}`)),
+  })),
+];
+
+const AROUND = fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 ');
+
+/** One construct that is not basic styling or a hyperlink, of any kind, with the text around it. */
 export const activeMarkup: fc.Arbitrary<string> = fc
-  .tuple(
-    fc.oneof(
-      // An active element, its name in any case.
-      fc
-        .tuple(fc.constantFrom(...ACTIVE_ELEMENTS), fc.boolean())
-        .chain(([el, closed]) =>
-          anyCase(el).map((name) =>
-            el === 'img' || el === 'input' || el === 'source' || el === 'link' || el === 'meta' || el === 'base'
-              ? `<${name} src=x onerror=alert(1)>`
-              : `<${name}>alert(1)${closed ? `</${name}>` : ''}`,
-          ),
-        ),
-      // An event handler on an allowed tag, after each separator the HTML tokenizer takes before an
-      // attribute name (HTML 13.2.5.32-34: white space or a solidus), its value quoted either way or not.
-      fc
-        .tuple(
-          fc.constantFrom('b', 'i', 'a', 'p', 'span'),
-          fc.constantFrom('onclick', 'onmouseover', 'onfocus', 'onerror'),
-          fc.constantFrom(' ', '/', '\t', '\n', '\f', ' /'),
-          fc.constantFrom('"alert(1)"', "'alert(1)'", 'alert(1)'),
-        )
-        .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
-      // A hyperlink to a script URL.
-      scriptUrl.map((url) => `<a href="${url}">x</a>`),
-      // Script in CSS (the cheat sheet's CSS context): a script URL in url(), expression(), behavior and
-      // -moz-binding, in a style attribute of an allowed tag, the attribute name in any case.
-      fc
-        .tuple(
-          fc.constantFrom('span', 'b', 'p'),
-          fc.constantFrom(
-            'background-image:url(javascript:alert(1))',
-            "background:url('javascript:alert(1)')",
-            'width:expression(alert(1))',
-            'behavior:url(https://example.com/x.htc)',
-            '-moz-binding:url(https://example.com/x.xml#x)',
-          ),
-        )
-        .chain(([tag, css]) => anyCase('style').map((attr) => `<${tag} ${attr}="${css}">x</${tag}>`)),
-      // An element beyond styling and hyperlinks with only harmless-looking attributes (an https source, no
-      // handler): a rich-text allow-list may hold it, the document's "basic styling tags and hyperlinks" does not.
-      fc
-        .constantFrom(
-          '<img src="https://example.com/logo.png" alt="logo">',
-          '<img src="https://example.com/logo.png" width="10" height="10">',
-          '<iframe src="https://example.com/"></iframe>',
-          '<video src="https://example.com/v.mp4"></video>',
-          '<embed src="https://example.com/x.pdf">',
-          '<object data="https://example.com/x.pdf"></object>',
-          '<form action="https://example.com/"><input name="q"></form>',
-          '<svg width="10" height="10"></svg>',
-        )
-        .chain((markup) =>
-          anyCase(/^<([a-z]+)/.exec(markup)![1]!).map((name) => markup.replace(/^<[a-z]+/, `<${name}`)),
-        ),
-    ),
-    fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 '),
-  )
+  .tuple(fc.oneof(...ACTIVE_MARKUP_KINDS.map((k) => k.markup)), AROUND)
   .map(([markup, before]) => `${before}${markup}`);
+
+/** One construct of every kind (ACTIVE_MARKUP_KINDS), each with the text around it: a grid covered on every run. */
+export const activeMarkupGrid: fc.Arbitrary<Array<{ what: string; value: string }>> = fc.tuple(
+  ...ACTIVE_MARKUP_KINDS.map((k) =>
+    fc.tuple(k.markup, AROUND).map(([markup, before]) => ({ what: k.what, value: `${before}${markup}` })),
+  ),
+);
 
 /**
  * Positions of a construct in a value, relative to allowed markup and plain
