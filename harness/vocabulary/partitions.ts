@@ -505,7 +505,23 @@ export function nearMissSpellings(value: string): string[] {
     value.slice(0, -1),
     `${value}${value.slice(-1)}`,
     value.replace(/a/, '\u0430').replace(/e/, '\u0435').replace(/o/, '\u043e'),
+    // Compatibility spellings NFKC folds onto the value (UAX #15): fullwidth letters, mathematical bold letters.
+    compatible(value, 0xff21 - 0x41, 0xff41 - 0x61),
+    compatible(value, 0x1d400 - 0x41, 0x1d41a - 0x61),
   ].filter((v, i, all) => v !== value && all.indexOf(v) === i);
+}
+
+/** `value` with its ASCII letters moved by the offsets given (upper, lower case) to letters NFKC folds back. */
+function compatible(value: string, upper: number, lower: number): string {
+  return [...value]
+    .map((c) =>
+      /[A-Z]/.test(c)
+        ? String.fromCodePoint(c.codePointAt(0)! + upper)
+        : /[a-z]/.test(c)
+          ? String.fromCodePoint(c.codePointAt(0)! + lower)
+          : c,
+    )
+    .join('');
 }
 
 // ------------------------------------------------------------ JSON types
