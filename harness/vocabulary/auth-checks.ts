@@ -31,7 +31,7 @@ import {
   tenantPublicKeys,
   unsignedToken,
 } from './jwt.ts';
-import { inScopeScopes, operation, type OperationId } from '../../spec/operations.ts';
+import { inScopeScopes, operation, operations, type OperationId } from '../../spec/operations.ts';
 import { narrowedToken, accessTokenOf } from '../requests/tokens.ts';
 import { grantedScope } from './jwt.ts';
 
@@ -167,7 +167,23 @@ export function mustFollowStatusChecklist(
       actual: `Allow: ${allow}`,
       exchange: ex,
     });
+    // What it supports holds the method the document gives the path, spelt as methods are: case-sensitive (9.1).
+    const documented = documentedMethodsOf(ex.target).filter((m) => m !== ex.method);
+    const missing = documented.filter((m) => !methods.includes(m));
+    must(d.httpMethodNotAllowedAllow, missing.length === 0, {
+      expected: `Allow lists ${documented.join(', ')}, the method the document gives ${ex.target.split('?')[0]} (method names are case-sensitive, RFC 9110 9.1)`,
+      actual: `Allow: ${allow}`,
+      exchange: ex,
+    });
   }
+}
+
+/** The methods the document gives the path of `target` (under {base_url}, its query left out); none for another path. */
+function documentedMethodsOf(target: string): string[] {
+  const path = target.split('?')[0]!;
+  return operations
+    .filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+    .map((o) => o.method);
 }
 
 /**
@@ -308,6 +324,10 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         ["Bearer <the run's token> conformance", `Bearer ${token} conformance`],
         ["Bearer <the run's token> <the run's token>", `Bearer ${token} ${token}`],
         ["Bearer <the run's token>, Basic …", `Bearer ${token}, Basic Y29uZm9ybWFuY2U6c2VjcmV0`],
+        // The scheme and the token run together (no SP): beyond a read-only run's request budget.
+        ...(config.embedded || config.writes !== 'none'
+          ? [["Bearer<the run's token> (no space)", `Bearer${token}`] as [string, string]]
+          : []),
       ];
       for (const [what, header] of shareOut(config, id, headers)) {
         const ex = await probe(anonApi, config, { header }, target);
