@@ -238,61 +238,77 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   });
 
   const headerValues = declareRules('rate-limit.header-values');
-  test('should give numbers that describe the rate limit on the 429', headerValues, async () => {
-    need429(headerValues.rateLimitHeaderValues);
-    const ex = limited!;
-    const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
-    // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
-    const bad = present.filter((h) => num(ex.headers[h]) === undefined);
-    must(headerValues.rateLimitHeaderValues, bad.length === 0, {
-      expected: 'numbers',
-      actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '),
-      exchange: ex,
-    });
-    const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
-    const negative = (
-      [
-        ['X-RateLimit-Limit', limit],
-        ['X-RateLimit-Remaining', remaining],
-      ] as const
-    ).filter(([, v]) => v !== undefined && v < 0);
-    must(headerValues.rateLimitHeaderValues, negative.length === 0, {
-      expected: 'a limit and a remaining count not below 0',
-      actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '),
-      exchange: ex,
-    });
-    if (limit !== undefined && remaining !== undefined) {
-      must(headerValues.rateLimitHeaderValues, remaining <= limit, {
-        expected: 'Remaining ≤ Limit',
-        actual: `Remaining ${remaining}, Limit ${limit}`,
+  test(
+    'should give numbers that describe the rate limit on every 429, a reset still to come among them',
+    headerValues,
+    async () => {
+      need429(headerValues.rateLimitHeaderValues);
+      const ex = limited!;
+      const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
+      // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
+      const bad = present.filter((h) => num(ex.headers[h]) === undefined);
+      must(headerValues.rateLimitHeaderValues, bad.length === 0, {
+        expected: 'numbers',
+        actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '),
         exchange: ex,
       });
-    }
-    // Reset names a moment (epoch seconds) or a wait (seconds): in either reading, within a year. Windows are
-    // not shown, but a Reset decades ahead (epoch milliseconds read as seconds) describes no limit.
-    const delay = resetDelayMs(ex.headers['x-ratelimit-reset']);
-    must(headerValues.rateLimitHeaderValues, delay === undefined || delay <= YEAR_MS, {
-      expected: 'X-RateLimit-Reset at most a year ahead, as epoch seconds or seconds to wait',
-      actual: `X-RateLimit-Reset ${ex.headers['x-ratelimit-reset']}: ${Math.round((delay ?? 0) / YEAR_MS)} years ahead`,
-      exchange: ex,
-    });
-    observe(
-      'rate-limit.values',
-      'X-RateLimit-Remaining on the 429',
-      remaining === 0 ? '0' : remaining === undefined ? 'absent' : 'above 0',
-    );
-    observe('rate-limit.values', 'form of X-RateLimit-Reset', resetForm(ex.headers['x-ratelimit-reset']), {
-      reset: ex.headers['x-ratelimit-reset'] ?? null,
-    });
-    const first = seen[0]!.ex.headers;
-    observe(
-      'rate-limit.values',
-      'headers on a non-429 answer',
-      seen[0]!.ex.status === 429
-        ? 'no answer before the 429'
-        : HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none',
-    );
-  });
+      const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
+      const negative = (
+        [
+          ['X-RateLimit-Limit', limit],
+          ['X-RateLimit-Remaining', remaining],
+        ] as const
+      ).filter(([, v]) => v !== undefined && v < 0);
+      must(headerValues.rateLimitHeaderValues, negative.length === 0, {
+        expected: 'a limit and a remaining count not below 0',
+        actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '),
+        exchange: ex,
+      });
+      if (limit !== undefined && remaining !== undefined) {
+        must(headerValues.rateLimitHeaderValues, remaining <= limit, {
+          expected: 'Remaining ≤ Limit',
+          actual: `Remaining ${remaining}, Limit ${limit}`,
+          exchange: ex,
+        });
+      }
+      // Reset names a moment (epoch seconds) or a wait (seconds): in either reading, within a year. Windows are
+      // not shown, but a Reset decades ahead (epoch milliseconds read as seconds) describes no limit.
+      const delay = resetDelayMs(ex.headers['x-ratelimit-reset']);
+      must(headerValues.rateLimitHeaderValues, delay === undefined || delay <= YEAR_MS, {
+        expected: 'X-RateLimit-Reset at most a year ahead, as epoch seconds or seconds to wait',
+        actual: `X-RateLimit-Reset ${ex.headers['x-ratelimit-reset']}: ${Math.round((delay ?? 0) / YEAR_MS)} years ahead`,
+        exchange: ex,
+      });
+      // Every 429 names a reset still to come, in the fresh window as in the first: an epoch-seconds Reset is not
+      // before the 429 arrived (less a second of rounding). A Reset in the past describes no window of this one.
+      const fresh = second.at(-1);
+      for (const x of [seen.at(-1)!, ...(fresh?.ex.status === 429 ? [fresh] : [])]) {
+        const n = num(x.ex.headers['x-ratelimit-reset']);
+        if (n === undefined || n <= 1e9) continue;
+        must(headerValues.rateLimitHeaderValues, n * 1000 >= x.at - RESET_TOLERANCE_MS, {
+          expected: `X-RateLimit-Reset on a 429 not before the 429 arrived (${new Date(x.at).toISOString()})`,
+          actual: `X-RateLimit-Reset ${n}: ${new Date(n * 1000).toISOString()}, ${Math.round((x.at - n * 1000) / 1000)} s before`,
+          exchange: x.ex,
+        });
+      }
+      observe(
+        'rate-limit.values',
+        'X-RateLimit-Remaining on the 429',
+        remaining === 0 ? '0' : remaining === undefined ? 'absent' : 'above 0',
+      );
+      observe('rate-limit.values', 'form of X-RateLimit-Reset', resetForm(ex.headers['x-ratelimit-reset']), {
+        reset: ex.headers['x-ratelimit-reset'] ?? null,
+      });
+      const first = seen[0]!.ex.headers;
+      observe(
+        'rate-limit.values',
+        'headers on a non-429 answer',
+        seen[0]!.ex.status === 429
+          ? 'no answer before the 429'
+          : HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none',
+      );
+    },
+  );
 
   const enforced = declareRules('token-sets.list.rate-limit.status', 'rate-limit.header-values');
   test(
