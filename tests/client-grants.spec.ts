@@ -41,7 +41,7 @@ test.describe('client grant by id @client-grants', () => {
 
   const near = declareRules('client-grants.get.same-grant');
   test(
-    'should never answer the grant for an id near its own (RFC 3986: another path), one letter of an id spelt in both cases in the other case included',
+    'should never answer the grant for an id near its own (RFC 3986: another path), one letter of an id spelt in both cases in the other case, and its client_id and audience, included',
     near,
     async ({ api, config }) => {
       const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
@@ -57,6 +57,23 @@ test.describe('client grant by id @client-grants', () => {
         const got = (ex.json as { id?: unknown } | undefined)?.id;
         must(near.clientGrantsGetSameGrant, ex.status < 200 || ex.status >= 300 || got === v.decoded, {
           expected: `no grant for ${JSON.stringify(v.decoded)} (${v.what}), or that grant itself`,
+          actual: `status ${ex.status}, grant ${String(got)}`,
+          exchange: ex,
+        });
+      }
+      // The grant's other identifiers as its id: its client_id and its audience name a client and an API, not
+      // this grant (a lookup by any identifier answers it). Beyond a read-only run's request budget.
+      if (!config.embedded && config.writes === 'none') return;
+      const own = (await api.get(path(id))).json as { client_id?: unknown; audience?: unknown } | undefined;
+      for (const [what, other] of [
+        ['its client_id', own?.client_id],
+        ['its audience', own?.audience],
+      ] as const) {
+        if (typeof other !== 'string' || other === id) continue;
+        const ex = await api.get(`${path('ID').replace(/ID$/, '')}${encodeURIComponent(other)}`);
+        const got = (ex.json as { id?: unknown } | undefined)?.id;
+        must(near.clientGrantsGetSameGrant, ex.status < 200 || ex.status >= 300 || got !== id, {
+          expected: `no grant ${id} for ${JSON.stringify(other)} (${what}): a grant is named by its id`,
           actual: `status ${ex.status}, grant ${String(got)}`,
           exchange: ex,
         });
