@@ -128,6 +128,8 @@ export const round10 = [
     rule: 'event-streams.get.id.length',
     how: 'The 26-character id length is checked in UTF-8 bytes: an id of 26 characters with a non-ASCII letter is refused 400, and one of 25 characters that takes 26 bytes is looked up (404).',
     round: 10,
+    disputed:
+      'Both of its answers are refusals: an id of 26 characters refused 400 and one of 25 looked up and not found (404) are each a 4xx, and the document gives the event-stream read no error statuses, so no client can tell a length refusal from an unknown id.',
   },
   {
     name: 'event-stream-get-updated-at-read-time',

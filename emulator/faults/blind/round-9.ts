@@ -113,6 +113,8 @@ export const round9 = [
     rule: 'events.from-and-timestamp',
     how: 'A request that gives both from and from_timestamp is refused 400 (the two read as conflicting start positions) instead of resuming from the cursor, which the document says later requests use.',
     round: 9,
+    disputed:
+      'Whether a request giving both from and from_timestamp is taken is not stated: the document says from_timestamp is for the initial query, when no cursor exists, and later requests use the cursor. The suite checks that a target taking both resumes from the cursor, and skips where it refuses them.',
   },
 
   // ------------------------------------------------------ event streams
