@@ -30,6 +30,7 @@ import {
   activeMarkupGrid,
   TEXT_ALPHABETS,
   basicMarkup,
+  elementsOf,
   codePointLength,
   equivalentSegments,
   HTML_SIGNIFICANT_TEXT,
@@ -491,9 +492,9 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
-  const allowedMarkup = declareRules('custom-text.put.html.basic-allowed');
+  const allowedMarkup = declareRules('custom-text.put.html.basic-allowed', 'custom-text.put.resulting-map');
   test(
-    'should accept basic styling tags and hyperlinks, nested, around any text (property)',
+    'should accept basic styling tags and hyperlinks, nested, around any text, and answer them as markup: the same elements (property)',
     allowedMarkup,
     async ({ api, config }) => {
       const id = profile(config);
@@ -504,6 +505,16 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             must(allowedMarkup.customTextPutHtmlBasicAllowed, ex.status >= 200 && ex.status < 300, {
               expected: 'a 2xx: basic styling tags and hyperlinks are allowed',
               actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+            if (ex.status < 200 || ex.status >= 300) return;
+            // Taken, it is answered as markup still: the same elements, in order (a server may respell or
+            // sanitise its attributes; one that escapes the tags answers text, not the markup set).
+            const stored = answered(ex, config.customTextKey);
+            const got = typeof stored === 'string' ? elementsOf(stored) : [];
+            must(allowedMarkup.customTextPutResultingMap, JSON.stringify(got) === JSON.stringify(elementsOf(html)), {
+              expected: `the value answered with its elements ${elementsOf(html).join(', ')}`,
+              actual: `${JSON.stringify(stored)?.slice(0, 160)}: elements ${got.join(', ') || 'none'}`,
               exchange: ex,
             });
           }),

@@ -794,3 +794,12 @@ export function jsonSpellings(value: unknown): Array<{ what: string; text: strin
     ...(compact.includes('/') ? [{ what: 'the solidus escaped (\\/)', text: compact.replace(/\//g, '\\/') }] : []),
   ];
 }
+
+/** The elements a value holds as HTML, in order (names in lower case): what rendering it makes of its markup. */
+export function elementsOf(value: string): string[] {
+  const names: string[] = [];
+  const parser = new Parser({ onopentag: (name) => names.push(name) }, { lowerCaseTags: true });
+  parser.write(value);
+  parser.end();
+  return names;
+}
