@@ -217,7 +217,13 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
     variant: opts.variant ?? '',
   });
   try {
-    const env = { ...emulator.env(), ...(opts.readOnly ? READ_ONLY_ENV : {}), CONFORMANCE_EMBEDDED: '1' };
+    const env = {
+      ...emulator.env(),
+      ...(opts.readOnly ? READ_ONLY_ENV : {}),
+      CONFORMANCE_EMBEDDED: '1',
+      // A fault's checks are there to fail: their workers go on after a failure, their properties unshrunk.
+      ...(opts.fault ? { CONFORMANCE_VERIFY_SWEEP: '1' } : {}),
+    };
     return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env })) } };
   } catch (e) {
     await emulator.close();

@@ -108,6 +108,12 @@ export interface Config {
   profile?: string;
   /** Where the fixture ledger is kept (CONFORMANCE_STATE_DIR, else the reports folder). */
   stateDir: string;
+  /**
+   * A fault's sweep of `npm run verify` (CONFORMANCE_VERIFY_SWEEP=1, set by verify on a fault's project
+   * only), where a failing check is the expected result: its worker goes on to the next check, and a
+   * failing property is not shrunk. Never set for a conformance run.
+   */
+  sweep: boolean;
 }
 
 export class ConfigError extends Error {
@@ -217,6 +223,7 @@ export function readConfig(env: Env = processEnv()): Config {
     },
     profile: opt(env, PROFILE),
     stateDir: opt(env, 'CONFORMANCE_STATE_DIR') ?? reportsDir(env),
+    sweep: opt(env, 'CONFORMANCE_VERIFY_SWEEP') === '1',
   };
 }
 

@@ -16,6 +16,8 @@ export function fcParams<T>(config: Config, numRuns: number): fc.Parameters<T> {
     numRuns: runs ?? (config.embedded ? numRuns : Math.max(2, Math.ceil(numRuns / 8))),
     ...(seed !== undefined ? { seed } : {}),
     ...(path ? { path } : {}),
+    // In a fault's sweep (npm run verify) the first failing case decides: shrinking it finds nothing more.
+    ...(config.sweep ? { endOnFailure: true } : {}),
     // The failure message of the first failing case, plus seed and path.
     verbose: 1,
   };
