@@ -772,7 +772,25 @@ function writeCounts(s: VerifySummary): number {
     sweepCaught +
     (unjustified.length ? 0 : 1);
   const failed = badBaselines + guardFailures.length + (sweeps.length - sweepCaught) + (unjustified.length ? 1 : 0);
-  writeFileSync(join(OUT, 'counts.json'), JSON.stringify({ passed, failed }));
+  // Each failure named, for the end of a CI log (.ci/counts.mjs).
+  const failures = [
+    ...(s.baseline.failed || s.baseline.defects.length ? ['the baseline failed'] : []),
+    ...(s.readOnly && (s.readOnly.baseline.failed || s.readOnly.baseline.defects.length)
+      ? ['the read-only baseline failed']
+      : []),
+    ...guardFailures.map((g) => `false-positive guard ${g.name} failed`),
+    ...[
+      ...s.faults.map((r) => ({ r, profile: '' })),
+      ...(s.readOnly?.faults ?? []).map((r) => ({ r, profile: ' read-only' })),
+    ]
+      .filter(({ r }) => !r.disputed && !r.caughtBy.length)
+      .map(
+        ({ r, profile }) =>
+          `fault ${r.fault} (${r.rule}${r.round !== undefined ? `, blind round ${r.round}` : ''}) missed${profile}`,
+      ),
+    ...(unjustified.length ? [`unjustified coverage gaps: ${unjustified.map((g) => g.id).join(', ')}`] : []),
+  ];
+  writeFileSync(join(OUT, 'counts.json'), JSON.stringify({ passed, failed, failures }));
   return failed;
 }
 
