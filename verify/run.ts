@@ -41,7 +41,14 @@
  * Options: --fault NAME (repeatable), --round N (the faults of a blind round, swept whole; repeatable),
  * --record-before (with --round: record a round not yet recorded, as caught now), --whole-suite,
  * --variant NAME (repeatable), --quick (one fault per rule, no guards), --no-guards, --no-read-only,
- * --jobs N (Playwright workers, 2).
+ * --jobs N (Playwright workers, 2), --seed N|random (fast-check's seed for every target).
+ *
+ * The property checks draw their cases from one fast-check seed for every
+ * target (SEED, printed; CONFORMANCE_FC_SEED or --seed another; --seed random
+ * draws one): what verify catches is a property of the commit, so a red run
+ * is reproduced by running it again, and a fault caught only by a lucky draw
+ * shows as missed in every run, not in one of several. A conformance run
+ * against a target keeps drawing at random.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +69,8 @@ import type { VerifyMessage } from './reporter.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'reports', 'verify');
+/** fast-check's seed for every target of a verify run, unless CONFORMANCE_FC_SEED or --seed says another. */
+const SEED = 20_251_126;
 /** The record of the blind rounds: what each caught when it came, before any check changed. */
 const RECORD = join(ROOT, 'verify', 'blind-rounds.json');
 /**
@@ -440,10 +449,21 @@ function differences(a: RunResult, b: RunResult): string[] {
     .map((id) => `${id}: ${a.verdicts[id]} then ${b.verdicts[id]}`);
 }
 
+/** The seed of a run: SEED unless another is given; `random` draws one (a 32-bit integer, as fast-check's). */
+function seedOf(given: string | undefined): number {
+  if (given === undefined) return SEED;
+  if (given === 'random') return (Math.random() * 2 ** 31) | 0;
+  const n = Number(given);
+  if (!Number.isInteger(n)) throw new Error(`--seed: an integer or random, not ${given}`);
+  return n;
+}
+
 /** What this run of verify covers, from its command line. */
 interface Options {
   /** Playwright workers. */
   jobs: number;
+  /** fast-check's seed, the same for every target (SEED). */
+  seed: number;
   /** The faults swept. */
   selected: readonly Fault[];
   selectedVariants: ReadonlyArray<(typeof variants)[number]>;
@@ -470,6 +490,7 @@ function parseOptions(): Options {
       'no-read-only': { type: 'boolean', default: false },
       'whole-suite': { type: 'boolean', default: false },
       jobs: { type: 'string', default: '2' },
+      seed: { type: 'string' },
     },
   });
   let selected: readonly Fault[] = faults;
@@ -493,6 +514,7 @@ function parseOptions(): Options {
       : [];
   return {
     jobs: Math.max(1, Number(values.jobs) || 2),
+    seed: seedOf(values.seed ?? process.env.CONFORMANCE_FC_SEED),
     selected,
     selectedVariants,
     runGuards,
@@ -690,6 +712,7 @@ function summaryOf(
       : undefined,
     blindRounds: blindRounds(rows),
     coverage: cov,
+    seed: o.seed,
     wallMs,
   };
 }
@@ -798,8 +821,10 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const o = parseOptions();
   mkdirSync(OUT, { recursive: true });
+  // Every target's checks inherit it (the Playwright run's environment is this process's).
+  process.env.CONFORMANCE_FC_SEED = String(o.seed);
   console.log(
-    `verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers)\n`,
+    `verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers; fast-check seed ${o.seed}${o.seed === SEED ? ', the fixed one: --seed random draws one' : ''})\n`,
   );
 
   const targets = await startAllTargets(o);
@@ -841,6 +866,7 @@ type Summary = {
   };
   blindRounds: ReturnType<typeof blindRounds>;
   coverage: ReturnType<typeof coverage>;
+  seed: number;
   wallMs: number;
 };
 
@@ -866,7 +892,7 @@ function markdown(s: Summary): string {
     s.readOnly
       ? `Read-only profile (no writes, no probe, passive events): baseline ${s.readOnly.baseline.passed} passed, ${s.readOnly.baseline.failed} failed; ${s.readOnly.mustRulesDecided} must rules decided; score **${s.readOnly.mutationScore.toFixed(1)}%** (${caught(s.readOnly.faults)}/${s.readOnly.faults.length} faults observable without writes caught).`
       : '',
-    `Wall time: ${(s.wallMs / 1000).toFixed(1)} s.`,
+    `Wall time: ${(s.wallMs / 1000).toFixed(1)} s. The property checks' fast-check seed: ${s.seed} (\`npm run verify -- --seed ${s.seed}\` draws the same cases).`,
     '',
     '## False-positive guards',
     '',
