@@ -231,7 +231,7 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
       ...(opts.readOnly ? READ_ONLY_ENV : {}),
       CONFORMANCE_EMBEDDED: '1',
       // A fault's checks are there to fail: their workers go on after a failure, their properties unshrunk.
-      ...(opts.fault ? { CONFORMANCE_VERIFY_SWEEP: '1' } : {}),
+      ...(opts.fault ? { CONFORMANCE_VERIFY_SWEEP: '1', CONFORMANCE_FC_SHRINK: 'off' } : {}),
     };
     return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env })) } };
   } catch (e) {

@@ -102,16 +102,20 @@ export interface Config {
   runToken?: string;
   limitedRunToken?: string;
   tokenFallback?: string;
-  /** Replay or scale the property checks (CONFORMANCE_FC_SEED, _PATH, _RUNS). */
-  fc: { seed?: number; path?: string; runs?: number };
+  /**
+   * Replay or scale the property checks (CONFORMANCE_FC_SEED, _PATH, _RUNS); CONFORMANCE_FC_SHRINK=off
+   * reports a failing property's first failing case unshrunk (where only failing matters: a fault's
+   * sweep, a mutant).
+   */
+  fc: { seed?: number; path?: string; runs?: number; shrink: boolean };
   /** A profile to expect (--profile). */
   profile?: string;
   /** Where the fixture ledger is kept (CONFORMANCE_STATE_DIR, else the reports folder). */
   stateDir: string;
   /**
    * A fault's sweep of `npm run verify` (CONFORMANCE_VERIFY_SWEEP=1, set by verify on a fault's project
-   * only), where a failing check is the expected result: its worker goes on to the next check, and a
-   * failing property is not shrunk. Never set for a conformance run.
+   * only), where a failing check is the expected result: its worker goes on to the next check. Never
+   * set for a conformance run.
    */
   sweep: boolean;
 }
@@ -220,6 +224,7 @@ export function readConfig(env: Env = processEnv()): Config {
       seed: opt(env, 'CONFORMANCE_FC_SEED') === undefined ? undefined : Number(opt(env, 'CONFORMANCE_FC_SEED')),
       path: opt(env, 'CONFORMANCE_FC_PATH'),
       runs: Number(opt(env, 'CONFORMANCE_FC_RUNS')) || undefined,
+      shrink: oneOf(env, 'CONFORMANCE_FC_SHRINK', ['on', 'off'], 'on') === 'on',
     },
     profile: opt(env, PROFILE),
     stateDir: opt(env, 'CONFORMANCE_STATE_DIR') ?? reportsDir(env),

@@ -1,7 +1,8 @@
 /**
  * fast-check settings for the suite's property checks. A failure prints the
  * seed and path; replay it with CONFORMANCE_FC_SEED and CONFORMANCE_FC_PATH.
- * CONFORMANCE_FC_RUNS scales the number of generated cases (default per check).
+ * CONFORMANCE_FC_RUNS scales the number of generated cases (default per check);
+ * CONFORMANCE_FC_SHRINK=off reports the first failing case unshrunk.
  */
 import fc from 'fast-check';
 import type { Config } from '../run/config.ts';
@@ -16,8 +17,8 @@ export function fcParams<T>(config: Config, numRuns: number): fc.Parameters<T> {
     numRuns: runs ?? (config.embedded ? numRuns : Math.max(2, Math.ceil(numRuns / 8))),
     ...(seed !== undefined ? { seed } : {}),
     ...(path ? { path } : {}),
-    // In a fault's sweep (npm run verify) the first failing case decides: shrinking it finds nothing more.
-    ...(config.sweep ? { endOnFailure: true } : {}),
+    // Where only failing matters (a fault's sweep, a mutant), the first failing case decides: shrinking finds nothing more.
+    ...(config.fc.shrink ? {} : { endOnFailure: true }),
     // The failure message of the first failing case, plus seed and path.
     verbose: 1,
   };
