@@ -292,7 +292,7 @@ async function tokenHandler(
   reply: FastifyReply,
 ): Promise<Record<string, unknown>> {
   const params = ctx.deviations.tokenParams(stringParams(request.body), rawFormOf(request.body));
-  const grantType = params['grant_type'];
+  const grantType = ctx.deviations.grantType(params['grant_type']);
   if (!grantType && ctx.deviations.checksGrantType)
     throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
   if (grantType !== 'client_credentials' && ctx.deviations.checksGrantType)
@@ -335,7 +335,7 @@ async function tokenHandler(
     const missing = requested.filter((s) => !client.scopes.includes(s));
     if (missing.length > 0)
       throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
-    scopes = requested;
+    scopes = ctx.deviations.grantedScopes(requested);
   }
   if (ctx.deviations.refusesAnotherToken(client.clientId))
     throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');

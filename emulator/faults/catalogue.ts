@@ -26,6 +26,7 @@ import { round6 } from './blind/round-6.ts';
 import { round7 } from './blind/round-7.ts';
 import { round8 } from './blind/round-8.ts';
 import { round10 } from './blind/round-10.ts';
+import { round11 } from './blind/round-11.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -761,6 +762,7 @@ export const faults = [
   ...round7,
   ...round8,
   ...round10,
+  ...round11,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -1524,6 +1524,94 @@ const answerMutations: readonly AnswerMutation[] = [
       body: 'Method Not Allowed',
     }),
   },
+  // blind round 11
+  {
+    by: 'token-response-201-created',
+    on: ['oauth.token'],
+    // The issued token read as a created resource.
+    reshape: (a) => ({ ...a, status: 201 }),
+  },
+  {
+    by: 'token-sets-none-404',
+    on: ['token-sets.list'],
+    // No row for the user in the token set query read as no user.
+    when: (a) => Array.isArray(a.body) && a.body.length === 0,
+    reshape: () => error('inexistent_user'),
+  },
+  {
+    by: 'token-sets-unknown-user-403',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // A user the caller cannot see answered as one it may not see.
+    when: is('inexistent_user'),
+    reshape: () => error('forbidden', 'You are not allowed to read the token sets of this user'),
+  },
+  {
+    by: 'client-grant-scope-space-joined',
+    on: ['client-grants.get'],
+    reshape: (a) =>
+      body(a, (g) => (Array.isArray(g['scope']) ? { ...g, scope: (g['scope'] as string[]).join(' ') } : g)),
+  },
+  {
+    by: 'client-grant-id-case-insensitive',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    // Looked up under a case-insensitive collation.
+    when: (a, q) =>
+      is('inexistent_client_grant')(a) &&
+      [...q.state.clientGrants.keys()].some((id) => id.toLowerCase() === param(q.request, 'id').toLowerCase()),
+    reshape: (_a, q) =>
+      ok([...q.state.clientGrants.values()].find((g) => g.id.toLowerCase() === param(q.request, 'id').toLowerCase())),
+  },
+  {
+    by: 'client-grant-organization-usage-uppercase',
+    on: ['client-grants.get'],
+    // The enum serialised by its constant's name.
+    reshape: (a) =>
+      body(a, (g) =>
+        typeof g['organization_usage'] === 'string'
+          ? { ...g, organization_usage: g['organization_usage'].toUpperCase() }
+          : g,
+      ),
+  },
+  {
+    by: 'event-stream-get-username-masked',
+    on: ['event-streams.get'],
+    // The detail view masks the webhook credentials; the list does not.
+    reshape: (a) =>
+      body(a, (s) => {
+        const copy = structuredClone(s) as Json & {
+          destination?: { configuration?: { webhook_authorization?: { username?: unknown } } };
+        };
+        const auth = copy.destination?.configuration?.webhook_authorization;
+        if (auth && typeof auth.username === 'string')
+          auth.username = `${auth.username.slice(0, 2)}${'*'.repeat(Math.max(0, auth.username.length - 2))}`;
+        return copy;
+      }),
+  },
+  {
+    by: 'keys-rsa-modulus-zero-prefixed',
+    on: ['custom-signing-keys.put'],
+    // n re-encoded from a signed big integer: a 0x00 octet before a modulus whose top bit is set (RFC 7518 6.3.1.1).
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) => {
+          if (k['kty'] !== 'RSA' || typeof k['n'] !== 'string') return k;
+          const n = Buffer.from(k['n'], 'base64url');
+          return n.length > 0 && n[0]! >= 0x80
+            ? { ...k, n: Buffer.concat([Buffer.from([0]), n]).toString('base64url') }
+            : k;
+        }),
+      })),
+  },
+  {
+    by: 'events-401-no-challenge',
+    on: ['events.subscribe'],
+    answers: 'errors',
+    when: (a) => a.status === 401,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1726,6 +1814,23 @@ const frameMutations: readonly FrameMutation[] = [
         const request = e.data.context['request'] as Json | undefined;
         if (request && typeof request['ip'] === 'string') request['ip'] = [request['ip']];
       }),
+  },
+  // blind round 11
+  {
+    by: 'heartbeat-offset-not-resumable',
+    frames: ['heartbeat'],
+    // A position cursor of its own kind, which the from reader (event cursors only) does not know.
+    reshape: (f) => {
+      const seq = decodeOffset(String((f.data as Json)['offset'])) ?? 0;
+      const offset = Buffer.from(`pos:${seq}`, 'utf8').toString('base64url');
+      return { ...f, id: f.id === undefined ? undefined : offset, data: { ...(f.data as Json), offset } };
+    },
+  },
+  {
+    by: 'connection-created-single-item-arrays-collapsed',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) => envelope(f, (e) => (e.data.object = singleItemsCollapsed(e.data.object) as Json)),
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
@@ -2113,6 +2218,31 @@ const refusals: readonly Refusal[] = [
       ),
     error: () => apiError('invalid_body', 'A value holds a tag that is not allowed'),
   },
+  // blind round 11
+  {
+    by: 'transition-charset-value-case-sensitive-415',
+    on: 'experiments.transition',
+    // The charset parameter compared as written: charset=UTF-8 is not charset=utf-8 to it (RFC 9110 8.3.2).
+    when: (r) => {
+      const m = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(r.headers['content-type'] ?? '');
+      return m !== null && m[1] !== 'utf-8' && m[1]!.toLowerCase() === 'utf-8';
+    },
+    error: () => apiError('unsupported_media_type', 'Unsupported Media Type: use application/json; charset=utf-8'),
+  },
+  {
+    by: 'custom-text-limit-counts-key',
+    on: 'custom-text.put',
+    // Each entry stored as a key=value row of at most 2000 characters.
+    when: (r) => textsOf(r).some(([k, v]) => typeof v === 'string' && codePoints(`${k}=${v}`) > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-nested-tags-refused',
+    on: 'custom-text.put',
+    // A flat pattern: allowed tags around plain text only, none inside another.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && nestedTags(v)),
+    error: () => apiError('invalid_body', 'A value holds markup that is not allowed'),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -2177,4 +2307,25 @@ export class Mutations {
       if (m.frames.includes(kind) && (m.when === undefined || m.when(f, where))) f = m.reshape(f, where);
     return f;
   }
+}
+
+/** Every one-item array of a JSON value replaced by its item (`connection-created-single-item-arrays-collapsed`). */
+function singleItemsCollapsed(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 1 ? singleItemsCollapsed(v[0]) : v.map(singleItemsCollapsed);
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, singleItemsCollapsed(x)]));
+}
+
+/** Whether a tag opens inside another open one (`custom-text-nested-tags-refused`). */
+function nestedTags(value: string): boolean {
+  let depth = 0;
+  for (const m of value.matchAll(/<(\/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(\/?)>/g)) {
+    const void_ = m[2]!.toLowerCase() === 'br' || m[3] === '/';
+    if (m[1] === '/') depth = Math.max(0, depth - 1);
+    else if (!void_) {
+      if (depth > 0) return true;
+      depth++;
+    }
+  }
+  return false;
 }

@@ -148,12 +148,15 @@ export class Deviations {
       'rate-limit-limit-with-window-policy',
       'rate-limit-remaining-reports-used',
       'rate-limit-remaining-before-count',
+      'rate-limit-reset-floored',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
 
   /** Clients and operations whose scope check a token passed once (`scope-decision-cached-per-client`). */
   private readonly scopeDecisions = new Set<string>();
+  /** Clients whose from_timestamp was honoured once (`from-timestamp-first-request-only`). */
+  private readonly timestampClients = new Set<string>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
@@ -292,6 +295,9 @@ export class Deviations {
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
   bearerToken(header: string, strict: string | undefined): string | undefined {
+    // A quoted-string read as the credentials (`bearer-quoted-token-accepted`): the quotes stripped.
+    if (strict === undefined && this.on('bearer-quoted-token-accepted'))
+      return /^Bearer[ \t]+"([A-Za-z0-9._~+/-]+=*)"[ \t]*$/i.exec(header)?.[1];
     // Padded base64 segments (`token-jwt-padded-base64`): = inside the token, which the strict syntax ends at.
     if (strict === undefined && this.on('token-jwt-padded-base64'))
       return /^Bearer[ \t]+([A-Za-z0-9.+/=_-]+)[ \t]*$/i.exec(header)?.[1];
@@ -386,6 +392,8 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // strncmp(presented, stored, strlen(presented)): a non-empty prefix of the secret matches.
+    if (this.on('token-secret-prefix-accepted') && secret.length > 0 && stored.startsWith(secret)) return stored;
     if (this.on('token-secret-compared-ignoring-case') && secret.toLowerCase() === stored.toLowerCase()) return stored;
     if (this.on('token-secret-case-insensitive') && secret.toLowerCase() === stored.toLowerCase()) return stored;
     return this.on('token-secret-compared-on-stored-length') ? secret.slice(0, stored.length) : secret;
@@ -490,6 +498,8 @@ export class Deviations {
     if (this.on('rate-limit-reset-clock-aligned'))
       out[names.reset] = String(Math.ceil(Date.now() / d.windowMs) * Math.round(d.windowMs / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
+    // The window's end rounded down to the second: up to a second before the window ends.
+    if (this.on('rate-limit-reset-floored')) out[names.reset] = String(Math.floor(d.endsAtMs / 1000));
     if (this.on('rate-limit-limit-with-window-policy'))
       out['x-ratelimit-limit'] = `${d.limit}, ${d.limit};w=${Math.round(d.windowMs / 1000)}`;
     if (this.on('rate-limit-reset-header-duplicated') && out[names.reset] !== undefined)
@@ -716,6 +726,9 @@ export class Deviations {
 
   /** Whether a language or page outside the documented ones is accepted in the custom text path. */
   acceptsCustomTextPath(part: 'language' | 'page', value = '', allowed: readonly string[] = []): boolean {
+    // Languages matched by their primary subtag: en-US, en_GB pass as en.
+    if (part === 'language' && this.on('custom-text-language-region-accepted'))
+      return allowed.some((l) => new RegExp(`^${l}[-_][A-Za-z0-9]+$`, 'i').test(value));
     if (part === 'page' && this.on('custom-text-page-case-insensitive'))
       return allowed.some((p) => p.toLowerCase() === value.toLowerCase());
     return part === 'language' ? this.on('custom-text-any-language') : this.on('custom-text-any-page');
@@ -793,6 +806,18 @@ export class Deviations {
       );
       if (htmlViolation(seen) === undefined) return value;
     }
+    if (this.on('custom-text-style-entities-not-decoded')) {
+      // Style values searched as written, character references not decoded: &#117;rl( is not url(.
+      const seen = value.replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, lead: string, v: string) =>
+        RAW_DANGEROUS_STYLE.test(v) ? m : `${lead}""`,
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
+    if (this.on('custom-text-form-controls-allowed')) {
+      // A deny-list of script-capable elements: form controls are not on it.
+      const seen = value.replace(FORM_CONTROL_TAG, '');
+      if (htmlViolation(seen) === undefined) return value;
+    }
     if (this.on('html-sanitised')) return sanitise(value);
     return undefined;
   }
@@ -805,6 +830,8 @@ export class Deviations {
 
   /** Whether an event_type value outside the list is accepted as a type (`event-type-payload-types-accepted`: the payload types). */
   acceptsAsEventType(value: string): boolean {
+    // Validated by shape (<resource>.<action> of a known resource), not against the list.
+    if (this.on('event-type-validated-by-pattern')) return EVENT_TYPE_SHAPE.test(value);
     return this.on('event-type-payload-types-accepted') && (value === 'offset-only' || value === 'error');
   }
 
@@ -1115,6 +1142,32 @@ export class Deviations {
     }
     return { ...d, reset: Math.ceil(first / 1000) };
   }
+
+  /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
+  grantType(value: string | undefined): string | undefined {
+    if (this.on('token-grant-type-case-insensitive') && value?.toLowerCase() === 'client_credentials')
+      return 'client_credentials';
+    return value;
+  }
+
+  /** The scopes a token is issued with, given those requested (`token-scope-narrowing-drops-last`: an off-by-one loop). */
+  grantedScopes(requested: string[]): string[] {
+    return this.on('token-scope-narrowing-drops-last') ? requested.slice(0, -1) : requested;
+  }
+
+  /** Whether a from_timestamp of this client's stream is honoured (`from-timestamp-first-request-only`: its first only). */
+  honoursTimestamp(clientId: string | undefined): boolean {
+    if (!this.on('from-timestamp-first-request-only')) return true;
+    const key = clientId ?? '';
+    if (this.timestampClients.has(key)) return false;
+    this.timestampClients.add(key);
+    return true;
+  }
+
+  /** Whether a custom signing keys body without a keys member is read as an empty set (`keys-absent-as-empty`). */
+  keysAbsentAsEmpty(body: unknown): boolean {
+    return this.on('keys-absent-as-empty') && isMap(body) && body['keys'] === undefined;
+  }
 }
 
 /** Every string of a JSON value cut at its first = or & (`keys-form-decoded-before-split`). */
@@ -1215,3 +1268,12 @@ export function sanitise(value: string): string {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<[^>]*>/g, '');
 }
+
+/** What a style attribute may not hold, searched in the value as written (`custom-text-style-entities-not-decoded`). */
+const RAW_DANGEROUS_STYLE = /javascript:|vbscript:|expression\(|url\(|@import|behavior|-moz-binding|[<>\\]/i;
+
+/** Form control elements (`custom-text-form-controls-allowed`). */
+const FORM_CONTROL_TAG = /<\/?(?:form|input|button|textarea|select|option|label|fieldset|legend)\b[^>]*>/gi;
+
+/** An event type's shape: a known resource and a dotted action (`event-type-validated-by-pattern`). */
+const EVENT_TYPE_SHAPE = /^(?:connection|group|organization|user)(?:\.[a-z]+)+$/;

@@ -57,7 +57,7 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         const body = ctx.deviations.formKeysBody(request.body, mediaTypeOf(request) === FORM);
         const empty = isPlainObject(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
         const keys =
-          empty && ctx.deviations.keySetMayBeEmpty
+          (empty && ctx.deviations.keySetMayBeEmpty) || ctx.deviations.keysAbsentAsEmpty(body)
             ? []
             : checkKeys(body, (i) =>
                 ctx.deviations.privateKeyMembers(i, PRIVATE_MEMBERS, mediaTypeOf(request) === FORM),

@@ -26,7 +26,7 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   const id = param(request, 'id');
   const language = param(request, 'language');
   const page = ctx.deviations.customTextPage(param(request, 'page'));
-  if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language'))
+  if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language', language, LANGUAGES))
     throw apiError('invalid_uri', `language must be one of: ${LANGUAGES.join(', ')}`);
   if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page', page, PAGES))
     throw apiError('invalid_uri', `page must be one of: ${PAGES.join(', ')}`);

@@ -108,7 +108,9 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
     const ms = ctx.deviations.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp));
     if (ms === undefined) throw apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time');
-    const start = ctx.deviations.timestampStart(ms);
+    const start = ctx.deviations.honoursTimestamp(request.principal?.clientId)
+      ? ctx.deviations.timestampStart(ms)
+      : undefined;
     // The cursor is more accurate than a timestamp, so it wins when both are given.
     if (from !== undefined && !ctx.deviations.cursorBeatsTimestamp) from = undefined;
     if (from === undefined && start !== undefined) backlog = ctx.deviations.timestampBacklog(ctx.events, start);
