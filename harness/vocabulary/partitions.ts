@@ -157,6 +157,63 @@ const scriptUrl = fc.oneof(
   fc.constant('data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='),
 );
 
+/**
+ * The forms of a character reference a browser decodes in an attribute value
+ * before anything reads it (HTML 13.2.5.72-80): decimal, hexadecimal (x or X),
+ * zero-padded, without its semicolon where the next character ends it, and
+ * named (HTML's table names :, (, ), / and .; a character without a name is spelt in decimal).
+ */
+const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+  ':': '&colon;',
+  '(': '&lpar;',
+  ')': '&rpar;',
+  '/': '&sol;',
+  '.': '&period;',
+};
+const REFERENCE_FORMS: ReadonlyArray<{ what: string; spell: (c: string, next: string) => string | undefined }> = [
+  { what: 'decimal', spell: (c) => `&#${c.codePointAt(0)};` },
+  { what: 'hexadecimal', spell: (c) => `&#x${c.codePointAt(0)!.toString(16)};` },
+  { what: 'hexadecimal with X', spell: (c) => `&#X${c.codePointAt(0)!.toString(16).toUpperCase()};` },
+  { what: 'zero-padded', spell: (c) => `&#${String(c.codePointAt(0)).padStart(7, '0')};` },
+  { what: 'no semicolon', spell: (c, next) => (/[0-9;]/.test(next) ? undefined : `&#${c.codePointAt(0)}`) },
+  { what: 'named', spell: (c) => NAMED_REFERENCES[c] },
+];
+
+/**
+ * `value` with one character of every match of `keywords` (a global pattern)
+ * spelt as a character reference of a drawn form: an attribute value a
+ * browser reads as `value`, in which a filter matching the raw text finds
+ * none of them.
+ */
+function referenceSpelt(value: string, keywords: RegExp): fc.Arbitrary<string> {
+  const matches = [...value.matchAll(keywords)];
+  return fc
+    .tuple(...matches.map((m) => fc.tuple(fc.nat({ max: m[0].length - 1 }), fc.constantFrom(...REFERENCE_FORMS))))
+    .map((picks) => {
+      let out = value;
+      // From the last match back, so that the earlier matches' positions hold.
+      for (let k = matches.length - 1; k >= 0; k--) {
+        const [i, form] = picks[k]!;
+        const at = matches[k]!.index + i;
+        const spelt = form.spell(out[at]!, out[at + 1] ?? '') ?? REFERENCE_FORMS[0]!.spell(out[at]!, '')!;
+        out = `${out.slice(0, at)}${spelt}${out.slice(at + 1)}`;
+      }
+      return out;
+    });
+}
+
+/** What makes a style attribute's value or a URL active, each occurrence to be spelt by referenceSpelt. */
+const ACTIVE_KEYWORDS = /url\(|expression\(|behavior|-moz-binding|javascript:|vbscript:|data:/gi;
+
+/** CSS in a style attribute that runs or loads script: the cheat sheet's CSS context. */
+const SCRIPT_CSS_VALUES = [
+  'background-image:url(javascript:alert(1))',
+  "background:url('javascript:alert(1)')",
+  'width:expression(alert(1))',
+  'behavior:url(https://example.com/x.htc)',
+  '-moz-binding:url(https://example.com/x.xml#x)',
+] as const;
+
 /** An element beyond styling and hyperlinks with only harmless-looking attributes: one partition each. */
 const BENIGN_ELEMENTS: ReadonlyArray<{ what: string; markup: string }> = [
   { what: 'an image with an https source', markup: '<img src="https://example.com/logo.png" alt="logo">' },
@@ -210,19 +267,26 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
     // schemes are case-insensitive, so the attribute and its value are spelt in any case.
     what: 'script in CSS in a style attribute of an allowed tag',
     markup: fc
-      .tuple(
-        fc.constantFrom('span', 'b', 'p'),
-        fc.constantFrom(
-          'background-image:url(javascript:alert(1))',
-          "background:url('javascript:alert(1)')",
-          'width:expression(alert(1))',
-          'behavior:url(https://example.com/x.htc)',
-          '-moz-binding:url(https://example.com/x.xml#x)',
-        ),
-      )
+      .tuple(fc.constantFrom('span', 'b', 'p'), fc.constantFrom(...SCRIPT_CSS_VALUES))
       .chain(([tag, css]) =>
         fc.tuple(anyCase('style'), anyCase(css)).map(([attr, value]) => `<${tag} ${attr}="${value}">x</${tag}>`),
       ),
+  },
+  // An attribute's value is read with its character references decoded (HTML 13.2.5): the two attribute-borne
+  // kinds above, a character of what makes them active spelt as a reference of each form.
+  {
+    what: 'script in CSS in a style attribute, a character of each construct in it spelt as a character reference',
+    markup: fc
+      .tuple(fc.constantFrom('span', 'b', 'p'), fc.constantFrom(...SCRIPT_CSS_VALUES))
+      .chain(([tag, css]) =>
+        referenceSpelt(css, ACTIVE_KEYWORDS).map((value) => `<${tag} style="${value}">x</${tag}>`),
+      ),
+  },
+  {
+    what: 'a hyperlink to a script URL, a character of its scheme spelt as a character reference',
+    markup: fc
+      .constantFrom('javascript:alert(1)', 'vbscript:msgbox(1)', 'data:text/html,<script>alert(1)</script>')
+      .chain((url) => referenceSpelt(url, ACTIVE_KEYWORDS).map((href) => `<a href="${href}">x</a>`)),
   },
   ...BENIGN_ELEMENTS.map(({ what, markup }) => ({
     what: `${what}, no handler (a rich-text allow-list may hold it; "basic styling tags and hyperlinks" do not)`,
