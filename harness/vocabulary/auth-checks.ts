@@ -314,14 +314,21 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
       // RFC 6750 2.1: credentials = "Bearer" 1*SP b64token. Partitions: a b64token that is no JWT, another
-      // scheme, no token, and the run's own token with more after it (white space then a word, a second token,
-      // a comma and another credential), which is no b64token. Against an external target one per operation.
+      // scheme, no token, the run's own token inside the delimiters a lenient reader strips (RFC 9110 5.6.4's
+      // quoted-string; the angle brackets of the document's own "Bearer <ACCESS_TOKEN>"; an auth-param, RFC
+      // 9110 11.4, which Bearer's grammar does not take), and the run's own token with more after it (white
+      // space then a word, a second token, a comma and another credential): none is a b64token. Against an
+      // external target one per operation, the first eight.
       const token = config.runToken ?? 'conformance-no-token';
       const headers: Array<[string, string]> = [
         ['Bearer conformance-not-a-jwt', 'Bearer conformance-not-a-jwt'],
         ['Basic …', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0'],
         ['Bearer (no token)', 'Bearer '],
+        ['Bearer "<the run\'s token>" (a quoted-string)', `Bearer "${token}"`],
+        ["Bearer <<the run's token>> (in angle brackets)", `Bearer <${token}>`],
         ["Bearer <the run's token> conformance", `Bearer ${token} conformance`],
+        ['Bearer access_token="<the run\'s token>" (an auth-param)', `Bearer access_token="${token}"`],
+        ["Bearer <the run's token>; (a parameter delimiter after it)", `Bearer ${token};`],
         ["Bearer <the run's token> <the run's token>", `Bearer ${token} ${token}`],
         ["Bearer <the run's token>, Basic …", `Bearer ${token}, Basic Y29uZm9ybWFuY2U6c2VjcmV0`],
         // The scheme and the token run together (no SP): beyond a read-only run's request budget.
