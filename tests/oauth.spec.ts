@@ -27,7 +27,7 @@ import {
   mustFollowStatusChecklist,
   mustFollowTokenResponseChecklist,
 } from '../harness/vocabulary/auth-checks.ts';
-import { ADMITS_JSON, sameMediaType } from '../harness/vocabulary/partitions.ts';
+import { ADMITS_JSON, nearMissSpellings, sameMediaType } from '../harness/vocabulary/partitions.ts';
 import { pathOf } from '../spec/operations.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
@@ -199,7 +199,7 @@ test.describe('token endpoint @auth', () => {
 
   const grantType = declareRules('oauth.token.grant-type');
   test(
-    'should refuse the documented request with grant_type empty or of another grant type, whose own parameters it lacks, and issue no token (RFC 6749 4.4.2, 5.2)',
+    'should refuse the documented request with grant_type empty, of another grant type whose own parameters it lacks, or a near miss of client_credentials (case folded, padded, invisible characters, cut, look-alike letters), and issue no token (RFC 6749 4.4.2: "Value MUST be set to client_credentials"; 5.2)',
     grantType,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
@@ -210,9 +210,15 @@ test.describe('token endpoint @auth', () => {
         ['authorization_code', 'the authorization code grant, without a code'],
         ['refresh_token', 'the refresh token grant, without a refresh token'],
         ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'the JWT bearer grant (RFC 7523), without an assertion'],
+        // The enum's partitions (nearMissSpellings): a value read by a comparison that folds case, trims or
+        // ignores invisible characters is not the value the RFC requires, as it is not for any other enum.
+        ...nearMissSpellings('client_credentials').map((v): [string, string] => [
+          v,
+          'a near miss of client_credentials',
+        ]),
       ];
-      // Against an external target, two: empty, and the password grant.
-      for (const [value, what] of config.embedded ? others : others.slice(0, 2)) {
+      // Against an external target without writes, two: empty, and the password grant (the request budget).
+      for (const [value, what] of config.embedded || config.writes !== 'none' ? others : others.slice(0, 2)) {
         const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { grant_type: value });
         must(grantType.oauthTokenGrantType, ex.status >= 400 && ex.status < 500 && accessToken(ex) === undefined, {
           expected: `a 4xx and no access_token: grant_type ${JSON.stringify(value)} (${what}) is not client_credentials`,
