@@ -41,6 +41,9 @@ async function page(
 }
 
 const reads = new Map<string, Promise<{ ex: Exchange; body: Page }>>();
+// The file's checks run in one worker, in order, so that they share the reads above: how many requests a run
+// sends (a read-only run's budget) does not depend on how the checks fell to the workers.
+test.describe.configure({ mode: 'default' });
 /**
  * A page read once per worker and target, for the checks that judge a single answer (what take allows,
  * the default page size) or need the streams it lists; walks and relations read afresh.
@@ -194,12 +197,16 @@ test.describe('event streams @event-streams', () => {
 
   const range4 = declareRules('event-streams.list.take.range', 'event-streams.list.take.page-size');
   test('should accept any take in 1..100 and size the page by it (property)', range4, async ({ api, config }) => {
+    // Against an external target the page after a short page is read once a run, whatever the draws, so
+    // that the run's request count does not depend on them (its budget).
+    let followed = false;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 100 }), async (take) => {
         const { ex, body } = await page(api, { take });
         mustSucceed(range4.eventStreamsListTakeRange, ex);
         checkPageSize(ex, body, take, undefined);
-        if (isLast(body) || body.eventStreams.length === take) return;
+        if (isLast(body) || body.eventStreams.length === take || (followed && !config.embedded)) return;
+        followed = true;
         // A short page with next: the page after it must be empty.
         const after = await page(api, { take, from: body.next });
         checkPageSize(after.ex, after.body, take, ex);
