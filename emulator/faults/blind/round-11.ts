@@ -31,6 +31,8 @@ export const round11 = [
     rule: 'oauth.token.accepted',
     how: 'A token request with a scope parameter is issued all requested scopes but the last (an off-by-one loop): a token asked for exactly the scope an operation requires holds none and is refused 403.',
     round: 11,
+    disputed:
+      'The token is refused because it does not hold the scope, and the token response says so (its scope lists what was granted): RFC 6749 3.3 lets the server "fully or partially ignore the scope requested by the client", provided it names the scope issued, and which scopes a narrowed request is granted is not shown ("Token lifetime and claim contents: not shown"). An operation refusing a token without its scope is right.',
   },
 
   // ------------------------------------------------------ authentication
@@ -54,6 +56,8 @@ export const round11 = [
     how: "X-RateLimit-Reset is the window's end rounded down to the second instead of up: it names a time up to a second before the window ends, so a request sent at the reset time is refused 429 again.",
     needs: 'rate-limit-probe',
     round: 11,
+    disputed:
+      'As rate-limit-reset-clock-aligned (round 8): the document says only that the headers "describe the rate limit"; the unit of X-RateLimit-Reset, its rounding, and that a request at the named second is admitted are not shown. The suite reads a Reset up to 1 s before the window ends as rounding to the second, which a server may do.',
   },
 
   // ---------------------------------------------------------- token sets
