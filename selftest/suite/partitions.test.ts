@@ -7,6 +7,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import {
+  ACTIVE_MARKUP_KINDS,
   activeContent,
   activeMarkup,
   TEXT_ALPHABETS,
@@ -46,8 +47,10 @@ test('should count characters beyond the BMP as one, and as more in UTF-8 and UT
   expect(Buffer.byteLength(value!)).toBeGreaterThan(300);
 });
 
-test('should recognise every active construct it generates, and no basic markup', () => {
+test('should recognise every active construct it generates, of every kind, and no basic markup', () => {
   for (const html of fc.sample(activeMarkup, 300)) expect(activeContent(html), html).toBeDefined();
+  for (const kind of ACTIVE_MARKUP_KINDS)
+    for (const html of fc.sample(kind.markup, 60)) expect(activeContent(html), `${kind.what}: ${html}`).toBeDefined();
   for (const html of fc.sample(basicMarkup, 100)) expect(activeContent(html), html).toBeUndefined();
   expect(activeContent('&lt;script&gt;alert(1)&lt;/script&gt;')).toBeUndefined();
   expect(activeContent('<a href="https://example.com">x</a>')).toBeUndefined();
