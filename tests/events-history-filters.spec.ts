@@ -24,9 +24,9 @@ import { history, openOrSkip, READ, requireHistory } from './events-history.ts';
 test.describe.configure({ timeout: 120_000 });
 
 test.describe("events stream: the tenant's history @sse", () => {
-  const onlyRequested = declareRules(READ, 'events.filter.only-requested');
+  const onlyRequested = declareRules(READ, 'events.filter.only-requested', 'events.resume.order');
   test(
-    'should replay only the requested event types: two together, and each type of the history alone',
+    'should replay only the requested event types, in the order of the unfiltered history (relation): two together, and each type of the history alone',
     onlyRequested,
     async ({ events, config }) => {
       const h = await history(onlyRequested, events, config);
@@ -37,7 +37,7 @@ test.describe("events stream: the tenant's history @sse", () => {
         byCount.length < 2,
         `The tenant's history holds ${byCount.length} event type(s): two are needed to tell a filter from none`,
       );
-      // The most and the least frequent type: event_type repeated, one occurrence per type. Then each type alone
+      // Two types: event_type repeated, one occurrence per type. Then each type alone
       // (a filter is an exact match: connection.updated is not organization.connection.updated, nor another
       // type of its resource); against an external target with writes on, the types that end another type's name.
       const endsAnother = (t: string) => byCount.some((u) => u !== t && u.endsWith(`.${t}`));
@@ -46,7 +46,16 @@ test.describe("events stream: the tenant's history @sse", () => {
         : config.writes === 'none'
           ? []
           : byCount.filter(endsAnother).slice(0, 2);
-      for (const wanted of [[byCount[0]!, byCount.at(-1)!], ...singles.map((t) => [t])]) {
+      // Two types together: a pair whose events interleave in the history where there is one (neither all of one
+      // before all of the other), so that a replay grouped by type is told from one in stream order.
+      const pairs = byCount.flatMap((a, i) => byCount.slice(i + 1).map((b) => [a, b]));
+      const interleaved = pairs.find(([a, b]) => {
+        const seq = h.events.filter((m) => m.event === a || m.event === b).map((m) => m.event);
+        const runs = seq.filter((t, i) => i === 0 || t !== seq[i - 1]).length;
+        return runs > 2;
+      });
+      const two = interleaved ?? [byCount[0]!, byCount.at(-1)!];
+      for (const wanted of [two, ...singles.map((t) => [t])]) {
         const conn = await events.subscribe({ query: { from_timestamp: h.from_timestamp, event_type: wanted } });
         const expected = h.events.filter((m) => wanted.includes(m.event)).map(identity);
         const { got, unfinished } = await readUpTo(conn, config, expected.at(-1)!, h.ids);
@@ -62,6 +71,19 @@ test.describe("events stream: the tenant's history @sse", () => {
           ),
         );
         mustBeOnlyRequested(onlyRequested.eventsFilterOnlyRequested, conn, wanted, context);
+        // The filtered replay is the unfiltered one with the other types left out: the same events in the same
+        // order, not grouped by type.
+        const inOrder = got.filter((id) => expected.includes(id));
+        must(
+          onlyRequested.eventsResumeOrder,
+          unfinished !== undefined || inOrder.join() === expected.join(),
+          ev(
+            conn,
+            `the history's ${wanted.join(', ')} events in its order: ${expected.join(', ')}`,
+            inOrder.join(', '),
+            context,
+          ),
+        );
         conn.close();
       }
     },
