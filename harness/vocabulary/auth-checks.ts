@@ -569,7 +569,9 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
         .filter((s) => s.startsWith('read:') && s !== 'read:users' && !inScopeScopes.includes(s))
         .sort((a, b) => nearness(a, op.scopes) - nearness(b, op.scopes) || a.localeCompare(b))[0];
       // The partitions of a narrowed scope: another resource's, the nearest read scope, and none at all
-      // (scope= empty, RFC 6749 3.3: a token granted no scope holds none of the operation's).
+      // (scope= empty). RFC 6749 3.1 has a parameter sent empty treated as omitted, so a server that follows it
+      // grants the default scopes there, and the partition is left untried (below: the token must hold none of
+      // the operation's scopes); one that grants no scope holds none of them, and is refused.
       const sets: string[][] = [['read:users'], ...(unrelated ? [[unrelated]] : []), []];
       // Against an external target, one narrowed token to one read, the client grant's (the token-set
       // listing has its own narrowed tokens, tests/scopes.spec.ts), to keep within the request budget.
