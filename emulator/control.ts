@@ -16,6 +16,16 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { apiError } from './errors.js';
+import {
+  groupMember,
+  groupObject,
+  groupRole,
+  organizationConnection,
+  organizationGroupRole,
+  organizationMember,
+  organizationMemberRole,
+  userObject,
+} from './event-objects.js';
 import { isEventType, requestContext } from './events.js';
 import { switchFaults } from './faults/switch.js';
 import { isPlainObject } from './routes/shared.js';
@@ -39,13 +49,47 @@ function syntheticObject(
       resource: 'connections',
     };
   }
-  if (type.startsWith('user.')) {
-    return {
-      object: { user_id: `auth0|${id}`, email: `synthetic${n}@conformance.test`, created_at: new Date().toISOString() },
-      resource: 'users',
-    };
-  }
-  return { object: { id, name: `synthetic-${resource}-${n}` }, resource: `${resource}s` };
+  const at = new Date().toISOString();
+  const name = `synthetic-${resource}-${n}`;
+  const user = userObject(`auth0|${id.toLowerCase()}`, 'Username-Password-Authentication', at, {
+    email: `synthetic${n}@conformance.test`,
+  });
+  const group = { id: `grp_${id.slice(4)}`, name };
+  const role = { id: `rol_${id.slice(4)}`, name };
+  const change = type.endsWith('.deleted') ? 'deleted' : 'assigned';
+  const object = (): object => {
+    switch (type) {
+      case 'user.deleted':
+        return { ...user, deleted_at: at };
+      case 'group.created':
+        return groupObject(group, at);
+      case 'group.updated':
+      case 'group.deleted':
+        return groupObject(group, at, at);
+      case 'group.member.added':
+      case 'group.member.deleted':
+        return groupMember(group, user.user_id);
+      case 'group.role.assigned':
+      case 'group.role.deleted':
+        return groupRole(group, role, change, at);
+      case 'organization.connection.added':
+      case 'organization.connection.updated':
+      case 'organization.connection.removed':
+        return organizationConnection(`org_${id.slice(4)}`, `con_${id.slice(4)}`);
+      case 'organization.member.added':
+      case 'organization.member.deleted':
+        return organizationMember(`org_${id.slice(4)}`, user.user_id);
+      case 'organization.member.role.assigned':
+      case 'organization.member.role.deleted':
+        return organizationMemberRole(`org_${id.slice(4)}`, user.user_id, role);
+      case 'organization.group.role.assigned':
+      case 'organization.group.role.deleted':
+        return organizationGroupRole(`org_${id.slice(4)}`, group, role, change, at);
+      default:
+        return type.startsWith('user.') ? user : { id, name };
+    }
+  };
+  return { object: object() as Record<string, unknown>, resource: `${resource}s` };
 }
 
 export function registerControl(app: FastifyInstance, ctx: EmulatorContext): void {

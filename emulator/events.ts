@@ -134,7 +134,8 @@ export class EventLog {
       data: {
         object,
         context: {
-          tenant: { tenant_id: this.identity.tenant },
+          // tenant_id as the document names it; id as the real stream does (the official SDK's type requires it).
+          tenant: { tenant_id: this.identity.tenant, id: this.identity.tenant },
           client: { id: ctx.client.id, name: ctx.client.name, metadata: {} },
           ...(ctx.connection ? { connection: ctx.connection } : {}),
           request: {

@@ -136,7 +136,7 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
         const conn = user.identities[0]?.connection;
         ctx.events.append(
           'user.deleted',
-          structuredClone(user) as unknown as Record<string, unknown>,
+          { ...(structuredClone(user) as unknown as Record<string, unknown>), deleted_at: nowIso() },
           requestContext(request, conn ? connectionOf(conn) : undefined),
           'users',
         );

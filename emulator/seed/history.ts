@@ -3,6 +3,16 @@
  * from_timestamp in the past (and every read-only check) has real events,
  * offsets and times to work on.
  */
+import {
+  groupMember,
+  groupObject,
+  groupRole,
+  organizationConnection,
+  organizationMember,
+  organizationMemberRole,
+  userObject,
+  type UserObject,
+} from '../event-objects.js';
 import type { EventContextInput, EventLog } from '../events.js';
 import type { Connection, State } from '../state.js';
 import { fullConnection } from './connections.js';
@@ -30,18 +40,20 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
     method,
     user_agent: 'node-fetch/1.0',
   });
+  /** One event; its object may depend on the event's time (ISO 8601), as created_at, updated_at and deleted_at do. */
   const push = (
     type: string,
-    object: object,
+    object: object | ((at: string) => object),
     method: string,
     resource: string,
     connection?: EventContextInput['connection'],
   ) => {
     const timeMs = first + i * HISTORY_SLOT + rng.int(HISTORY_SLOT / 2);
     i++;
+    const at = new Date(timeMs).toISOString();
     log.append(
       type,
-      structuredClone(object) as Record<string, unknown>,
+      structuredClone(typeof object === 'function' ? object(at) : object) as Record<string, unknown>,
       { client, request: request(method), ...(connection ? { connection } : {}) },
       resource,
       timeMs,
@@ -60,10 +72,23 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   const okta = fullConnection(`con_${rng.chars(ALNUM, 16)}`, 'workforce-okta', 'okta', {
     display_name: 'Workforce',
   });
-  const mkUser = (n: number) => {
-    const user_id = `auth0|${rng.chars(HEX, 24)}`;
-    return { user_id, email: `history${n}@conformance.test`, name: `History User ${n}`, connection: db.name };
+  const since = new Date(first - 30 * MINUTE).toISOString();
+  const mkUser = (n: number) =>
+    userObject(`auth0|${rng.chars(HEX, 24)}`, db.name, since, {
+      email: `history${n}@conformance.test`,
+      name: `History User ${n}`,
+    });
+  const createdAt = new Map<string, string>();
+  /** user.created: created and updated at the event's time. */
+  const userCreated = (u: UserObject) => (at: string) => {
+    createdAt.set(u.user_id, at);
+    return { ...u, created_at: at, updated_at: at };
   };
+  /** user.updated: `change` applied, updated at the event's time. */
+  const userUpdated =
+    (u: UserObject, change: Partial<UserObject> = {}) =>
+    (at: string) => ({ ...u, ...change, created_at: createdAt.get(u.user_id) ?? since, updated_at: at });
+  const userDeleted = (u: UserObject) => (at: string) => ({ ...userUpdated(u)(at), deleted_at: at });
   const mkOrg = (name: string) => ({ id: `org_${rng.chars(ALNUM, 16)}`, name, display_name: name.replace(/-/g, ' ') });
   const mkGroup = (name: string) => ({ id: `grp_${rng.chars(ALNUM, 16)}`, name });
   const role = { id: `rol_${rng.chars(ALNUM, 16)}`, name: 'Support' };
@@ -77,15 +102,16 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
     ReturnType<typeof mkUser>,
     ReturnType<typeof mkUser>,
   ];
-  push('user.created', u1, 'POST', 'users', connRef(db));
-  push('user.created', u2, 'POST', 'users', connRef(db));
+  push('user.created', userCreated(u1), 'POST', 'users', connRef(db));
+  push('user.created', userCreated(u2), 'POST', 'users', connRef(db));
   const acme = mkOrg('acme-corp');
   push('organization.created', acme, 'POST', 'organizations');
-  push('organization.member.added', { organization_id: acme.id, user_id: u1.user_id }, 'POST', 'organizations');
+  push('organization.member.added', organizationMember(acme.id, u1.user_id), 'POST', 'organizations');
   const support = mkGroup('support');
-  push('group.created', support, 'POST', 'groups');
-  push('group.member.added', { group_id: support.id, user_id: u2.user_id }, 'POST', 'groups');
-  push('user.updated', { ...u1, name: 'History User 1 (renamed)' }, 'PATCH', 'users', connRef(db));
+  let groupCreatedAt = since;
+  push('group.created', (at: string) => groupObject(support, (groupCreatedAt = at)), 'POST', 'groups');
+  push('group.member.added', groupMember(support, u2.user_id), 'POST', 'groups');
+  push('user.updated', userUpdated(u1, { name: 'History User 1 (renamed)' }), 'PATCH', 'users', connRef(db));
   connectionCreated(partner);
   push(
     'connection.updated',
@@ -96,55 +122,46 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
   );
   push(
     'organization.connection.added',
-    { organization_id: acme.id, connection_id: partner.id, assign_membership_on_login: false },
+    organizationConnection(acme.id, partner.id, { assign_membership_on_login: false }),
     'POST',
     'organizations',
   );
   push('organization.updated', { ...acme, display_name: 'Acme Corporation' }, 'PATCH', 'organizations');
-  push('user.created', u3, 'POST', 'users', connRef(db));
-  push('user.updated', { ...u3, email_verified: true }, 'PATCH', 'users', connRef(db));
-  push('group.role.assigned', { group_id: support.id, role_id: role.id }, 'POST', 'groups');
-  push(
-    'organization.member.role.assigned',
-    { organization_id: acme.id, user_id: u1.user_id, role_id: role.id },
-    'POST',
-    'organizations',
-  );
+  push('user.created', userCreated(u3), 'POST', 'users', connRef(db));
+  push('user.updated', userUpdated(u3, { email_verified: true }), 'PATCH', 'users', connRef(db));
+  push('group.role.assigned', (at: string) => groupRole(support, role, 'assigned', at), 'POST', 'groups');
+  push('organization.member.role.assigned', organizationMemberRole(acme.id, u1.user_id, role), 'POST', 'organizations');
   const beta = mkOrg('beta-trial');
   push('organization.created', beta, 'POST', 'organizations');
-  push('organization.member.added', { organization_id: beta.id, user_id: u3.user_id }, 'POST', 'organizations');
-  push('organization.member.deleted', { organization_id: beta.id, user_id: u3.user_id }, 'DELETE', 'organizations');
+  push('organization.member.added', organizationMember(beta.id, u3.user_id), 'POST', 'organizations');
+  push('organization.member.deleted', organizationMember(beta.id, u3.user_id), 'DELETE', 'organizations');
   push('organization.deleted', beta, 'DELETE', 'organizations');
-  push('group.updated', { ...support, name: 'support-tier-1' }, 'PATCH', 'groups');
-  push('group.member.deleted', { group_id: support.id, user_id: u2.user_id }, 'DELETE', 'groups');
-  push('user.deleted', u3, 'DELETE', 'users', connRef(db));
-  push('user.created', u4, 'POST', 'users', connRef(db));
-  push('organization.member.added', { organization_id: acme.id, user_id: u4.user_id }, 'POST', 'organizations');
+  const renamed = { ...support, name: 'support-tier-1' };
+  push('group.updated', (at: string) => groupObject(renamed, groupCreatedAt, at), 'PATCH', 'groups');
+  push('group.member.deleted', groupMember(renamed, u2.user_id), 'DELETE', 'groups');
+  push('user.deleted', userDeleted(u3), 'DELETE', 'users', connRef(db));
+  push('user.created', userCreated(u4), 'POST', 'users', connRef(db));
+  push('organization.member.added', organizationMember(acme.id, u4.user_id), 'POST', 'organizations');
   push(
     'organization.connection.updated',
-    { organization_id: acme.id, connection_id: partner.id, assign_membership_on_login: true },
+    organizationConnection(acme.id, partner.id, { assign_membership_on_login: true }),
     'PATCH',
     'organizations',
   );
-  push('group.role.deleted', { group_id: support.id, role_id: role.id }, 'DELETE', 'groups');
-  push(
-    'organization.connection.removed',
-    { organization_id: acme.id, connection_id: partner.id },
-    'DELETE',
-    'organizations',
-  );
+  push('group.role.deleted', (at: string) => groupRole(renamed, role, 'deleted', at), 'DELETE', 'groups');
+  push('organization.connection.removed', organizationConnection(acme.id, partner.id), 'DELETE', 'organizations');
   push('connection.deleted', partner, 'DELETE', 'connections', connRef(partner));
-  push('user.updated', { ...u2, name: 'History User 2 (renamed)' }, 'PATCH', 'users', connRef(db));
-  push('user.created', u5, 'POST', 'users', connRef(db));
-  push('group.deleted', support, 'DELETE', 'groups');
+  push('user.updated', userUpdated(u2, { name: 'History User 2 (renamed)' }), 'PATCH', 'users', connRef(db));
+  push('user.created', userCreated(u5), 'POST', 'users', connRef(db));
+  push('group.deleted', (at: string) => groupObject(renamed, groupCreatedAt, at), 'DELETE', 'groups');
   push(
     'organization.member.role.deleted',
-    { organization_id: acme.id, user_id: u1.user_id, role_id: role.id },
+    organizationMemberRole(acme.id, u1.user_id, role),
     'DELETE',
     'organizations',
   );
-  push('user.updated', { ...u4, name: 'History User 4 (renamed)' }, 'PATCH', 'users', connRef(db));
-  push('user.deleted', u5, 'DELETE', 'users', connRef(db));
+  push('user.updated', userUpdated(u4, { name: 'History User 4 (renamed)' }), 'PATCH', 'users', connRef(db));
+  push('user.deleted', userDeleted(u5), 'DELETE', 'users', connRef(db));
   if (i !== HISTORY_EVENTS) throw new Error(`the seeded history holds ${i} events, not ${HISTORY_EVENTS}`);
   log.historyPosition = log.position;
 }
