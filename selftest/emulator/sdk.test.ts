@@ -13,8 +13,18 @@
  */
 import { expect, test } from '@playwright/test';
 import { Management, ManagementClient } from 'auth0';
+import { EVENT_TYPES } from '../../emulator/events.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { HISTORY_EVENTS } from '../../emulator/seed/history.ts';
 import { CAUSED_CONNECTION_STRATEGY } from '../../harness/fixtures/triggers.ts';
+import {
+  asTheSdkNamesIt,
+  compileSdkTypes,
+  EVENT_MESSAGE,
+  messageMember,
+  outsideSdkType,
+  TYPED_ANSWERS,
+} from './sdk-types.ts';
 
 /** The host the SDK believes it talks to. */
 const DOMAIN = 'tenant.conformance.test';
@@ -23,12 +33,19 @@ interface Call {
   method: string;
   path: string;
   status: number;
+  /** The SDK's declared type of this answer, where the call is a typed method's. */
+  type?: string;
 }
 
 let emu: RunningEmulator;
 const calls: Call[] = [];
+/** Where an answer the SDK received left its declared type: one line each, emptied by every test's end. */
+const outside: string[] = [];
+/** How many answers and events were held to the SDK's types. */
+let held = 0;
 
 test.beforeAll(async () => {
+  compileSdkTypes();
   emu = await startEmulator({ control: true, heartbeatMs: 100, rateLimitedClient: { limit: 2, windowSeconds: 1 } });
 });
 test.afterAll(async () => {
@@ -43,9 +60,22 @@ const toEmulator: typeof fetch = async (input, init) => {
   const target = `${emu.authUrl}${url.pathname}${url.search}`;
   const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
   const res = await fetch(input instanceof Request ? new Request(target, input) : target, init);
-  calls.push({ method, path: url.pathname, status: res.status });
+  const type = res.ok ? TYPED_ANSWERS.find((t) => t.method === method && t.path.test(url.pathname))?.type : undefined;
+  if (type)
+    outside.push(...outsideSdkType(type, await res.clone().json()).map((o) => `${method} ${url.pathname}: ${o}`));
+  calls.push({ method, path: url.pathname, status: res.status, ...(type ? { type } : {}) });
   return res;
 };
+
+/** Every message the SDK's event subscription yields, held to its declared type. */
+function typedMessage<T>(message: T): T {
+  const type = String((message as { type?: unknown }).type);
+  held++;
+  outside.push(
+    ...outsideSdkType(EVENT_MESSAGE, asTheSdkNamesIt(message), messageMember(type)).map((o) => `event ${type}: ${o}`),
+  );
+  return message;
+}
 
 /** An SDK client with the emulator's client credentials (its own token request goes through the same fetch). */
 function sdk(role: 'full' | 'limited' | 'rateLimited', options: { maxRetries?: number } = {}): ManagementClient {
@@ -69,6 +99,11 @@ async function recorded<T>(fn: () => Promise<T>): Promise<{ value: T; calls: Cal
 }
 
 test.describe('official SDK (auth0) against the emulator @sdk', () => {
+  test.afterEach(() => {
+    // Every typed answer and every event within the SDK's declared types.
+    expect(outside.splice(0)).toEqual([]);
+  });
+
   test('should get a client grant with clientGrants.get', async () => {
     const { value: grant, calls: made } = await recorded(() =>
       sdk('full').clientGrants.get(emu.fixtures.clientGrantId),
@@ -155,7 +190,7 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
       const stream = await client.events.subscribe({ from }, { abortSignal: abort.signal });
       try {
         for await (const message of stream) {
-          if (message.type === 'offset-only') break;
+          if (typedMessage(message).type === 'offset-only') break;
           out.push(message);
         }
       } finally {
@@ -218,7 +253,7 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
     );
     try {
       for await (const message of stream) {
-        if (message.type === 'offset-only') break;
+        if (typedMessage(message).type === 'offset-only') break;
         const m = message as Management.EventStreamSubscribeEventsResponseContent.ConnectionCreated;
         strategies.push(String((m.event.data.object as { strategy: unknown }).strategy));
       }
@@ -228,6 +263,35 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
     // The seeded history's three, the caused one, the injected one.
     expect(strategies.length).toBeGreaterThanOrEqual(5);
     expect(strategies.filter((s) => !typed.has(s))).toEqual([]);
+  });
+
+  test("should deliver the seeded history and one injected event of every type within the SDK's types", async () => {
+    for (const type of EVENT_TYPES) {
+      const made = await fetch(`${emu.controlUrl}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type }),
+      });
+      expect(made.status, type).toBe(201);
+    }
+    const abort = new AbortController();
+    const seen = new Set<string>();
+    const stream = await sdk('full').events.subscribe(
+      { from_timestamp: new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z') },
+      { abortSignal: abort.signal },
+    );
+    let count = 0;
+    try {
+      for await (const message of stream) {
+        if (typedMessage(message).type === 'offset-only') break;
+        seen.add(message.type);
+        count++;
+      }
+    } finally {
+      abort.abort();
+    }
+    expect([...seen].sort()).toEqual([...EVENT_TYPES].sort());
+    expect(count).toBeGreaterThanOrEqual(HISTORY_EVENTS + EVENT_TYPES.length);
   });
 
   test('should raise the typed errors for 401, 403 and 404', async () => {
@@ -299,6 +363,7 @@ test.describe('official SDK (auth0) against the emulator @sdk', () => {
         `${c.method} ${c.path.replace(/\/(cgr|est|ssp|exp)_[A-Za-z0-9]+/, '/$1_…').replace(/auth0%7C[0-9a-f]+/, '{user}')} → ${c.status}`,
     );
     test.info().annotations.push({ type: 'sdk-calls', description: lines.join('\n') });
+    process.stdout.write(`Answers and events held to the SDK's types: ${held}\n`);
     process.stdout.write(`SDK calls (${calls.length}):\n${[...new Set(lines)].join('\n')}\n`);
   });
 });
