@@ -291,7 +291,10 @@ async function tokenHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Record<string, unknown>> {
-  const params = ctx.deviations.tokenParams(stringParams(request.body), rawFormOf(request.body));
+  const params = ctx.deviations.tokenParams(
+    stringParams(ctx.deviations.tokenBody(request.body)),
+    rawFormOf(request.body),
+  );
   const grantType = ctx.deviations.grantType(params['grant_type']);
   if (!grantType && ctx.deviations.checksGrantType)
     throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
@@ -503,8 +506,10 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiPath(request.url)) return done();
     const header = request.headers.authorization;
-    // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
     const connection = request.raw.socket ?? undefined;
+    const session = header === undefined ? ctx.deviations.sessionPrincipal(connection) : undefined;
+    if (session !== undefined) return done(admit(ctx, request, reply, session, true));
+    // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
     const remembered = header?.startsWith('Bearer ') ? ctx.deviations.connectionPrincipal(connection) : undefined;
     if (remembered !== undefined) return done(admit(ctx, request, reply, remembered, true));
     const known =

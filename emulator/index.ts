@@ -81,6 +81,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
+    rewriteUrl: (req) => ctx.deviations.routedUrl(req.url ?? '/'),
     // Bad percent-encoding and over-long parameters go through the catalogue too.
     frameworkErrors: (err, request, reply) => {
       if (isApiPath(request.url)) limitAnonymous(ctx, request, reply);

@@ -27,6 +27,7 @@ import { round7 } from './blind/round-7.ts';
 import { round8 } from './blind/round-8.ts';
 import { round10 } from './blind/round-10.ts';
 import { round11 } from './blind/round-11.ts';
+import { round12 } from './blind/round-12.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -763,6 +764,7 @@ export const faults = [
   ...round8,
   ...round10,
   ...round11,
+  ...round12,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -1612,6 +1612,82 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a) => a.status === 401,
     reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
   },
+  // blind round 12
+  {
+    by: 'token-response-echoes-request-media-type',
+    on: ['oauth.token'],
+    // The response labelled with the request's media type.
+    when: (_a, q) => mediaTypeOf(q.request) !== '',
+    reshape: (a, q) => ({ ...a, headers: { ...a.headers, 'content-type': mediaTypeOf(q.request) } }),
+  },
+  {
+    by: 'token-response-scope-form-encoded',
+    on: ['oauth.token'],
+    // The scope written as a form parameter value.
+    reshape: (a) =>
+      body(a, (t) =>
+        typeof t['scope'] === 'string'
+          ? { ...t, scope: new URLSearchParams({ scope: t['scope'] }).toString().slice('scope='.length) }
+          : t,
+      ),
+  },
+  {
+    by: 'token-set-connection-object',
+    on: ['token-sets.list'],
+    // The connection joined as an object.
+    reshape: (a) => items(a, (t) => ({ ...t, connection: { name: t['connection'] } })),
+  },
+  {
+    by: 'token-sets-deprecation-header',
+    on: ['token-sets.list'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, deprecation: '@1735689600' } }),
+  },
+  {
+    by: 'client-grant-default-for-early-access-hidden',
+    on: ['client-grants.get'],
+    // default_for behind an Early Access flag that is off.
+    when: (a) => isPlainObject(a.body) && a.body['default_for'] !== undefined,
+    reshape: (a) => body(a, (g) => Object.fromEntries(Object.entries(g).filter(([k]) => k !== 'default_for'))),
+  },
+  {
+    by: 'event-stream-get-subscriptions-of-previous',
+    on: ['event-streams.get'],
+    // The subscriptions joined one index off.
+    reshape: (a, q) =>
+      body(a, (s) => {
+        const i = q.state.eventStreamIndexOf(String(s['id']));
+        const before = i === undefined || i === 0 ? undefined : q.state.eventStreams[i - 1];
+        return before === undefined ? s : { ...s, subscriptions: structuredClone(before.subscriptions) };
+      }),
+  },
+  {
+    by: 'jwks-answer-bare-array',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => body(a, (b) => b['keys']),
+  },
+  {
+    by: 'bad-percent-encoding-text-plain',
+    on: 'every',
+    answers: 'errors',
+    // The router's own answer to a path it cannot decode.
+    when: (a, q) =>
+      a.status === 400 &&
+      errorCode(a) === 'invalid_uri' &&
+      isApiPath(q.request.url) &&
+      badPercentEncoding(q.request.url.split('?', 1)[0]!),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Bad Request',
+    }),
+  },
+  {
+    by: 'keys-401-no-challenge-with-body',
+    on: ['custom-signing-keys.put'],
+    answers: 'errors',
+    when: (a, q) => a.status === 401 && (q.request.headers['content-length'] ?? '0') !== '0',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1834,6 +1910,33 @@ const frameMutations: readonly FrameMutation[] = [
   },
   // Last: several data lines, none of them JSON on its own.
   { by: 'data-pretty-printed', frames: ['message'], reshape: (f) => ({ ...f, data: JSON.stringify(f.data, null, 2) }) },
+  // blind round 12
+  {
+    by: 'envelope-svcpurpose-null',
+    frames: ['message'],
+    reshape: (f) => envelope(f, (e) => (e['svcpurpose'] ??= null)),
+  },
+  {
+    by: 'context-client-metadata-json-string',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const client = e.data.context['client'] as Json | undefined;
+        if (client && isPlainObject(client['metadata'])) client['metadata'] = JSON.stringify(client['metadata']);
+      }),
+  },
+  {
+    by: 'payload-offset-lags-sse-id',
+    frames: ['message'],
+    // The payload carries the offset of the event before; the id field is right.
+    reshape: (f) => ({ ...offsetMoved(f, -1), id: f.id }),
+  },
+  {
+    by: 'user-updated-event-field-created',
+    frames: ['message'],
+    when: (f) => f.event === 'user.updated',
+    reshape: (f) => ({ ...f, event: 'user.created' }),
+  },
 ];
 
 // ---------------------------------------------------------------- refusals
@@ -2243,6 +2346,29 @@ const refusals: readonly Refusal[] = [
     when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && nestedTags(v)),
     error: () => apiError('invalid_body', 'A value holds markup that is not allowed'),
   },
+  // blind round 12
+  {
+    by: 'user-id-length-utf8-bytes',
+    on: 'token-sets.list',
+    // The limit counted in UTF-8 bytes.
+    when: (r) => codePoints(param(r, 'id')) <= USER_ID_MAX && Buffer.byteLength(param(r, 'id'), 'utf8') > USER_ID_MAX,
+    error: () => apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`),
+  },
+  {
+    by: 'transition-body-whitespace-refused',
+    on: 'experiments.transition',
+    // Compact JSON only: a body longer than its compact form holds white space between tokens.
+    when: (r) => {
+      const len = r.headers['content-length'];
+      return (
+        r.body !== undefined &&
+        len !== undefined &&
+        mediaTypeOf(r) === 'application/json' &&
+        Number(len) !== Buffer.byteLength(JSON.stringify(r.body), 'utf8')
+      );
+    },
+    error: () => apiError('invalid_json', 'Malformed JSON body'),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -2328,4 +2454,15 @@ function nestedTags(value: string): boolean {
     }
   }
   return false;
+}
+
+/** Whether a path holds a % not followed by two hex digits, or escapes that do not decode as UTF-8 (`bad-percent-encoding-text-plain`). */
+function badPercentEncoding(path: string): boolean {
+  if (/%(?![0-9A-Fa-f]{2})/.test(path)) return true;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -149,6 +149,7 @@ export class Deviations {
       'rate-limit-remaining-reports-used',
       'rate-limit-remaining-before-count',
       'rate-limit-reset-floored',
+      'rate-limit-limit-off-by-one',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -157,6 +158,8 @@ export class Deviations {
   private readonly scopeDecisions = new Set<string>();
   /** Clients whose from_timestamp was honoured once (`from-timestamp-first-request-only`). */
   private readonly timestampClients = new Set<string>();
+  /** The principal last admitted on each connection, as a session (`missing-token-connection-session`). */
+  private readonly sessions = new WeakMap<object, Principal>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
@@ -214,8 +217,9 @@ export class Deviations {
   }
 
   /** The private members (d, p, q, ..., k) the custom signing key at `index` of a PUT is refused for holding. */
-  privateKeyMembers(index: number, members: readonly string[], form = false): readonly string[] {
+  privateKeyMembers(index: number, members: readonly string[], form = false, kty?: unknown): readonly string[] {
     if (this.on('keys-private-members-stored')) return [];
+    if (this.on('keys-private-check-rsa-only') && kty !== 'RSA') return [];
     if (this.on('keys-private-check-json-only') && form) return [];
     if (this.on('keys-private-check-first-key-only') && index > 0) return [];
     if (this.on('keys-private-check-d-only')) return CHECKED_PRIVATE_MEMBERS_D_ONLY;
@@ -291,10 +295,15 @@ export class Deviations {
   admittedOn(connection: object | undefined, principal: Principal): void {
     if (this.on('verify-cache-per-connection') && connection !== undefined)
       this.byConnection.set(connection, principal);
+    if (this.on('missing-token-connection-session') && connection !== undefined)
+      this.sessions.set(connection, principal);
   }
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
   bearerToken(header: string, strict: string | undefined): string | undefined {
+    // The last word of the header taken for the token, whatever the scheme before it.
+    if (strict === undefined && this.on('bearer-scheme-not-checked'))
+      return /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/.exec(header)?.[1];
     // A quoted-string read as the credentials (`bearer-quoted-token-accepted`): the quotes stripped.
     if (strict === undefined && this.on('bearer-quoted-token-accepted'))
       return /^Bearer[ \t]+"([A-Za-z0-9._~+/-]+=*)"[ \t]*$/i.exec(header)?.[1];
@@ -504,6 +513,8 @@ export class Deviations {
       out['x-ratelimit-limit'] = `${d.limit}, ${d.limit};w=${Math.round(d.windowMs / 1000)}`;
     if (this.on('rate-limit-reset-header-duplicated') && out[names.reset] !== undefined)
       out[names.reset] = `${out[names.reset]}, ${out[names.reset]}`;
+    // The highest zero-based index of the window, not the number of requests it allows.
+    if (this.on('rate-limit-limit-off-by-one')) out['x-ratelimit-limit'] = d.limit - 1;
     return out;
   }
 
@@ -548,6 +559,11 @@ export class Deviations {
       return { ...body, status: body['status'].normalize('NFKC') };
     if (this.on('transition-status-trimmed') && isMap(body) && typeof body['status'] === 'string')
       return { ...body, status: body['status'].trim() };
+    if (this.on('transition-status-regex-unanchored') && isMap(body) && typeof body['status'] === 'string') {
+      // An unanchored pattern: the first target named anywhere in the value is the status.
+      const m = /active|paused|completed|archived/.exec(body['status']);
+      if (m !== null) return { ...body, status: m[0] };
+    }
     return body;
   }
 
@@ -673,6 +689,7 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-crlf-stored-as-lf')) return value.replace(/\r\n/g, '\n');
     if (this.on('custom-text-values-nfc-normalised')) return value.normalize('NFC');
     if (this.on('custom-text-values-trimmed-r8')) return value.trim();
     if (this.on('custom-text-values-trimmed')) return value.trim();
@@ -694,6 +711,10 @@ export class Deviations {
       kept = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
     if (this.on('custom-text-non-string-accepted') && isMap)
       kept = mapValues(body, (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
+    if (this.on('custom-text-array-value-joined') && isMap)
+      kept = mapValues(kept as object, (v) =>
+        Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.join(',') : v,
+      );
     if (this.on('custom-text-length-counts-graphemes') && isMap) {
       // The limit counted in grapheme clusters: a value of at most 2000 of them passes whatever its code points.
       const checked = mapValues(kept as object, (v) =>
@@ -818,6 +839,18 @@ export class Deviations {
       const seen = value.replace(FORM_CONTROL_TAG, '');
       if (htmlViolation(seen) === undefined) return value;
     }
+    if (this.on('custom-text-href-entities-not-decoded')) {
+      // href checked as written: a value holding character references is not decoded before the scheme check.
+      const seen = value.replace(/(\shref\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, lead: string, v: string) =>
+        /&#?[A-Za-z0-9]+;?/.test(v) && !/^["']?\s*(?:javascript|vbscript|data):/i.test(v)
+          ? `${lead}"https://link.conformance.test/"`
+          : m,
+      );
+      if (htmlViolation(seen) === undefined) return value;
+    }
+    // The check reads the value up to its first line break.
+    if (this.on('custom-text-check-first-line-only') && htmlViolation(value.split(/\r\n|\r|\n/, 1)[0]!) === undefined)
+      return value;
     if (this.on('html-sanitised')) return sanitise(value);
     return undefined;
   }
@@ -841,6 +874,11 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    if (this.on('events-default-filter-subscribed-types') && types === null) {
+      // No event_type: the types the tenant's event streams subscribe to, not every type.
+      const subscribed = (type: string) => SUBSCRIBED_TYPES.includes(type);
+      return { live: subscribed, replayed: subscribed };
+    }
     if (this.on('event-filter-shared-across-streams')) {
       this.sharedFilter = types;
       const own = (type: string) => types === null || types.has(type);
@@ -907,6 +945,11 @@ export class Deviations {
 
   /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
   fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+    if (strict === undefined && this.on('from-timestamp-hour-24-accepted') && RFC3339_SHAPE.test(value)) {
+      // Shape checked, then Date.parse: it reads T24:00:00 as the next midnight.
+      const ms = Date.parse(value);
+      return Number.isNaN(ms) ? undefined : ms;
+    }
     if (strict !== undefined || !this.on('from-timestamp-day-rollover')) return strict;
     const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?[Zz]$/.exec(value);
     if (!m) return undefined;
@@ -1168,6 +1211,31 @@ export class Deviations {
   keysAbsentAsEmpty(body: unknown): boolean {
     return this.on('keys-absent-as-empty') && isMap(body) && body['keys'] === undefined;
   }
+
+  /** The principal a request without an Authorization header is admitted as on `connection` (`missing-token-connection-session`). */
+  sessionPrincipal(connection: object | undefined): Principal | undefined {
+    return this.on('missing-token-connection-session') && connection !== undefined
+      ? this.sessions.get(connection)
+      : undefined;
+  }
+
+  /** The key an experiment is looked up by, given the id asked (`transition-id-case-insensitive`: a case-insensitive collation). */
+  experimentKey(id: string, experiments: ReadonlyMap<string, unknown>): string {
+    if (!this.on('transition-id-case-insensitive') || experiments.has(id)) return id;
+    return [...experiments.keys()].find((k) => k.toLowerCase() === id.toLowerCase()) ?? id;
+  }
+
+  /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
+  tokenBody(body: unknown): unknown {
+    if (!this.on('token-repeated-param-last-wins') || !isMap(body)) return body;
+    return mapValues(body, (v) => (Array.isArray(v) ? v.at(-1) : v));
+  }
+
+  /** The request URL routed (`api-version-segment-ignored`: any /api/v<n> read as /api/v2). */
+  routedUrl(url: string): string {
+    if (!this.on('api-version-segment-ignored')) return url;
+    return url.replace(/^\/api\/v[0-9]+(?=\/|\?|$)/, '/api/v2');
+  }
 }
 
 /** Every string of a JSON value cut at its first = or & (`keys-form-decoded-before-split`). */
@@ -1277,3 +1345,17 @@ const FORM_CONTROL_TAG = /<\/?(?:form|input|button|textarea|select|option|label|
 
 /** An event type's shape: a known resource and a dotted action (`event-type-validated-by-pattern`). */
 const EVENT_TYPE_SHAPE = /^(?:connection|group|organization|user)(?:\.[a-z]+)+$/;
+
+/** The event types the seeded event streams subscribe to (`events-default-filter-subscribed-types`). */
+const SUBSCRIBED_TYPES: readonly string[] = [
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'organization.created',
+  'organization.deleted',
+  'connection.created',
+  'connection.deleted',
+];
+
+/** An RFC 3339 date-time by its shape only, no ranges (`from-timestamp-hour-24-accepted`). */
+const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;

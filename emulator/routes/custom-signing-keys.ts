@@ -60,7 +60,12 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
           (empty && ctx.deviations.keySetMayBeEmpty) || ctx.deviations.keysAbsentAsEmpty(body)
             ? []
             : checkKeys(body, (i) =>
-                ctx.deviations.privateKeyMembers(i, PRIVATE_MEMBERS, mediaTypeOf(request) === FORM),
+                ctx.deviations.privateKeyMembers(
+                  i,
+                  PRIVATE_MEMBERS,
+                  mediaTypeOf(request) === FORM,
+                  (body as { keys: Array<{ kty?: unknown }> }).keys[i]?.kty,
+                ),
               );
         // The PUT replaces the entire set.
         ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(

@@ -38,11 +38,12 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request) => {
         const body: unknown = ctx.deviations.transitionBody(request.body, request.query);
         const asked = isPlainObject(body) ? body['status'] : undefined;
-        const stored = () => ctx.state.experiments.get(param(request, 'id'))?.status;
+        const id = ctx.deviations.experimentKey(param(request, 'id'), ctx.state.experiments);
+        const stored = () => ctx.state.experiments.get(id)?.status;
         if (!(asked === 'draft' && ctx.deviations.draftIsATarget(request.body, stored)))
           validateBody('experiment-transition-request', body);
         const target = asked as ExperimentStatus;
-        const experiment = ctx.state.experiments.get(param(request, 'id'));
+        const experiment = ctx.state.experiments.get(id);
         if (experiment === undefined) throw apiError('inexistent_experiment');
         const from = experiment.status;
         if (!ctx.deviations.allowedTargets(from, TRANSITIONS[from], experimentStatuses).includes(target)) {
