@@ -62,6 +62,8 @@ export const round12 = [
     rule: 'versioning.path-prefix',
     how: 'Routes are registered under /api/:version and the version is never read: /api/v1/... and /api/v3/... answer the operations as /api/v2/... does, instead of 404, though every path of the interface is under /api/v2.',
     round: 12,
+    disputed:
+      'Every operation is still answered under /api/v2 as the document gives it; that other prefixes answer too is left open ("Other operations on these resources ...: not shown"; "Deprecation policy and compatibility guarantees: not shown"): a server may serve a version 1 or 3 beside 2, and the document names no status for a path outside the interface.',
   },
   {
     name: 'token-sets-deprecation-header',
@@ -74,6 +76,8 @@ export const round12 = [
     rule: 'versioning.lifecycle',
     how: 'default_for is treated as an Early Access member and left out of GET /client-grants/{id}: the default grant is answered with neither client_id nor default_for, though the member is generally available.',
     round: 12,
+    disputed:
+      '"Which fields are required: not shown": a grant answered without default_for (and without client_id) is within the document, and from outside nothing tells a default grant from one whose server leaves optional members out. Only its release label makes the member expected, and a label has no mark on the wire.',
   },
 
   // --------------------------------------------------------- token sets
