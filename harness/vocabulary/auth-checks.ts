@@ -289,17 +289,30 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         'http.unauthorized.challenge',
       )
     : declareRules('auth.bearer.required', 'http.json-error-bodies', 'http.unauthorized.challenge');
-  test('should refuse a request without a token', noToken, async ({ api, anonApi, config }) => {
-    const target = await lookUp(api, config);
-    await around(api, config, async () => {
-      const ex = await probe(anonApi, config, 'none', target);
-      mustRefuse(noToken.authBearerRequired, ex, 'no Authorization header');
-      mustBeJsonErrorBody(noToken, ex);
-      if (noToken.tokenSetsListUnauthorized) mustStatus(noToken.tokenSetsListUnauthorized, ex, 401);
-      else observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
-      mustFollowStatusChecklist(noToken, ex);
-    });
-  });
+  test(
+    "should refuse a request without a token, sent on a connection that has just carried the run's token",
+    noToken,
+    async ({ api, config }) => {
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        // Credentials belong to the request that carries them, not to its connection (RFC 9110 11.6.2; RFC
+        // 6750 2.1): the request without a token goes through the client that sent the run's token, whose kept-
+        // alive connection it reuses, so that a server remembering a connection's principal is caught too. The
+        // accepted request first where it costs nothing a read-only run counts; there, the client's earlier ones.
+        if (config.embedded || config.writes !== 'none') await probe(api, config, 'token', target);
+        const ex = await probe(api, config, 'none', target);
+        mustRefuse(
+          noToken.authBearerRequired,
+          ex,
+          "no Authorization header, after the run's token on the same connection",
+        );
+        mustBeJsonErrorBody(noToken, ex);
+        if (noToken.tokenSetsListUnauthorized) mustStatus(noToken.tokenSetsListUnauthorized, ex, 401);
+        else observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
+        mustFollowStatusChecklist(noToken, ex);
+      });
+    },
+  );
 
   const malformed: Declaration<'auth.bearer.malformed' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
     Partial<Declared<'token-sets.list.unauthorized'>> = listing
@@ -322,7 +335,8 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
       const token = config.runToken ?? 'conformance-no-token';
       const headers: Array<[string, string]> = [
         ['Bearer conformance-not-a-jwt', 'Bearer conformance-not-a-jwt'],
-        ['Basic …', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0'],
+        // Another scheme with the run's own token: only the Bearer scheme carries a bearer token (RFC 6750 2.1).
+        ["Basic <the run's token>", `Basic ${token}`],
         ['Bearer (no token)', 'Bearer '],
         ['Bearer "<the run\'s token>" (a quoted-string)', `Bearer "${token}"`],
         ["Bearer <<the run's token>> (in angle brackets)", `Bearer <${token}>`],
@@ -331,9 +345,18 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         ["Bearer <the run's token>; (a parameter delimiter after it)", `Bearer ${token};`],
         ["Bearer <the run's token> <the run's token>", `Bearer ${token} ${token}`],
         ["Bearer <the run's token>, Basic …", `Bearer ${token}, Basic Y29uZm9ybWFuY2U6c2VjcmV0`],
-        // The scheme and the token run together (no SP): beyond a read-only run's request budget.
+        // Beyond a read-only run's request budget: the scheme and the token run together (no SP); other
+        // schemes, and near misses of Bearer's name, with the run's own token (RFC 9110 11.1: a scheme is a
+        // token compared case-insensitively, not by prefix or by its last word).
         ...(config.embedded || config.writes !== 'none'
-          ? [["Bearer<the run's token> (no space)", `Bearer${token}`] as [string, string]]
+          ? ([
+              ["Bearer<the run's token> (no space)", `Bearer${token}`],
+              ['Basic …', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0'],
+              ...['Token', 'JWT', 'DPoP', 'OAuth', 'MAC', 'Bearers', 'Bear', 'Bearer-'].map((scheme) => [
+                `${scheme} <the run's token>`,
+                `${scheme} ${token}`,
+              ]),
+            ] as Array<[string, string]>)
           : []),
       ];
       for (const [what, header] of shareOut(config, id, headers)) {
