@@ -158,11 +158,10 @@ export const rules = [
     id: 'versioning.lifecycle',
     level: 'must',
     section: S.versioning,
-    operations: ['token-sets.list', 'client-grants.get'],
-    observable: false,
+    operations: ['token-sets.list'],
     requirement:
       'The token-set listing is Generally Available; the client grant field `default_for` is marked generally available.',
-    note: 'Release lifecycle labels are documentation, not wire behaviour.',
+    note: 'A Generally Available operation is not announced as deprecated: its answers carry no Deprecation header (RFC 9745) naming a time already past (a time to come is left open: "Deprecation policy and compatibility guarantees: not shown"). The label of the member default_for has no mark on the wire.',
   },
 
   // ---------------------------------------------------------- authentication

@@ -38,33 +38,50 @@ test.describe('token sets of a user @token-sets', () => {
     'token-set.types',
     'timestamps.date-time',
     'token-sets.list.active-only',
+    'versioning.lifecycle',
   );
-  test('should answer 200 with a JSON array of the active token sets', success, async ({ api, config }) => {
-    const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
-    const sentAt = Date.now();
-    const ex = await api.get(path(userId));
-    mustStatus(success.tokenSetsListSuccess, ex, 200);
-    mustBeJson(success.httpJsonBodies, ex);
-    must(success.tokenSetsListSuccess, Array.isArray(ex.json), {
-      expected: 'a JSON array',
-      actual: typeof ex.json,
-      exchange: ex,
-    });
-    mustMatchSchema('token-set-list', ex.json, ex);
-    // "(active ones)": no set that expired before the request was sent, allowing for clock skew.
-    const before = sentAt - CLOCK_SKEW_MS;
-    const expired = (ex.json as Array<{ id?: string; expires_at?: string | null }>).filter(
-      (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < before,
-    );
-    must(success.tokenSetsListActiveOnly, expired.length === 0, {
-      expected: `only active token sets: none whose expires_at is before ${new Date(before).toISOString()} (the request's time less ${CLOCK_SKEW_MS / 1000} s of clock skew)`,
-      actual: `${expired.length} expired: ${expired
-        .slice(0, 3)
-        .map((t) => `${t.id} expires_at ${t.expires_at}`)
-        .join('; ')}`,
-      exchange: ex,
-    });
-  });
+  test(
+    'should answer 200 with a JSON array of the active token sets, not announced as deprecated',
+    success,
+    async ({ api, config }) => {
+      const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+      const sentAt = Date.now();
+      const ex = await api.get(path(userId));
+      mustStatus(success.tokenSetsListSuccess, ex, 200);
+      mustBeJson(success.httpJsonBodies, ex);
+      must(success.tokenSetsListSuccess, Array.isArray(ex.json), {
+        expected: 'a JSON array',
+        actual: typeof ex.json,
+        exchange: ex,
+      });
+      mustMatchSchema('token-set-list', ex.json, ex);
+      // Generally Available (Versioning 2): no Deprecation (RFC 9745 2.1: an @-date, a past one meaning deprecated
+      // now; the drafts' "true" meant the same) saying the operation is deprecated when it answered.
+      const deprecation = ex.headers['deprecation'];
+      const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
+      const deprecatedNow =
+        deprecation !== undefined &&
+        (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
+      must(success.versioningLifecycle, !deprecatedNow, {
+        expected: 'a Generally Available operation: no Deprecation header naming a time already past (RFC 9745)',
+        actual: `Deprecation: ${deprecation}`,
+        exchange: ex,
+      });
+      // "(active ones)": no set that expired before the request was sent, allowing for clock skew.
+      const before = sentAt - CLOCK_SKEW_MS;
+      const expired = (ex.json as Array<{ id?: string; expires_at?: string | null }>).filter(
+        (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < before,
+      );
+      must(success.tokenSetsListActiveOnly, expired.length === 0, {
+        expected: `only active token sets: none whose expires_at is before ${new Date(before).toISOString()} (the request's time less ${CLOCK_SKEW_MS / 1000} s of clock skew)`,
+        actual: `${expired.length} expired: ${expired
+          .slice(0, 3)
+          .map((t) => `${t.id} expires_at ${t.expires_at}`)
+          .join('; ')}`,
+        exchange: ex,
+      });
+    },
+  );
 
   const known = declareRules('token-sets.list.success', 'token-sets.list.active-only');
   test(
