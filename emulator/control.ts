@@ -25,7 +25,7 @@ import {
   organizationMember,
   organizationMemberRole,
   userObject,
-} from './event-objects.js';
+} from './seed/event-objects.js';
 import { isEventType, requestContext } from './events.js';
 import { switchFaults } from './faults/switch.js';
 import { isPlainObject } from './routes/shared.js';

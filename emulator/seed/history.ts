@@ -12,7 +12,7 @@ import {
   organizationMemberRole,
   userObject,
   type UserObject,
-} from '../event-objects.js';
+} from './event-objects.js';
 import type { EventContextInput, EventLog } from '../events.js';
 import type { Connection, State } from '../state.js';
 import { fullConnection } from './connections.js';
