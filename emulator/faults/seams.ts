@@ -13,7 +13,7 @@ import type { Principal, TokenAuthority } from '../auth.js';
 import { encodeOffset, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
-import type { ExperimentStatus } from '../state.js';
+import type { ExperimentStatus, Jwk } from '../state.js';
 import type { FaultName } from './catalogue.js';
 import { htmlViolation } from '../html-policy.js';
 import {
@@ -25,6 +25,9 @@ import {
   unsignedPrincipal,
 } from './tokens.js';
 import type { VariantName } from './variants.js';
+import type { FastifyRequest } from 'fastify';
+import type { PrivateMembers } from '../routes/custom-signing-keys.js';
+import { mediaTypeOf } from '../routes/shared.js';
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
@@ -658,6 +661,18 @@ export class Deviations {
 
   get keySetMayBeEmpty(): boolean {
     return this.on('keys-empty-array-accepted');
+  }
+
+  /**
+   * The custom signing keys a PUT stores: `check` (the route's) over the body as parsed, every private
+   * member checked, when no fault is on. Everything here but that call is a fault's.
+   */
+  keysSent(request: FastifyRequest, check: (body: unknown, privateMembers: PrivateMembers) => Jwk[]): Jwk[] {
+    const form = mediaTypeOf(request) === 'application/x-www-form-urlencoded';
+    const body = this.formKeysBody(request.body, form);
+    const empty = isMap(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
+    if ((empty && this.keySetMayBeEmpty) || this.keysAbsentAsEmpty(body)) return [];
+    return check(body, (i, kty, all) => this.privateKeyMembers(i, all, form, kty));
   }
 
   /** A custom text body as the form decoder left it. */

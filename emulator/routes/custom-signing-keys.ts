@@ -4,9 +4,9 @@
  * form-urlencoded (bracket notation: `keys[0][kty]=EC&keys[0][x5c][0]=...`).
  *
  * Emulator choices where the document is silent:
- *  - each key is an object with a non-empty string `kty`; `oct` (a shared
- *    secret) and private-key members (d, p, q, dp, dq, qi, oth, k) are
- *    refused, since these are public signing keys;
+ *  - each key is an object with a non-empty string `kty`; private-key
+ *    members (d, p, q, dp, dq, qi, oth, k) are refused, since these are
+ *    public signing keys (so is an `oct` shared secret, by its `k`);
  *  - success is 200 with `{ keys }`, the stored set;
  *  - GET /keys/custom-signing answers the set, or 404
  *    `inexistent_custom_signing_keys` when none is set (the seed sets none);
@@ -18,28 +18,24 @@ import { managementScopes } from '../auth.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import type { Jwk } from '../state.js';
-import {
-  isPlainObject,
-  JSON_OR_FORM,
-  mediaTypeOf,
-  routePath,
-  validateBody,
-  type RouteDef,
-  operationRoute,
-} from './shared.js';
+import { JSON_OR_FORM, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
 
-const FORM = 'application/x-www-form-urlencoded';
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+/** The private members of RFC 7518 (6.2.2 d; 6.3.2 d, p, q, dp, dq, qi, oth; 6.4.1 k): never taken. */
+export const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+/** The private members key `index` (of type `kty`) is checked for: `all`, unless a fault checks fewer. */
+export type PrivateMembers = (index: number, kty: string, all: readonly string[]) => readonly string[];
 
-function checkKeys(body: unknown, privateMembers: (index: number) => readonly string[]): Jwk[] {
+/**
+ * Each key checked: an object with a non-empty string kty (the jwks schema has made each key an object
+ * already), holding none of `privateMembers(i, kty, PRIVATE_MEMBERS)` (an oct key is refused by its k).
+ */
+function checkKeys(body: unknown, privateMembers: PrivateMembers): Jwk[] {
   validateBody('jwks', body);
-  // The jwks schema has made each key an object already.
   const keys = (body as { keys: Array<Record<string, unknown>> }).keys;
   keys.forEach((key, i) => {
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0)
       throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
-    if (key['kty'] === 'oct') throw apiError('invalid_body', `keys[${i}].kty oct is not a public key type`);
-    for (const m of privateMembers(i)) {
+    for (const m of privateMembers(i, key['kty'], PRIVATE_MEMBERS)) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
     }
   });
@@ -54,19 +50,8 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('custom-signing-keys.put'),
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
-        const body = ctx.deviations.formKeysBody(request.body, mediaTypeOf(request) === FORM);
-        const empty = isPlainObject(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
-        const keys =
-          (empty && ctx.deviations.keySetMayBeEmpty) || ctx.deviations.keysAbsentAsEmpty(body)
-            ? []
-            : checkKeys(body, (i) =>
-                ctx.deviations.privateKeyMembers(
-                  i,
-                  PRIVATE_MEMBERS,
-                  mediaTypeOf(request) === FORM,
-                  (body as { keys: Array<{ kty?: unknown }> }).keys[i]?.kty,
-                ),
-              );
+        // The keys sent, each checked (the fault layer alone reads the body otherwise or checks less).
+        const keys = ctx.deviations.keysSent(request, checkKeys);
         // The PUT replaces the entire set.
         ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(
           'custom-signing-keys.put',

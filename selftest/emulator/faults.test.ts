@@ -49,12 +49,13 @@ test.describe('fault catalogue', () => {
     }
   });
 
-  test('should tie every fault to an observable must rule of spec/rules.ts', () => {
+  test('should tie every fault to an observable must rule of spec/rules.ts (a disputed one to a must rule)', () => {
     for (const f of faults) {
       const r = byId.get(f.rule);
       expect(r, `${f.name}: rule ${f.rule}`).toBeDefined();
       expect(r!.level, `${f.name}: ${f.rule}`).toBe('must');
-      expect(r!.observable, `${f.name}: ${f.rule}`).not.toBe(false);
+      // A disputed fault, written blind, may name a rule nothing outside can decide: the dispute says why.
+      if (!f.disputed) expect(r!.observable, `${f.name}: ${f.rule}`).not.toBe(false);
     }
   });
 
