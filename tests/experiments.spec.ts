@@ -28,10 +28,12 @@ import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixt
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 import {
+  caseVariants,
   equivalentSegments,
   jsonSpellings,
   nearMemberNames,
   nearMisses,
+  nearIds,
   nearMissSpellings,
   otherJsonTypes,
   sameMediaType,
@@ -96,6 +98,30 @@ const NEAR_MISS: ReadonlyArray<(s: string) => string> = [
   (s) => s.slice(0, -1),
 ];
 
+/**
+ * The ids near an experiment's to which the walk sends its moves first, none
+ * of them a listed experiment: each another id (RFC 3986 6.2.2.1: only the
+ * scheme and host are case-insensitive, a path segment compares exactly; the
+ * pattern's base58 alphabet tells ids apart by case). On the embedded emulator
+ * every one at every move: the case variants, then every near id. Against an
+ * external target two a move, in turn: a case variant, and a near id spelt in
+ * the id's own alphabet (a character added, cut or changed).
+ */
+function nearExperimentIds(
+  config: Config,
+  id: string,
+  k: number,
+): Array<{ what: string; raw: string; decoded: string }> {
+  const listed = new Set(config.experimentIds);
+  const cased = caseVariants(id).filter((v) => !listed.has(v.decoded));
+  const other = nearIds(id).filter((v) => !listed.has(v.decoded));
+  if (config.embedded) return [...cased, ...other];
+  const plain = other.filter((v) => /^[A-Za-z0-9_]+$/.test(v.decoded));
+  return [cased[k % Math.max(1, cased.length)], plain[k % Math.max(1, plain.length)]].filter(
+    (v): v is { what: string; raw: string; decoded: string } => v !== undefined,
+  );
+}
+
 /** Every target once, the final ones last, so that an experiment is used up as late as possible. */
 const WALK = ['active', 'paused', 'active', 'completed', 'archived'] as const;
 
@@ -132,7 +158,7 @@ test.describe('experiment transitions @experiments @writes', () => {
     schemaRules('experiment'),
   );
   test(
-    'should return the experiment in the requested status after each accepted move, refusing before each draft, the status in every other JSON type and its near misses, and taking it by an id spelt as RFC 3986 makes the same and by a body in every JSON spelling of the same value',
+    'should return the experiment in the requested status after each accepted move, refusing before each draft, the status in every other JSON type and its near misses, and taking it by an id spelt as RFC 3986 makes the same and by a body in every JSON spelling of the same value, never answering it to the same move sent first to an id near its own (another letter case included)',
     returnsExperiment,
     async ({ api, config }) => {
       requireWrites(config);
@@ -179,6 +205,23 @@ test.describe('experiment transitions @experiments @writes', () => {
         // sent again compact: where that one is accepted, the spelling was not read as JSON.
         const bodies = jsonSpellings({ status });
         const jsonBody = spelt ? undefined : bodies[(k / 2) % bodies.length];
+        // The same move first sent to ids near the experiment's: each names another experiment, so a 2xx answer
+        // names the path's id, never this experiment nor any other. Safe where the target is faulty: a server
+        // that takes a near id for this experiment moves it only where this step is about to move it anyway.
+        for (const v of nearExperimentIds(config, w.id, k)) {
+          const near = await moveSpelt(api, v.raw, status);
+          const named = (near.json as { id?: unknown } | undefined)?.id;
+          if (typeof named === 'string' && config.experimentIds.includes(named)) left(config, named, near, status);
+          must(
+            returnsExperiment.experimentsTransitionSameExperiment,
+            near.status < 200 || near.status >= 300 || named === v.decoded,
+            {
+              expected: `a refusal, or the experiment ${JSON.stringify(v.decoded)} itself: ${w.id} with ${v.what} is another id (RFC 3986 6.2.2.1: a path segment compares exactly)`,
+              actual: `status ${near.status}, experiment ${String(named)}${named === w.id ? ` (moved to ${status})` : ''}`,
+              exchange: near,
+            },
+          );
+        }
         let ex = spelt
           ? await moveSpelt(api, spelt.raw, status)
           : jsonBody

@@ -821,8 +821,11 @@ export function nearMemberNames(name: string): Array<{ what: string; name: strin
  * An id with the case of its letters changed, where its own spelling shows
  * that case carries information: an id holding both upper- and lower-case
  * letters (the base58 ids the real deployment answers) names another id
- * when one letter's case changes. None for an id in one case (a ULID, say,
- * which may be read in either case).
+ * when one letter's case changes (RFC 3986 6.2.2.1: only the scheme and host
+ * are case-insensitive; a path segment is compared exactly). One letter,
+ * every letter up, every letter down, every letter swapped (what a
+ * case-insensitive collation folds onto the id, whichever way it folds).
+ * None for an id in one case (a ULID, say, which may be read in either case).
  */
 export function caseVariants(id: string): Array<{ what: string; raw: string; decoded: string }> {
   if (!/[a-z]/.test(id) || !/[A-Z]/.test(id)) return [];
@@ -836,6 +839,7 @@ export function caseVariants(id: string): Array<{ what: string; raw: string; dec
     },
     { what: 'every letter in upper case', decoded: id.toUpperCase() },
     { what: 'every letter in lower case', decoded: id.toLowerCase() },
+    { what: 'every letter in the other case', decoded: [...id].map(flip).join('') },
   ]
     .filter((v) => v.decoded !== id)
     .map((v) => ({ ...v, raw: encodeURIComponent(v.decoded) }));

@@ -103,6 +103,7 @@ test('should vary the case of an id only where the id is spelt in both cases, ne
     'est_4o4zA1yDbzpykKZdrS19LM',
     'EST_4O4ZA1YDBZPYKKZDRS19LM',
     'est_4o4za1ydbzpykkzdrs19lm',
+    'EST_4O4Za1YdBZPYKkzDRs19lM',
   ]);
 });
 
