@@ -130,7 +130,7 @@ export const rules = [
     ],
     requirement:
       'Path parameter `id`: string, required (user, experiment, client grant, event stream, self-service profile identifier).',
-    note: 'An id is a path segment (RFC 3986 3.3), and spellings RFC 3986 makes equivalent name the same resource: "If two URIs differ only in the case of hexadecimal digits used in percent-encoded octets, they are equivalent" (2.1, 6.2.2.1), and "URIs that differ in the replacement of an unreserved character with its corresponding percent-encoded US-ASCII octet are equivalent: they identify the same resource" (2.3, 6.2.2.2). An id sent with its percent-encodings in lower-case hex, or with unreserved characters percent-encoded, is answered as its canonical spelling is.',
+    note: 'An id is a path segment (RFC 3986 3.3), and spellings RFC 3986 makes equivalent name the same resource: "If two URIs differ only in the case of hexadecimal digits used in percent-encoded octets, they are equivalent" (2.1, 6.2.2.1), and "URIs that differ in the replacement of an unreserved character with its corresponding percent-encoded US-ASCII octet are equivalent: they identify the same resource" (2.3, 6.2.2.2). An id sent with its percent-encodings in lower-case hex, or with unreserved characters percent-encoded, is answered as its canonical spelling is. A segment that is no percent-encoding of UTF-8 (a % without two hex digits after it, 2.1; octets that are not UTF-8, 2.5), in the id or another segment of the path, names no resource that exists: a read of it is not answered 2xx.',
   },
   {
     id: 'timestamps.date-time',
