@@ -130,7 +130,7 @@ export const rules = [
     ],
     requirement:
       'Path parameter `id`: string, required (user, experiment, client grant, event stream, self-service profile identifier).',
-    note: 'An id is a path segment (RFC 3986 3.3), and spellings RFC 3986 makes equivalent name the same resource: "If two URIs differ only in the case of hexadecimal digits used in percent-encoded octets, they are equivalent" (2.1, 6.2.2.1), and "URIs that differ in the replacement of an unreserved character with its corresponding percent-encoded US-ASCII octet are equivalent: they identify the same resource" (2.3, 6.2.2.2). An id sent with its percent-encodings in lower-case hex, or with unreserved characters percent-encoded, is answered as its canonical spelling is.',
+    note: 'An id is a path segment (RFC 3986 3.3), and spellings RFC 3986 makes equivalent name the same resource: "If two URIs differ only in the case of hexadecimal digits used in percent-encoded octets, they are equivalent" (2.1, 6.2.2.1), and "URIs that differ in the replacement of an unreserved character with its corresponding percent-encoded US-ASCII octet are equivalent: they identify the same resource" (2.3, 6.2.2.2). An id sent with its percent-encodings in lower-case hex, or with unreserved characters percent-encoded, is answered as its canonical spelling is. A segment that is no percent-encoding of UTF-8 (a % without two hex digits after it, 2.1; octets that are not UTF-8, 2.5), in the id or another segment of the path, names no resource that exists: a read of it is not answered 2xx.',
   },
   {
     id: 'timestamps.date-time',
@@ -229,7 +229,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme: the token endpoint path is `/oauth/token/` on the tenant host ({auth_url}). The token request carries the form parameter `audience` with the value `/api/v2/`.',
-    note: 'A client-credentials request with valid credentials, sent as a form body (application/x-www-form-urlencoded) to {auth_url}/oauth/token/ with the trailing slash, gets a 200 token response (RFC 6749 4.4.3, 5.1).',
+    note: 'A client-credentials request with valid credentials, sent as a form body (application/x-www-form-urlencoded) to {auth_url}/oauth/token/ with the trailing slash, gets a 200 token response (RFC 6749 4.4.3, 5.1). The request with its audience, or the scope it may add (RFC 6749 4.4.2), given twice (the same value, or another before or after it) is not that request and gets no token (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter").',
   },
   {
     id: 'oauth.token.client-auth',
@@ -247,7 +247,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 4.4.2: grant_type "REQUIRED. Value MUST be set to client_credentials"; 5.2: a request missing a required parameter, or of a grant type the server does not support, is answered 400 with an error).',
-    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token.',
+    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token; so is the request with grant_type given twice, client_credentials and the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter").',
   },
   {
     id: 'oauth.token.response',
@@ -282,7 +282,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 5.2: a failed client authentication gets an error response).',
-    note: 'Wrong client credentials get a 4xx and no access_token.',
+    note: 'Wrong client credentials get a 4xx and no access_token; so do the right ones with client_id or client_secret given twice, the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter").',
   },
   {
     id: 'oauth.token.accepted.other-refusal',

@@ -6,6 +6,8 @@
  * cannot meet) answers, when it has a body, a JSON body with a JSON media
  * type; which status it uses is not shown, but the status that arrives
  * follows RFC 9110's checklist (a 405 carries Allow, a 401 a challenge).
+ * So does a path whose segments are no percent-encoding of UTF-8 (RFC 3986
+ * 2.1, 2.5), in every segment of every operation with a path parameter.
  * Writes go only to ids that do not exist, so nothing on the target can change.
  */
 import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -14,8 +16,9 @@ import { isJsonMediaType } from '../harness/requests/client.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { must } from '../harness/vocabulary/must.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
-import { ADMITS_JSON } from '../harness/vocabulary/partitions.ts';
-import { pathOf } from '../spec/operations.ts';
+import { ADMITS_JSON, MALFORMED_PERCENT_ENDINGS } from '../harness/vocabulary/partitions.ts';
+import type { Config } from '../harness/run/config.ts';
+import { operations, pathOf, type OperationId } from '../spec/operations.ts';
 
 const UNKNOWN = {
   user: 'conformance-nobody-http',
@@ -32,7 +35,10 @@ interface Provocation {
   writes?: boolean;
   /** Sent to an external target only where writes are on (the read-only run is at its request budget). */
   beyondBudget?: boolean;
-  send: (api: Api) => Promise<Exchange>;
+  /** A read of nothing that exists, however its path is read: a 2xx would answer for another resource. */
+  namesNothing?: boolean;
+  /** One request, or one per partition of an input. */
+  send: (api: Api, config: Config) => Promise<Exchange | Exchange[]>;
 }
 
 const send =
@@ -113,13 +119,64 @@ const PROVOCATIONS: readonly Provocation[] = [
   },
 ];
 
+/** What the operations with a path parameter are sent: ids that do not exist, the allowed enum values, a body. */
+const PATH_VALUES: Partial<Record<OperationId, { params: Record<string, string>; json?: unknown }>> = {
+  'token-sets.list': { params: { id: UNKNOWN.user } },
+  'experiments.transition': { params: { id: UNKNOWN.experiment }, json: { status: 'paused' } },
+  'client-grants.get': { params: { id: UNKNOWN.grant } },
+  'event-streams.get': { params: { id: UNKNOWN.stream } },
+  'custom-text.put': {
+    params: { id: UNKNOWN.profile, language: 'en', page: 'get-started' },
+    json: { introduction: 'x' },
+  },
+};
+
+/**
+ * RFC 3986 2.1, 2.5: every segment of the path of every operation with a path parameter (the parameters and
+ * the fixed segments), ending in each malformed percent-encoding (MALFORMED_PERCENT_ENDINGS). Against an
+ * external target without writes, one read (the run is at its request budget): a client grant's id ending
+ * in a % without hex digits, what a proxy in front of the service is likeliest to answer itself.
+ */
+const READ_ONLY_MALFORMED: Record<string, string> = { 'client-grants.get {id}': '%ZZ' };
+const MALFORMED_PATHS: Provocation[] = operations.flatMap((op) => {
+  const values = PATH_VALUES[op.id];
+  if (!op.path.includes('{')) return [];
+  if (values === undefined) throw new Error(`http.spec: no path values for ${op.id}`);
+  const segments = op.path.split('/').slice(1);
+  return segments.map((segment, i): Provocation => {
+    const readOnly = READ_ONLY_MALFORMED[`${op.id} ${segment}`];
+    const spelt = (ending: string) =>
+      `/${segments
+        .map(
+          (s, j) =>
+            `${s.startsWith('{') ? encodeURIComponent(values.params[s.slice(1, -1)]!) : s}${j === i ? ending : ''}`,
+        )
+        .join('/')}`;
+    return {
+      what: `${op.method} ${op.path} with ${segment} ending in a malformed percent-encoding (RFC 3986 2.1, 2.5: ${MALFORMED_PERCENT_ENDINGS.map((e) => e.raw).join(' ')})`,
+      writes: op.writes,
+      beyondBudget: readOnly === undefined,
+      namesNothing: op.method === 'GET',
+      send: async (api, config) => {
+        const all = MALFORMED_PERCENT_ENDINGS.map((e) => e.raw);
+        const sent = config.embedded || config.writes !== 'none' || readOnly === undefined ? all : [readOnly];
+        const out: Exchange[] = [];
+        for (const ending of sent)
+          out.push(await api.send(op.method, spelt(ending), values.json === undefined ? {} : { json: values.json }));
+        return out;
+      },
+    };
+  });
+});
+
 test.describe('the HTTP layer answers JSON @http', () => {
-  for (const p of PROVOCATIONS) {
+  for (const p of [...PROVOCATIONS, ...MALFORMED_PATHS]) {
     const json = declareRules(
       'http.json-error-bodies',
       'http.json-bodies',
       'http.method-not-allowed.allow',
       'http.unauthorized.challenge',
+      ...(p.namesNothing ? (['http.path-id.percent-encoding'] as const) : []),
     );
     test(`should answer ${p.what} in JSON, and never with a server error`, json, async ({ api, config }) => {
       if (p.writes) requireWrites(config);
@@ -127,25 +184,34 @@ test.describe('the HTTP layer answers JSON @http', () => {
         !!p.beyondBudget && !config.embedded && config.writes === 'none',
         'Against an external target sent only with writes on (the read-only run is at its request budget)',
       );
-      const ex = await p.send(api);
-      // RFC 9110 15.5.6 / 11.6.1, whatever status the target chose: a 405 names the methods, a 401 challenges.
-      mustFollowStatusChecklist(json, ex);
-      const body = ex.text.trim() !== '';
-      const inJson = isJsonMediaType(ex.contentType) && ex.json !== undefined;
-      if (ex.status >= 200 && ex.status < 300) {
-        must(json.httpJsonBodies, !body || inJson, {
-          expected: 'a JSON body with a JSON media type',
-          actual: `Content-Type ${ex.contentType || '(none)'}, body ${inJson ? 'JSON' : 'not JSON'}`,
+      for (const ex of [await p.send(api, config)].flat()) {
+        // RFC 9110 15.5.6 / 11.6.1, whatever status the target chose: a 405 names the methods, a 401 challenges.
+        mustFollowStatusChecklist(json, ex);
+        const body = ex.text.trim() !== '';
+        const inJson = isJsonMediaType(ex.contentType) && ex.json !== undefined;
+        const success = ex.status >= 200 && ex.status < 300;
+        if (p.namesNothing)
+          must('http.path-id.percent-encoding', !success, {
+            expected:
+              'no 2xx: the path names nothing that exists, however it is read (RFC 3986 2.1, 2.5: no percent-encoding of UTF-8)',
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+        if (success) {
+          must(json.httpJsonBodies, !body || inJson, {
+            expected: 'a JSON body with a JSON media type',
+            actual: `Content-Type ${ex.contentType || '(none)'}, body ${inJson ? 'JSON' : 'not JSON'}`,
+            exchange: ex,
+          });
+          continue;
+        }
+        // A refusal's status is not shown; its body, when it has one, is JSON. A 5xx is never a pass.
+        must(json.httpJsonErrorBodies, ex.status >= 300 && (!body || inJson), {
+          expected: 'a refusal whose body, if any, is JSON with a JSON media type',
+          actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}, body ${body ? (inJson ? 'JSON' : 'not JSON') : 'empty'}`,
           exchange: ex,
         });
-        return;
       }
-      // A refusal's status is not shown; its body, when it has one, is JSON. A 5xx is never a pass.
-      must(json.httpJsonErrorBodies, ex.status >= 300 && (!body || inJson), {
-        expected: 'a refusal whose body, if any, is JSON with a JSON media type',
-        actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}, body ${body ? (inJson ? 'JSON' : 'not JSON') : 'empty'}`,
-        exchange: ex,
-      });
     });
   }
 });

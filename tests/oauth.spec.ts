@@ -17,11 +17,13 @@ import {
   narrowedToken,
   requestToken,
   type ClientAuthentication,
+  formBody,
   type TokenAnswer,
+  type TokenParams,
   type TokenRequestForm,
 } from '../harness/requests/tokens.ts';
 import { jwtKind } from '../harness/vocabulary/jwt.ts';
-import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
+import { declareRules, schemaRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   hasChallenge,
   mustFollowStatusChecklist,
@@ -36,7 +38,7 @@ async function tokenExchange(
   creds: ClientCredentials,
   form: TokenRequestForm = DOCUMENTED,
   clientAuth: ClientAuthentication = { in: 'body' },
-  extra: Record<string, string> = {},
+  extra: TokenParams = {},
 ): Promise<Exchange> {
   countRequest('POST', form.path);
   const a = await requestToken(config, creds, extra, config.timeoutMs, form, clientAuth);
@@ -50,13 +52,19 @@ function exchangeOf(
   a: TokenAnswer,
   form: TokenRequestForm = DOCUMENTED,
   clientAuth: ClientAuthentication = { in: 'body' },
-  extra: Record<string, string> = {},
+  extra: TokenParams = {},
 ): Exchange {
+  // A client_secret the request carries besides is never printed either: the client's, or one made from it.
+  const secret = extra['client_secret'];
+  const hidden = (v: string) => (v === creds.clientSecret ? '<client_secret>' : '<another client_secret>');
   const params = {
     grant_type: 'client_credentials',
     ...(clientAuth.in === 'body' ? { client_id: creds.clientId, client_secret: '<client_secret>' } : {}),
     audience: config.audience,
     ...extra,
+    ...(secret === undefined
+      ? {}
+      : { client_secret: typeof secret === 'string' ? hidden(secret) : secret.map(hidden) }),
   };
   const headers: Record<string, string> = {};
   if (a.cacheControl !== undefined) headers['cache-control'] = a.cacheControl;
@@ -67,7 +75,7 @@ function exchangeOf(
     url: `${config.authUrl}${form.path}`,
     authorization: clientAuth.in === 'basic' ? 'custom' : 'none',
     requestContentType: contentTypeOf(form),
-    requestBody: form.body === 'form' ? new URLSearchParams(params).toString() : JSON.stringify(params),
+    requestBody: form.body === 'form' ? formBody(params).toString() : JSON.stringify(params),
     status: a.status,
     headers,
     contentType: a.contentType,
@@ -226,6 +234,52 @@ test.describe('token endpoint @auth', () => {
           exchange: ex,
         });
       }
+    },
+  );
+
+  const repeated = declareRules(
+    'oauth.token.grant-type',
+    'oauth.token.bad-client',
+    'oauth.token.endpoint',
+    'http.unauthorized.challenge',
+  );
+  test(
+    'should refuse the documented request with any of its parameters given twice (grant_type, client_id, client_secret, audience, scope), the same value or another before or after it, and issue no token (RFC 6749 3.2: parameters "MUST NOT be included more than once"; 5.2: invalid_request)',
+    repeated,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config);
+      const last = creds.clientSecret.at(-1);
+      // Each parameter of the request (scope: the one a client may add, RFC 6749 4.4.2), its value as the
+      // documented request sends it, another value that alone gets no token, and the rule that decides it.
+      const params: Array<[string, string, string, RuleRef]> = [
+        ['grant_type', 'client_credentials', 'password', repeated.oauthTokenGrantType],
+        ['client_id', creds.clientId, `${creds.clientId}x`, repeated.oauthTokenBadClient],
+        [
+          'client_secret',
+          creds.clientSecret,
+          `${creds.clientSecret.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`,
+          repeated.oauthTokenBadClient,
+        ],
+        ['audience', config.audience, 'https://audience.invalid/api/v2/', repeated.oauthTokenEndpoint],
+        ['scope', 'read:federated_connections_tokens', 'read:users', repeated.oauthTokenEndpoint],
+      ];
+      // A server that reads the first value, or the last, issues a token to one order of the other value.
+      for (const [name, value, other, rule] of params)
+        for (const [what, values] of [
+          ['the same value twice', [value, value]],
+          ['another value after it', [value, other]],
+          ['another value before it', [other, value]],
+        ] as const) {
+          const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { [name]: values });
+          must(rule, ex.status >= 400 && ex.status < 500 && accessToken(ex) === undefined, {
+            expected: `a 4xx and no access_token: ${name} given twice, ${what} (RFC 6749 3.2, 5.2: a request that repeats a parameter is invalid_request)`,
+            actual: `status ${ex.status}${accessToken(ex) !== undefined ? ', an access_token' : ''}`,
+            exchange: ex,
+          });
+          // RFC 9110 11.6.1: where the endpoint chose 401 (the client's credentials in doubt), a challenge.
+          mustFollowStatusChecklist(repeated, ex, null);
+        }
     },
   );
 

@@ -79,11 +79,25 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   }
 }
 
+/**
+ * Token request parameters: a name given a list is sent once per value, in that order, where the name
+ * stands (RFC 6749 3.2 forbids it: the checks that a repeated parameter is refused send one).
+ */
+export type TokenParams = Record<string, string | readonly string[]>;
+
+/** The parameters as an application/x-www-form-urlencoded body (RFC 6749 Appendix B), repeats kept. */
+export function formBody(params: TokenParams): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(params))
+    for (const v of typeof value === 'string' ? [value] : value) body.append(name, v);
+  return body;
+}
+
 /** Sends one token request; answers whatever the endpoint says (no throw on 4xx). */
 export async function requestToken(
   config: Pick<Config, 'authUrl' | 'audience'>,
   creds: ClientCredentials,
-  extra: Record<string, string> = {},
+  extra: TokenParams = {},
   timeoutMs = 15_000,
   form: TokenRequestForm = DOCUMENTED,
   clientAuth: ClientAuthentication = { in: 'body' },
@@ -111,7 +125,7 @@ export async function requestToken(
             }
           : {}),
       },
-      body: form.body === 'form' ? new URLSearchParams(params) : JSON.stringify(params),
+      body: form.body === 'form' ? formBody(params) : JSON.stringify(params),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (e) {

@@ -702,6 +702,29 @@ export function equivalentSegments(id: string): Array<{ what: string; raw: strin
   ].filter((v, i, all) => v.raw !== canonical && all.findIndex((w) => w.raw === v.raw) === i);
 }
 
+/**
+ * Endings that make a path segment no percent-encoding of UTF-8 text, each a
+ * partition of RFC 3986: pct-encoded is "%" HEXDIG HEXDIG (2.1), so a % with
+ * nothing, one non-hex character, two, or a non-hex then a hex digit after it,
+ * and a sequence cut after one hex digit (each at the end of the segment, so
+ * nothing after it completes it); and characters are percent-encoded as their
+ * UTF-8 octets (2.5, RFC 3629 3), so octets that decode as no UTF-8: a lone
+ * continuation byte, a lead byte cut at the end, an overlong form of "/", an
+ * encoded surrogate. `raw` is appended to a segment as sent. A server may
+ * refuse them with any status; none names a resource that exists.
+ */
+export const MALFORMED_PERCENT_ENDINGS: ReadonlyArray<{ what: string; raw: string }> = [
+  { what: 'a % and nothing after it', raw: '%' },
+  { what: 'a % and one letter that is no hex digit', raw: '%Z' },
+  { what: 'a % and two letters that are no hex digits', raw: '%ZZ' },
+  { what: 'a % and a letter that is no hex digit, then a hex digit', raw: '%G0' },
+  { what: 'a % and one hex digit, cut at the end', raw: '%4' },
+  { what: 'a lone UTF-8 continuation byte', raw: '%80' },
+  { what: 'a UTF-8 lead byte cut at the end', raw: '%C3' },
+  { what: 'an overlong UTF-8 form of "/"', raw: '%C0%AF' },
+  { what: 'a UTF-16 surrogate encoded as UTF-8', raw: '%ED%A0%80' },
+];
+
 // ------------------------------------------------------------ JWK key types and members
 
 /**

@@ -2,7 +2,8 @@
  * The input partitions the checks draw from (harness/vocabulary/partitions.ts)
  * are what they say: plain text of exactly the characters asked, near misses
  * and near ids that are never the value itself, active markup that the
- * judge of stored markup always recognises, and basic markup it never flags.
+ * judge of stored markup always recognises, basic markup it never flags, and
+ * malformed percent-encodings that no strict decoder reads as UTF-8 text.
  */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
@@ -16,6 +17,7 @@ import {
   codePointLength,
   integerQueryOutside,
   jsonSpellings,
+  MALFORMED_PERCENT_ENDINGS,
   mediaTypeSpellings,
   nearIds,
   nearMemberNames,
@@ -120,4 +122,25 @@ test('should spell JSON only in ways that parse to the same value', () => {
       expect(text, what).not.toBe(JSON.stringify(value));
     }
   }
+});
+
+test('should end a path segment only in ways that are no percent-encoding of UTF-8, alone, after an id, and before the next segment', () => {
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  /** RFC 3986 2.1, 2.5: the segment's octets, or undefined where a % has no two hex digits after it. */
+  const octets = (segment: string): Uint8Array | undefined => {
+    const out: number[] = [];
+    for (let i = 0; i < segment.length; i++) {
+      if (segment[i] !== '%') out.push(segment.charCodeAt(i));
+      else if (/^[0-9A-Fa-f]{2}$/.test(segment.slice(i + 1, i + 3)))
+        out.push(parseInt(segment.slice(i + 1, (i += 2) + 1), 16));
+      else return undefined;
+    }
+    return new Uint8Array(out);
+  };
+  for (const { what, raw } of MALFORMED_PERCENT_ENDINGS)
+    for (const segment of [`conformance-id${raw}`, raw, `conformance-id${raw}/x`]) {
+      expect(() => decodeURIComponent(segment), what).toThrow(URIError);
+      const bytes = octets(segment);
+      if (bytes !== undefined) expect(() => strict.decode(bytes), what).toThrow(TypeError);
+    }
 });
