@@ -28,6 +28,7 @@ import type { VariantName } from './variants.js';
 import type { FastifyRequest } from 'fastify';
 import type { PrivateMembers } from '../routes/custom-signing-keys.js';
 import { mediaTypeOf } from '../routes/shared.js';
+import { SUBSCRIBABLE } from '../seed/event-streams.js';
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
@@ -891,7 +892,7 @@ export class Deviations {
     const last = types === null ? undefined : [...types].at(-1);
     if (this.on('events-default-filter-subscribed-types') && types === null) {
       // No event_type: the types the tenant's event streams subscribe to, not every type.
-      const subscribed = (type: string) => SUBSCRIBED_TYPES.includes(type);
+      const subscribed = (type: string) => SUBSCRIBABLE.includes(type);
       return { live: subscribed, replayed: subscribed };
     }
     if (this.on('event-filter-shared-across-streams')) {
@@ -1360,17 +1361,6 @@ const FORM_CONTROL_TAG = /<\/?(?:form|input|button|textarea|select|option|label|
 
 /** An event type's shape: a known resource and a dotted action (`event-type-validated-by-pattern`). */
 const EVENT_TYPE_SHAPE = /^(?:connection|group|organization|user)(?:\.[a-z]+)+$/;
-
-/** The event types the seeded event streams subscribe to (`events-default-filter-subscribed-types`). */
-const SUBSCRIBED_TYPES: readonly string[] = [
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'organization.created',
-  'organization.deleted',
-  'connection.created',
-  'connection.deleted',
-];
 
 /** An RFC 3339 date-time by its shape only, no ranges (`from-timestamp-hour-24-accepted`). */
 const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;

@@ -6,7 +6,7 @@ import type { EventStream } from '../state.js';
 import { ALNUM, at, type Rng } from './shared.js';
 
 /** The seed's event types for event stream subscriptions (a subset of the documented types). */
-const SUBSCRIBABLE = [
+export const SUBSCRIBABLE: readonly string[] = [
   'user.created',
   'user.updated',
   'user.deleted',
