@@ -7,8 +7,7 @@
  * Runs after every other check (its own Playwright project), and only with
  * CONFORMANCE_RATE_LIMIT_PROBE=on.
  */
-import { request as playwrightRequest } from '@playwright/test';
-import { Api, type Exchange } from '../harness/requests/client.ts';
+import { Api, connectionPool, type Exchange } from '../harness/requests/client.ts';
 import { resetDelayMs } from '../harness/requests/rate-limit.ts';
 import { must, mustBeJsonErrorBody, mustStatus, observe } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
@@ -120,8 +119,8 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const token = config.rateLimitCredentials
       ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit')
       : config.runToken!;
-    const ctx = await playwrightRequest.newContext();
-    const api = new Api(ctx, config, token);
+    const pool = connectionPool();
+    const api = new Api(pool, config, token);
     const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
     /** The answer that said Remaining 0, and until when its window lasts. */
     let spent: { seen: Seen; until: number } | undefined;
@@ -162,7 +161,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         }
       }
     } finally {
-      await ctx.dispose();
+      await pool.close();
     }
   });
 

@@ -1,6 +1,8 @@
 /**
- * The suite's HTTP client: Playwright's APIRequestContext with what a careful
- * client of a real tenant needs.
+ * The suite's HTTP client: undici's request (the HTTP client under Node's own
+ * fetch, without the Fetch rules that would stop a check: any method may carry
+ * a body), one connection pool per client, with what a careful client of a
+ * real tenant needs.
  *
  * - Every request is addressed under {base_url} (never through Playwright's
  *   baseURL, which drops the /api/v2 path for absolute paths).
@@ -9,8 +11,16 @@
  * - With CONFORMANCE_WRITES=none, a write throws before anything is sent.
  * - CONFORMANCE_MAX_RPS paces requests; a 429 is honoured by waiting for
  *   X-RateLimit-Reset (bounded) unless the caller asks to see it (rate-limit.ts).
+ * - It sends what Playwright's APIRequestContext sent before it (the client
+ *   until 2026-11-26): `accept-encoding: gzip,deflate,br`, with the answer
+ *   decoded, and a user agent. Playwright's request context kept, for each
+ *   request, a step with its stack: a bookkeeping the report never showed
+ *   (traces are never on: they would record the token), which cost more than
+ *   the request itself (bench/conformance.bench.ts).
  */
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { Config } from '../run/config.ts';
 import { countRequest } from '../verdicts/request-log.ts';
 import { honouring429, noteRemaining, pace } from './rate-limit.ts';
@@ -88,9 +98,21 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
 }
 
+/** What the suite says it is, in User-Agent. */
+export const USER_AGENT = 'mgmt-api-conformance';
+
+/**
+ * A pool of connections for one client of one check: opened on the first
+ * request, closed by `close()` (the fixtures close it after the check, as
+ * Playwright's request context was disposed).
+ */
+export function connectionPool(): Agent {
+  return new Agent({ connections: 8, pipelining: 1 });
+}
+
 export class Api {
   constructor(
-    private readonly ctx: APIRequestContext,
+    private readonly dispatcher: Dispatcher,
     readonly config: Config,
     /** The bearer token this client sends (never printed or kept in evidence). */
     readonly token: string | undefined,
@@ -140,19 +162,11 @@ export class Api {
       async () => {
         await pace(this.config.maxRps, this.workers);
         countRequest(method, path);
-        const res = await this.ctx.fetch(url, {
-          method,
-          headers,
-          // Bytes, not a string: Playwright would serialise a string again as a JSON string under a JSON media type.
-          data: data === undefined ? undefined : Buffer.from(data, 'utf8'),
-          failOnStatusCode: false,
-          maxRedirects: 0,
-          timeout: opts.timeoutMs ?? 15_000,
-        });
-        if (!opts.see429) noteRemaining(res.headers());
+        const res = await answerOf(this.dispatcher, method, url, headers, data, opts.timeoutMs ?? 15_000);
+        if (!opts.see429) noteRemaining(res.headers);
         return res;
       },
-      (res) => ({ status: res.status(), reset: res.headers()['x-ratelimit-reset'], discard: () => res.dispose() }),
+      (res) => ({ status: res.status, reset: res.headers['x-ratelimit-reset'], discard: async () => {} }),
       opts.see429,
     );
     return toExchange(method, url, this.config.baseUrl, res, {
@@ -164,26 +178,73 @@ export class Api {
   }
 }
 
-async function toExchange(
+/** An answer, read whole: status, headers (lower-cased names, repeated ones joined) and the decoded body. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+}
+
+const DECODERS: Record<string, (b: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+async function answerOf(
+  dispatcher: Dispatcher,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  data: string | undefined,
+  timeoutMs: number,
+): Promise<Answer> {
+  const res = await undiciRequest(url, {
+    dispatcher,
+    method: method as Dispatcher.HttpMethod,
+    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip,deflate,br', ...headers },
+    body: data === undefined ? undefined : Buffer.from(data, 'utf8'),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  let bytes: Buffer = Buffer.from(await res.body.arrayBuffer());
+  const answerHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    // As a Fetch Headers object joins them (RFC 9110 5.3); Set-Cookie lines stay apart.
+    answerHeaders[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  // Content codings in the order applied, undone last first (RFC 9110 8.4).
+  const codings = (answerHeaders['content-encoding'] ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+  for (const c of codings.reverse()) {
+    const decode = DECODERS[c];
+    if (!decode) break;
+    bytes = await decode(bytes);
+  }
+  return { status: res.statusCode, headers: answerHeaders, bytes };
+}
+
+function toExchange(
   method: string,
   url: string,
   baseUrl: string,
-  res: APIResponse,
+  res: Answer,
   extra: Pick<Exchange, 'requestContentType' | 'requestBody' | 'authorization' | 'waitedMs'>,
-): Promise<Exchange> {
-  const bytes = await res.body();
+): Exchange {
+  const { bytes, headers } = res;
   const text = bytes.toString('utf8');
-  const headers = res.headers();
   // RFC 8259 8.1: a JSON text exchanged between systems MUST be UTF-8 and MUST NOT begin with a byte
   // order mark; bytes that are not UTF-8, or that begin with a BOM, are no JSON text (every check sees no JSON).
   const json = parseJsonBytes(bytes);
-  await res.dispose();
   return {
     method,
     target: url.slice(baseUrl.length) || '/',
     url,
     ...extra,
-    status: res.status(),
+    status: res.status,
     headers,
     contentType: headers['content-type'] ?? '',
     text,
