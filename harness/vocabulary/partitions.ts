@@ -13,7 +13,7 @@
  *   attributes, script URLs, in the spellings a naive filter misses.
  */
 import { Parser } from 'htmlparser2';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, type GenerateKeyPairResult } from 'jose';
 import { fc } from './properties.ts';
 
 const cp = (from: number, to: number) => fc.integer({ min: from, max: to }).map((c) => String.fromCodePoint(c));
@@ -759,15 +759,38 @@ export interface OptionalJwkMembers {
 }
 
 /**
- * A public JWK of `type` made now (its key material unique to it), with the
- * optional members asked for and no other: `{}` gives kty and the type's
- * key material alone.
+ * How many distinct RSA key pairs a worker makes for an algorithm before it
+ * hands them out again: more than any one request of a check holds (a set of
+ * 25 keys with the key types in turn holds 5 RSA keys).
+ */
+export const RSA_KEY_POOL = 8;
+const rsaPools = new Map<string, { pairs: Array<Promise<GenerateKeyPairResult>>; next: number }>();
+
+/**
+ * A key pair for `alg` (a JWS algorithm, or Ed25519), extractable. EC and
+ * OKP pairs are made at each call (well under 2 ms). An RSA pair costs about
+ * 130 ms to make, so each worker makes at most RSA_KEY_POOL of them per
+ * algorithm and then hands them out in turn: any RSA_KEY_POOL pairs in a row
+ * differ in their key material.
+ */
+export function keyPairFor(alg: string): Promise<GenerateKeyPairResult> {
+  if (!/^(RS|PS)\d+$/.test(alg)) return generateKeyPair(alg, { extractable: true });
+  let pool = rsaPools.get(alg);
+  if (!pool) rsaPools.set(alg, (pool = { pairs: [], next: 0 }));
+  const i = pool.next++ % RSA_KEY_POOL;
+  return (pool.pairs[i] ??= generateKeyPair(alg, { extractable: true }));
+}
+
+/**
+ * A public JWK of `type` (its key material differs from the other keys made
+ * for this check: see keyPairFor), with the optional members asked for and
+ * no other: `{}` gives kty and the type's key material alone.
  */
 export async function publicSigningJwk(
   type: SigningKeyType,
   members: OptionalJwkMembers = {},
 ): Promise<Record<string, unknown>> {
-  const { publicKey } = await generateKeyPair('crv' in type ? type.crv : type.alg, { extractable: true });
+  const { publicKey } = await keyPairFor('crv' in type ? type.crv : type.alg);
   return {
     ...(await exportJWK(publicKey)),
     ...(members.kid !== undefined ? { kid: members.kid } : {}),
