@@ -346,7 +346,7 @@ async function tokenHandler(
   const cached = ctx.deviations.cachedTokenResponse(client.clientId);
   if (cached !== undefined) return cached;
   const accessToken = await ctx.deviations.accessToken(
-    await ctx.auth.issue(client, ctx.origin, scopes, ctx.deviations.tokenIssueOverrides()),
+    await ctx.auth.issue(client, ctx.origin, scopes, ctx.deviations.tokenIssueOverrides(audience)),
   );
   const response = {
     access_token: accessToken,

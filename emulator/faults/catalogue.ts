@@ -28,6 +28,7 @@ import { round8 } from './blind/round-8.ts';
 import { round10 } from './blind/round-10.ts';
 import { round11 } from './blind/round-11.ts';
 import { round12 } from './blind/round-12.ts';
+import { round13 } from './blind/round-13.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -765,6 +766,7 @@ export const faults = [
   ...round10,
   ...round11,
   ...round12,
+  ...round13,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -24,6 +24,7 @@ import { ALLOWED_TAGS } from '../html-policy.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
+import { FROM_TIMESTAMP_MAX } from '../routes/events.js';
 import { codePoints, isPlainObject, mediaTypeOf, param, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
@@ -1688,6 +1689,74 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a, q) => a.status === 401 && (q.request.headers['content-length'] ?? '0') !== '0',
     reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
   },
+  // blind round 13
+  {
+    by: 'token-response-scope-omitted-by-default',
+    on: ['oauth.token'],
+    // scope left out when the request named none, though the default scopes were granted.
+    when: (_a, q) => !isPlainObject(q.request.body) || q.request.body['scope'] === undefined,
+    reshape: (a) => body(a, (t) => Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'scope'))),
+  },
+  {
+    by: 'invalid-token-challenge-without-scheme',
+    on: 'every',
+    answers: 'errors',
+    // The challenge's auth-params written without the scheme before them.
+    when: (a) => a.status === 401 && /^Bearer error=/.test(String(a.headers['www-authenticate'] ?? '')),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'www-authenticate': String(a.headers['www-authenticate']).replace(/^Bearer /, '') },
+    }),
+  },
+  {
+    by: 'token-set-never-expires-max-date',
+    on: ['token-sets.list'],
+    // "Never" stored as the largest Date, serialised with toISOString (an expanded year).
+    reshape: (a) =>
+      items(a, (t) => (t['expires_at'] === null ? { ...t, expires_at: new Date(8.64e15).toISOString() } : t)),
+  },
+  {
+    by: 'token-sets-empty-list-204',
+    on: ['token-sets.list'],
+    when: (a) => Array.isArray(a.body) && a.body.length === 0,
+    reshape: (a) => ({ ...a, status: 204, body: undefined }),
+  },
+  {
+    by: 'token-sets-xssi-prefix',
+    on: ['token-sets.list'],
+    // The anti-XSSI guard before a top-level array.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: `)]}',\n${JSON.stringify(a.body)}`,
+    }),
+  },
+  {
+    by: 'client-grant-default-for-array',
+    on: ['client-grants.get'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['default_for'] === 'string',
+    reshape: (a) => body(a, (g) => ({ ...g, default_for: [g['default_for']] })),
+  },
+  {
+    by: 'keys-key-ops-space-joined',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Array.isArray(k['key_ops']) ? { ...k, key_ops: (k['key_ops'] as unknown[]).join(' ') } : k,
+        ),
+      })),
+  },
+  {
+    by: 'allow-keeps-last-registered-method',
+    on: 'every',
+    answers: 'errors',
+    // A map set per route instead of appended to: the last method registered for the path.
+    when: (a) => a.status === 405 && String(a.headers['allow'] ?? '').includes(','),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: String(a.headers['allow']).split(/,\s*/).at(-1) } }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -1936,6 +2005,14 @@ const frameMutations: readonly FrameMutation[] = [
     frames: ['message'],
     when: (f) => f.event === 'user.updated',
     reshape: (f) => ({ ...f, event: 'user.created' }),
+  },
+  // blind round 13
+  {
+    by: 'event-field-cut-at-32-characters',
+    frames: ['message'],
+    // The event field written from a 32-character buffer.
+    when: (f) => f.event.length > 32,
+    reshape: (f) => ({ ...f, event: f.event.slice(0, 32) }),
   },
 ];
 
@@ -2368,6 +2445,48 @@ const refusals: readonly Refusal[] = [
       );
     },
     error: () => apiError('invalid_json', 'Malformed JSON body'),
+  },
+  // blind round 13
+  {
+    by: 'token-basic-credentials-split-at-last-colon',
+    on: 'oauth.token',
+    // The credentials form-decoded whole, then split at the last colon: a colon of the secret is the separator.
+    when: (r) => {
+      const m = /^Basic[ \t]+(\S+)/i.exec(r.headers.authorization ?? '');
+      if (m === null) return false;
+      try {
+        const whole = decodeURIComponent(Buffer.from(m[1]!, 'base64').toString('utf8').replace(/\+/g, ' '));
+        return whole.indexOf(':') !== whole.lastIndexOf(':');
+      } catch {
+        return false;
+      }
+    },
+    error: () =>
+      new OAuthError(401, 'invalid_client', 'Client authentication failed', {
+        'www-authenticate': 'Basic realm="oauth"',
+      }),
+  },
+  {
+    by: 'user-id-decodes-pipe-only',
+    on: 'token-sets.list',
+    // Only %7C decoded: any other escape stays in the id, which no user has.
+    when: (r) =>
+      codePoints(param(r, 'id')) <= USER_ID_MAX &&
+      /%(?!7[Cc])[0-9A-Fa-f]{2}/.test(r.url.split('?', 1)[0]!.split('/')[4] ?? ''),
+    error: () => apiError('inexistent_user'),
+  },
+  {
+    by: 'from-timestamp-length-counted-raw',
+    on: 'events.subscribe',
+    // The limit counted on the query value as sent, percent-escapes included.
+    when: (r) => {
+      const raw = (r.url.split('?')[1] ?? '')
+        .split('&')
+        .find((p) => p.startsWith('from_timestamp='))
+        ?.slice('from_timestamp='.length);
+      return raw !== undefined && raw.length > FROM_TIMESTAMP_MAX;
+    },
+    error: () => apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`),
   },
 ];
 

@@ -154,6 +154,7 @@ export class Deviations {
       'rate-limit-remaining-before-count',
       'rate-limit-reset-floored',
       'rate-limit-limit-off-by-one',
+      'rate-limit-429-header-names-hyphenated',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -192,6 +193,16 @@ export class Deviations {
       // WHERE id > :cursor_id ORDER BY created_at: a keyset on a key the list is not ordered by.
       const after = all.filter((s) => s.id > all[cursor]!.id);
       return { page: after.slice(0, size), more: after.length > size };
+    }
+    if (this.on('event-streams-take-counts-enabled-only')) {
+      // take applied to the enabled streams; the disabled ones between them joined back.
+      const page: T[] = [];
+      let i = start;
+      for (let enabled = 0; i < all.length && enabled < size; i++) {
+        page.push(all[i]!);
+        if ((all[i] as { status?: unknown }).status !== 'disabled') enabled++;
+      }
+      return { page, more: i < all.length };
     }
     return { page: all.slice(start, start + size), more: start + size < all.length };
   }
@@ -519,6 +530,9 @@ export class Deviations {
       out[names.reset] = `${out[names.reset]}, ${out[names.reset]}`;
     // The highest zero-based index of the window, not the number of requests it allows.
     if (this.on('rate-limit-limit-off-by-one')) out['x-ratelimit-limit'] = d.limit - 1;
+    // The limiter's own refusal path names the headers X-Rate-Limit-*.
+    if (this.on('rate-limit-429-header-names-hyphenated') && !d.allowed)
+      return Object.fromEntries(Object.entries(out).map(([k, v]) => [k.replace(/^x-ratelimit-/, 'x-rate-limit-'), v]));
     return out;
   }
 
@@ -538,6 +552,8 @@ export class Deviations {
 
   /** The body of a move as validated and read. */
   transitionBody(body: unknown, query?: unknown): unknown {
+    // A bare JSON string read as the status (`transition-bare-string-body-accepted`).
+    if (this.on('transition-bare-string-body-accepted') && typeof body === 'string') return { status: body };
     if (
       this.on('transition-status-from-query') &&
       (!isMap(body) || body['status'] === undefined) &&
@@ -614,6 +630,7 @@ export class Deviations {
   answerOfWrite<T>(operation: OperationId, written: T, previous: T): T {
     if (this.on('transition-status-unchanged') && operation === 'experiments.transition') return previous;
     if (this.on('custom-text-answers-previous-map') && operation === 'custom-text.put') return previous;
+    if (this.on('keys-answer-previous-set') && operation === 'custom-signing-keys.put') return previous;
     return written;
   }
 
@@ -643,6 +660,9 @@ export class Deviations {
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
       return { ...(stored as object), ...(sent as object) };
+    // An empty map read as an update with nothing to change (`custom-text-empty-map-keeps-previous`).
+    if (this.on('custom-text-empty-map-keeps-previous') && operation === 'custom-text.put' && isEmptyMap(sent))
+      return stored;
     return sent;
   }
 
@@ -744,6 +764,13 @@ export class Deviations {
         typeof v === 'string' && [...v.replace(/<[^>]*>/g, '')].length <= valueMax
           ? [...v].slice(0, valueMax).join('')
           : v,
+      );
+      return { checked, kept };
+    }
+    if (this.on('custom-text-length-entities-count-one') && isMap) {
+      // The limit counted with character references decoded: &amp; counts one.
+      const checked = mapValues(kept as object, (v) =>
+        typeof v === 'string' && [...decodeEntities(v)].length <= valueMax ? [...v].slice(0, valueMax).join('') : v,
       );
       return { checked, kept };
     }
@@ -868,6 +895,21 @@ export class Deviations {
     if (this.on('custom-text-check-first-line-only') && htmlViolation(value.split(/\r\n|\r|\n/, 1)[0]!) === undefined)
       return value;
     if (this.on('html-sanitised')) return sanitise(value);
+    if (this.on('custom-text-href-control-chars-kept')) {
+      // href checked after trim() only: a scheme with tabs, newlines or control characters inside is not recognised.
+      const seen = value.replace(/(\shref\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, lead: string, v: string) => {
+        const raw = decodeEntities(v.replace(/^["']|["']$/g, '')).trim();
+        return /^(?:javascript|vbscript|data):/i.test(raw) ? m : `${lead}"https://link.conformance.test/"`;
+      });
+      if (htmlViolation(seen) === undefined) return value;
+    }
+    if (this.on('custom-text-iframe-allowed')) {
+      // iframe with src on the allow-list, read like a link.
+      const seen = value
+        .replace(/<iframe\b([^>]*?)\/?>/gi, (_m, attrs: string) => `<a${attrs.replace(/\ssrc(\s*=)/gi, ' href$1')}>`)
+        .replace(/<\/iframe\s*>/gi, '</a>');
+      if (htmlViolation(seen) === undefined) return value;
+    }
     return undefined;
   }
 
@@ -961,6 +1003,11 @@ export class Deviations {
 
   /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
   fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+    // Date.parse as a fallback: a bare date reads as midnight UTC (`from-timestamp-date-only-accepted`).
+    if (strict === undefined && this.on('from-timestamp-date-only-accepted') && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+      const ms = Date.parse(value);
+      return Number.isNaN(ms) ? undefined : ms;
+    }
     if (strict === undefined && this.on('from-timestamp-hour-24-accepted') && RFC3339_SHAPE.test(value)) {
       // Shape checked, then Date.parse: it reads T24:00:00 as the next midnight.
       const ms = Date.parse(value);
@@ -1093,7 +1140,12 @@ export class Deviations {
   }
 
   /** The heartbeats of a stream: whether one follows the replay, and their period (undefined: none). */
-  heartbeats(everyMs: number): { first: boolean; everyMs: number | undefined } {
+  heartbeats(
+    everyMs: number,
+    filter: ReadonlySet<string> | null = null,
+  ): { first: boolean; everyMs: number | undefined } {
+    // Heartbeats run through the event_type filter, which offset-only is never in (`filtered-stream-no-heartbeats`).
+    if (this.on('filtered-stream-no-heartbeats') && filter !== null) return { first: false, everyMs: undefined };
     if (this.on('no-heartbeats')) return { first: false, everyMs: undefined };
     if (this.on('heartbeats-sparse')) return { first: false, everyMs: SPARSE_HEARTBEAT_MS };
     return { first: true, everyMs };
@@ -1181,13 +1233,17 @@ export class Deviations {
     if (this.on('next-loops-on-last-page') && !more && page.from !== undefined) return page.from;
     if (this.on('last-page-empty-next') && next === undefined) return '';
     if (this.on('last-page-trailing-empty') && next === undefined && last >= page.start) return page.cursorAt(last);
+    // take+1 rows asked of a store that caps a query at 100: at take 100 the extra row never comes.
+    if (this.on('event-streams-no-next-at-take-100') && page.size >= 100) return undefined;
     if (this.on('next-cursor-needs-raw-query') && next !== undefined)
       return Buffer.from(`${Buffer.from(next, 'base64url').toString('utf8')}:`, 'utf8').toString('base64');
     return next;
   }
 
   /** What a token is issued with besides the conforming claims (`token-nbf-in-future`: a not-before skewed the wrong way). */
-  tokenIssueOverrides(): { notBeforeSkewSeconds?: number } {
+  tokenIssueOverrides(audience?: string): { notBeforeSkewSeconds?: number; audience?: string } {
+    // The aud claim written as the client spelt the audience (`token-audience-claim-as-requested`).
+    if (this.on('token-audience-claim-as-requested') && audience?.startsWith('/')) return { audience };
     return this.on('token-nbf-in-future') ? { notBeforeSkewSeconds: 300 } : {};
   }
 
@@ -1251,6 +1307,11 @@ export class Deviations {
   routedUrl(url: string): string {
     if (!this.on('api-version-segment-ignored')) return url;
     return url.replace(/^\/api\/v[0-9]+(?=\/|\?|$)/, '/api/v2');
+  }
+
+  /** Whether the markup of a custom text body is checked, given whether it came form-encoded (`custom-text-form-html-unchecked`). */
+  checksMarkupOfBody(form: boolean): boolean {
+    return !(this.on('custom-text-form-html-unchecked') && form);
   }
 }
 
@@ -1364,3 +1425,8 @@ const EVENT_TYPE_SHAPE = /^(?:connection|group|organization|user)(?:\.[a-z]+)+$/
 
 /** An RFC 3339 date-time by its shape only, no ranges (`from-timestamp-hour-24-accepted`). */
 const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Whether a value is an object without members (`custom-text-empty-map-keeps-previous`). */
+function isEmptyMap(v: unknown): boolean {
+  return isMap(v) && Object.keys(v).length === 0;
+}

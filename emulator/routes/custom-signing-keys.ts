@@ -52,13 +52,11 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
       handler: (request) => {
         // The keys sent, each checked (the fault layer alone reads the body otherwise or checks less).
         const keys = ctx.deviations.keysSent(request, checkKeys);
+        const previous = ctx.state.customSigningKeys;
         // The PUT replaces the entire set.
-        ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(
-          'custom-signing-keys.put',
-          ctx.state.customSigningKeys,
-          keys,
-        );
-        return { keys: ctx.state.customSigningKeys };
+        ctx.state.customSigningKeys = ctx.deviations.storedAfterPut('custom-signing-keys.put', previous, keys);
+        const written = ctx.state.customSigningKeys;
+        return { keys: ctx.deviations.answerOfWrite('custom-signing-keys.put', written, previous ?? written) };
       },
     },
     {

@@ -33,14 +33,14 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   return { id, key: customTextKey(id, language, page), known: ctx.state.profiles.has(id) };
 }
 
-function checkText(ctx: EmulatorContext, raw: unknown): Record<string, string> {
+function checkText(ctx: EmulatorContext, raw: unknown, checksMarkup = true): Record<string, string> {
   const { checked, kept } = ctx.deviations.customTextRead(raw, VALUE_MAX);
   validateBody('custom-text', checked);
   const out: Array<[string, string]> = [];
   for (const [i, [k, v]] of Object.entries(kept as Record<string, string>).entries()) {
     if (k.length === 0 || k.length > KEY_MAX)
       throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
-    const why = ctx.deviations.checksMarkupOf(i) ? htmlViolation(v) : undefined;
+    const why = checksMarkup && ctx.deviations.checksMarkupOf(i) ? htmlViolation(v) : undefined;
     const value = why === undefined ? v : ctx.deviations.keptDespiteMarkup(v);
     if (value === undefined) throw apiError('invalid_body', `Value of ${k}: ${why}`);
     out.push([k, ctx.deviations.storedTextValue(value)]);
@@ -57,7 +57,12 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
         const t = target(ctx, request);
-        const text = checkText(ctx, ctx.deviations.formTextValues(request.body, mediaTypeOf(request) === FORM));
+        const form = mediaTypeOf(request) === FORM;
+        const text = checkText(
+          ctx,
+          ctx.deviations.formTextValues(request.body, form),
+          ctx.deviations.checksMarkupOfBody(form),
+        );
         if (!t.known) throw apiError('inexistent_self_service_profile');
         const previous = ctx.state.customText.get(t.key) ?? {};
         // The body replaces the whole map.

@@ -160,7 +160,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   res.writeHead(head.status, headers);
   res.on('error', () => {});
   const wanted = ctx.deviations.eventFilter(start.filter);
-  const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs);
+  const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs, start.filter);
   const atConnect = ctx.events.position;
   const heartbeat = () => res.write(heartbeatMessage(ctx, atConnect));
   let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
