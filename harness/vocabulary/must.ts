@@ -256,10 +256,17 @@ function parsesAsJson(ex: Exchange): boolean {
  * JSON texts that are not an object (RFC 8259 2: any JSON value may be a
  * text's top level), for operations whose body is an object: each wraps or
  * replaces a valid body, so that a server reading the first element or a
- * bare value lets it through.
+ * bare value lets it through. Among them each member of the valid body
+ * unwrapped, its value alone as the body (`"paused"` for `{"status":
+ * "paused"}`, the array of keys for a JWKS): the value a server taking a bare
+ * value would read as the member, which it then finds valid.
  */
-export const notAnObject = (valid: unknown): ReadonlyArray<readonly [string, unknown]> => [
+export const notAnObject = (valid: Record<string, unknown>): ReadonlyArray<readonly [string, unknown]> => [
   ['the valid body inside an array', [valid]],
+  ...Object.entries(valid).map(
+    ([name, value]) =>
+      [`the value of ${name} alone, unwrapped (${JSON.stringify(value).slice(0, 40)})`, value] as const,
+  ),
   ['a string', 'conformance'],
   ['a number', 1],
   ['null', null],
