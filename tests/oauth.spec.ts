@@ -4,7 +4,7 @@
  * parameter audience /api/v2/; the token it issues is a JWT.
  * Token lifetime, claims and the error shape are not shown (observed).
  */
-import { isJsonMediaType, type Exchange } from '../harness/requests/client.ts';
+import { isJsonMediaType, type Api, type Exchange } from '../harness/requests/client.ts';
 import { must, mustMatchSchema, mustRefuse, observe } from '../harness/vocabulary/must.ts';
 import type { ClientCredentials, Config } from '../harness/run/config.ts';
 import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
@@ -22,7 +22,7 @@ import {
   type TokenParams,
   type TokenRequestForm,
 } from '../harness/requests/tokens.ts';
-import { jwtKind } from '../harness/vocabulary/jwt.ts';
+import { decodeJwt, jwtKind } from '../harness/vocabulary/jwt.ts';
 import { declareRules, schemaRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   hasChallenge,
@@ -43,6 +43,23 @@ async function tokenExchange(
   countRequest('POST', form.path);
   const a = await requestToken(config, creds, extra, config.timeoutMs, form, clientAuth);
   return exchangeOf(config, creds, a, form, clientAuth, extra);
+}
+
+/**
+ * Whether a token was granted any scope, where its response does not say:
+ * its scope claim (claim contents are not shown, so read only where it is
+ * there), else whether the token-set listing, which requires
+ * read:federated_connections_tokens, takes it (a 2xx, or 404 for a user
+ * unknown: authorised). What shows it, or undefined.
+ */
+async function grantedAnyScope(config: Config, api: Api, token: string): Promise<string | undefined> {
+  const claim = decodeJwt(token)?.payload.scope;
+  if (typeof claim === 'string' && claim.trim()) return `its scope claim: ${claim}`;
+  const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
+  const ex = await api.get(path, { auth: { header: `Bearer ${token}` } });
+  return (ex.status >= 200 && ex.status < 300) || ex.status === 404
+    ? `GET ${path} answered ${ex.status} to it, and requires read:federated_connections_tokens`
+    : undefined;
 }
 
 /** A token answer as evidence, with the secret replaced by a placeholder and the token redacted. */
@@ -117,9 +134,9 @@ function skipBeyondReadOnlyBudget(config: Config): void {
 test.describe('token endpoint @auth', () => {
   const endpoint = declareRules('oauth.token.endpoint', 'oauth.token.response', schemaRules('token-response'));
   test(
-    'should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/',
+    'should issue a token for a form body POSTed to /oauth/token/ with audience /api/v2/, naming its scope unless it is the one requested (RFC 6749 5.1)',
     endpoint,
-    async ({ config }) => {
+    async ({ config, anonApi }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
       const ex = await tokenExchange(config, creds);
       const issued = ex.status === 200 && typeof accessToken(ex) === 'string';
@@ -133,6 +150,18 @@ test.describe('token endpoint @auth', () => {
       // RFC 6749 5.1's checklist (token_type Bearer, RFC 6750 4; Cache-Control: no-store), as on every token response.
       mustFollowTokenResponseChecklist(endpoint, ex);
       const { expires_in, token_type, scope } = ex.json as { expires_in?: number; token_type: string; scope?: string };
+      if (issued && scope === undefined) {
+        // RFC 6749 5.1: scope is OPTIONAL "if identical to the scope requested by the client; otherwise, REQUIRED"
+        // (3.3: the server MUST include it when the scope issued differs). This request names no scope: a token
+        // granted any scope must say which.
+        const granted = await grantedAnyScope(config, anonApi, accessToken(ex) as string);
+        must(endpoint.oauthTokenResponse, granted === undefined, {
+          expected:
+            'scope in the token response: the request named no scope, and RFC 6749 5.1 makes scope REQUIRED unless it is the scope requested',
+          actual: `no scope member, though the token was granted scopes (${granted})`,
+          exchange: ex,
+        });
+      }
       observe(
         'oauth.token.error-shape',
         'token response',

@@ -452,7 +452,13 @@ const answerMutations: readonly AnswerMutation[] = [
   {
     by: 'token-response-minimal',
     on: ['oauth.token'],
-    reshape: (a) => body(a, ({ expires_in: _e, scope: _s, ...rest }) => rest),
+    // scope may go only where it is the scope requested (RFC 6749 5.1): a request naming the same scopes.
+    reshape: (a, q) =>
+      body(a, ({ expires_in: _e, scope, ...rest }) =>
+        sameScope(scope, (q.request.body as Record<string, unknown> | undefined)?.['scope'])
+          ? rest
+          : { ...rest, scope },
+      ),
   },
 
   // token sets
@@ -2584,4 +2590,11 @@ function badPercentEncoding(path: string): boolean {
   } catch {
     return true;
   }
+}
+
+/** Two scope values naming the same scopes (RFC 6749 3.3: space-delimited, in any order). */
+function sameScope(a: unknown, b: unknown): boolean {
+  const set = (v: unknown) =>
+    typeof v === 'string' ? [...new Set(v.split(' ').filter(Boolean))].sort().join(' ') : undefined;
+  return set(a) !== undefined && set(a) === set(b);
 }

@@ -109,7 +109,7 @@ export const variants = [
   {
     name: 'token-response-minimal',
     differs:
-      'The token response carries only access_token and token_type (expires_in and scope are optional in RFC 6749 5.1; lifetime not shown).',
+      'The token response carries access_token and token_type, and scope only where the scope granted is not the one requested (RFC 6749 5.1: expires_in is RECOMMENDED, scope OPTIONAL when identical to the scope requested; lifetime not shown).',
   },
   // ------------------------------------ JSON operations, restore, fixtures, rate limits
   {
