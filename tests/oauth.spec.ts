@@ -477,6 +477,46 @@ test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @aut
 });
 
 /**
+ * The audience input, partitioned by the document: Authentication 2 gives its
+ * value, `/api/v2/`, where a real client is configured with the API's
+ * absolute identifier ({origin}/api/v2/, the run's CONFORMANCE_AUDIENCE). A
+ * token the endpoint issues for the documented value is a token of this API:
+ * the operations take it. An endpoint that refuses to issue it is observed
+ * (which audiences it takes beside the configured one is its choice).
+ */
+/** The value of `audience` Authentication 2 gives. */
+const DOCUMENTED_AUDIENCE = '/api/v2/';
+
+test.describe('the audience the document gives @auth', () => {
+  const documented = declareRules('oauth.token.accepted', 'oauth.token.error-shape');
+  test(
+    'should take on the operations a token issued for the audience /api/v2/ the document gives, as for the configured audience',
+    documented,
+    async ({ anonApi, config }) => {
+      skipBeyondReadOnlyBudget(config);
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { audience: DOCUMENTED_AUDIENCE });
+      const token = accessToken(ex);
+      if (ex.status !== 200 || typeof token !== 'string') {
+        observe(
+          'oauth.token.error-shape',
+          `a token request for audience ${DOCUMENTED_AUDIENCE} answered`,
+          String(ex.status),
+        );
+        return;
+      }
+      const path = pathOf('event-streams.list');
+      const use = await anonApi.get(path, { auth: { header: `Bearer ${token}` } });
+      must(documented.oauthTokenAccepted, use.status >= 200 && use.status < 300, {
+        expected: `a 2xx: the token was issued for the audience ${DOCUMENTED_AUDIENCE} (Authentication 2), this API's`,
+        actual: `status ${use.status}`,
+        exchange: use,
+      });
+    },
+  );
+});
+
+/**
  * Order independence: a token request is answered on its own, whatever the client asked before. Narrowed
  * requests first (RFC 6749 3.3: the server may narrow, or ignore the scope asked), then the default one:
  * its token holds the client's scopes, which the reads accept. An endpoint that answers a client's
