@@ -622,6 +622,41 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  const emptyMap = declareRules('custom-text.put.resulting-map', 'custom-text.put.json', 'custom-text.put.status');
+  test(
+    'should answer a PUT of the empty map as its own PUTs go: the empty map where a PUT replaces the stored map, the stored map where it merges into it (relation)',
+    emptyMap,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        // Whether a PUT replaces the map or merges into it is the target's (the document says "set"): learnt
+        // from two PUTs of different keys, the second answering the first key (merge) or not (replace).
+        const [first, second] = await severalKeys(api, id, config);
+        mustSucceed(emptyMap.customTextPutJson, await put(api, id, { [first!]: 'Set first.' }));
+        const after = await put(api, id, { [second!]: 'Set second.' });
+        mustSucceed(emptyMap.customTextPutJson, after);
+        const kept = answered(after, first!);
+        const merges = sameText(kept, 'Set first.');
+        if (!merges && kept !== undefined) return; // neither reading: the resulting-map checks decide it
+        const empty = await put(api, id, {});
+        if (!is2xx(empty)) {
+          observe('custom-text.put.status', 'the empty map {} answered', String(empty.status));
+          return;
+        }
+        const got = Object.keys((empty.json ?? {}) as Record<string, unknown>).sort();
+        const expected = merges ? Object.keys((after.json ?? {}) as Record<string, unknown>).sort() : [];
+        must(emptyMap.customTextPutResultingMap, JSON.stringify(got) === JSON.stringify(expected), {
+          expected: merges
+            ? `the stored map, as the PUT before answered it (keys ${expected.join(', ')}): this target merges a PUT into the stored map, and {} adds nothing`
+            : 'the empty map: this target replaces the stored map with the one sent (the PUT of ' +
+              `${second} answered without ${first}), and {} is the map sent`,
+          actual: `keys ${got.join(', ') || '(none)'}`,
+          exchange: empty,
+        });
+      });
+    },
+  );
+
   // ------------------------------------------------ maps of several keys
   // Each per-value rule holds for each value of a map, at every position of it (first, middle, last), not
   // only for a map of one key: a check of the first value only, or of the values together, misses it.
