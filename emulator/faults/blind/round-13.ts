@@ -106,6 +106,8 @@ export const round13 = [
     rule: 'events.offset-only.offset',
     how: 'With event_type given, offset-only heartbeats are filtered out like events of a type not asked for (their type is not in the filter): a filtered stream never sends a cursor-only heartbeat, while an unfiltered stream does.',
     round: 13,
+    disputed:
+      'Events, open point 4: "Heartbeat frequency and how long a cursor stays valid: not shown". A server sending no heartbeat on a filtered stream has a frequency the document leaves open, as one sending none at all would; the suite skips its heartbeat checks, with that reason, where none arrives. Every offset-only message it does send still carries its offset.',
   },
   {
     name: 'event-field-cut-at-32-characters',
