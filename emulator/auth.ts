@@ -151,6 +151,9 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The signing key pair of the emulators started with sharedSigningKey, made by the first of them. */
+let sharedKeyPair: ReturnType<typeof generateKeyPair> | undefined;
+
 /** Issues and verifies the emulator's access tokens; knows its clients. */
 export class TokenAuthority {
   private readonly byId: Map<string, Client>;
@@ -167,7 +170,9 @@ export class TokenAuthority {
   }
 
   static async create(options: ResolvedOptions): Promise<TokenAuthority> {
-    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const { privateKey, publicKey } = await (options.sharedSigningKey
+      ? (sharedKeyPair ??= generateKeyPair('RS256'))
+      : generateKeyPair('RS256'));
     const jwk = await exportJWK(publicKey);
     const kid = randomBytes(12).toString('base64url');
     return new TokenAuthority(makeClients(options), privateKey, publicKey, { ...jwk, kid, alg: 'RS256', use: 'sig' });

@@ -222,6 +222,8 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
   const emulator = await startEmulator({
     control: true,
     ...AS_EMBEDDED_TARGET,
+    // Hundreds of emulators in this process: one signing key pair for them all (each its own kid and audience).
+    sharedSigningKey: true,
     fault: opts.fault ?? '',
     variant: opts.variant ?? '',
   });

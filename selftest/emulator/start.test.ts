@@ -100,6 +100,29 @@ test.describe('startEmulator', () => {
     }
   });
 
+  test('should take only its own tokens when emulators share a signing key pair (sharedSigningKey), each with its own kid', async () => {
+    const [a, b] = await Promise.all([
+      startEmulator({ sharedSigningKey: true }),
+      startEmulator({ sharedSigningKey: true }),
+    ]);
+    try {
+      const envA = a.env();
+      const envB = b.env();
+      const token = ((await (await tokenFor(envA)).json()) as { access_token: string }).access_token;
+      const read = (env: Record<string, string>) =>
+        fetch(`${env['CONFORMANCE_BASE_URL']}/event-streams`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await read(envA)).status).toBe(200);
+      // The same key signed it, but for A's audience and issuer, under A's kid: B refuses it.
+      expect((await read(envB)).status).toBe(401);
+      const kid = async (e: typeof a) =>
+        ((await (await fetch(`${e.authUrl}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> })
+          .keys[0]!.kid;
+      expect(await kid(a)).not.toBe(await kid(b));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   test('should refuse invalid options', async () => {
     await expect(startEmulator({ heartbeatMs: 0 })).rejects.toThrow(RangeError);
     await expect(startEmulator({ rateLimit: { limit: -1, windowSeconds: 1 } })).rejects.toThrow(RangeError);
