@@ -11,6 +11,17 @@
  *  - the error_description of the token endpoint's OAuthError(status, error,
  *    description, ...): RFC 6749 5.2 makes it OPTIONAL human-readable text.
  * The error's code, its status and its headers stay mutated.
+ *
+ * `experiment-moves-left-open`: what the document leaves open about an
+ * experiment's moves (its "States and transitions": "Allowed source states
+ * for each target, and the failure when a move is invalid: not shown.
+ * Whether started_at and ended_at are set by the moves: not shown."), in
+ * emulator/routes/experiments.ts:
+ *  - the emulator's table of allowed moves (TRANSITIONS) and the refusal of a
+ *    move outside it (the `if` around allowedTargets): a server that takes
+ *    every move to an allowed target conforms;
+ *  - the statements that set started_at and ended_at.
+ * The body's validation (the allowed targets, draft refused) stays mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -51,4 +62,43 @@ function shouldIgnore(path) {
   return undefined;
 }
 
-export const strykerPlugins = [declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore })];
+const MOVES_LEFT_OPEN =
+  'experiment moves: "Allowed source states for each target, and the failure when a move is invalid: not shown."';
+const TIMESTAMPS_LEFT_OPEN = 'experiment moves: "Whether started_at and ended_at are set by the moves: not shown."';
+
+/** Whether `node` (an expression) assigns experiment.started_at or experiment.ended_at. */
+const setsRunTimestamp = (/** @type {any} */ node) =>
+  node?.type === 'AssignmentExpression' &&
+  node.left.type === 'MemberExpression' &&
+  node.left.property.type === 'Identifier' &&
+  (node.left.property.name === 'started_at' || node.left.property.name === 'ended_at');
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreMove(path) {
+  const file = /** @type {string | undefined} */ (path.hub?.file?.opts?.filename);
+  if (!file?.replaceAll('\\', '/').endsWith('emulator/routes/experiments.ts')) return undefined;
+  // const TRANSITIONS = { draft: ['active'], ... }
+  if (path.isVariableDeclarator() && path.node.id.type === 'Identifier' && path.node.id.name === 'TRANSITIONS')
+    return MOVES_LEFT_OPEN;
+  // if (!ctx.deviations.allowedTargets(...).includes(target)) throw apiError('invalid_transition', ...)
+  if (
+    path.isIfStatement() &&
+    path.get('test').toString().includes('.allowedTargets(') &&
+    path.get('consequent').toString().includes("'invalid_transition'")
+  )
+    return MOVES_LEFT_OPEN;
+  // experiment.started_at ??= now; if (...) experiment.ended_at ??= now;
+  if (path.isExpressionStatement() && setsRunTimestamp(path.node.expression)) return TIMESTAMPS_LEFT_OPEN;
+  if (
+    path.isIfStatement() &&
+    path.node.consequent.type === 'ExpressionStatement' &&
+    setsRunTimestamp(path.node.consequent.expression)
+  )
+    return TIMESTAMPS_LEFT_OPEN;
+  return undefined;
+}
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
+  declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
+];
