@@ -452,6 +452,7 @@ function admit(
     required !== undefined &&
     !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation) &&
     ctx.deviations.checksScopes(config.operation, fromCache, held) &&
+    ctx.deviations.checksScopesOfBody(config.operation, request.headers['content-type']) &&
     !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s)))
   ) {
     return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {

@@ -29,6 +29,7 @@ import { round10 } from './blind/round-10.ts';
 import { round11 } from './blind/round-11.ts';
 import { round12 } from './blind/round-12.ts';
 import { round13 } from './blind/round-13.ts';
+import { round14 } from './blind/round-14.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -767,6 +768,7 @@ export const faults = [
   ...round11,
   ...round12,
   ...round13,
+  ...round14,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -13,6 +13,7 @@
  * message through `answer()` and `frame()`. The catalogues say how; an
  * entry here says only where.
  */
+import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { OperationId } from '../../spec/operations.js';
@@ -22,10 +23,10 @@ import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
 import { decodeOffset, encodeOffset, EVENT_TYPES, type EventLog, type LoggedEvent } from '../events.js';
 import { ALLOWED_TAGS } from '../html-policy.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
-import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH } from '../routes/event-streams.js';
+import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH, encodeStreamCursor } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
 import { FROM_TIMESTAMP_MAX } from '../routes/events.js';
-import { codePoints, isPlainObject, mediaTypeOf, param, singleQuery } from '../routes/shared.js';
+import { codePoints, isPlainObject, mediaTypeOf, param, rawFormOf, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
 import { CLOSED_TEXT_KEYS } from './seams.js';
@@ -1763,6 +1764,99 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a) => a.status === 405 && String(a.headers['allow'] ?? '').includes(','),
     reshape: (a) => ({ ...a, headers: { ...a.headers, allow: String(a.headers['allow']).split(/,\s*/).at(-1) } }),
   },
+  // blind round 14
+  {
+    by: 'rate-limit-429-headers-first-only',
+    on: 'every',
+    answers: 'errors',
+    // The blocked-key fast path answers every 429 after a token's first without the headers.
+    when: (a, q) => {
+      if (a.status !== 429) return false;
+      const key = q.request.headers.authorization ?? `address:${q.request.ip}`;
+      if (q.seen.has(key)) return true;
+      q.seen.add(key);
+      return false;
+    },
+    reshape: (a) => ({
+      ...a,
+      headers: {
+        ...a.headers,
+        'x-ratelimit-limit': undefined,
+        'x-ratelimit-remaining': undefined,
+        'x-ratelimit-reset': undefined,
+      },
+    }),
+  },
+  {
+    by: 'token-sets-404-body-not-json',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('inexistent_user'),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: String((a.body as Json)['message'] ?? 'The user does not exist.'),
+    }),
+  },
+  {
+    by: 'token-set-issued-at-offset-and-z',
+    on: ['token-sets.list'],
+    // An offset-aware isoformat() with 'Z' appended.
+    reshape: (a) =>
+      items(a, (t) =>
+        typeof t['issued_at'] === 'string' ? { ...t, issued_at: t['issued_at'].replace(/Z$/, '+00:00Z') } : t,
+      ),
+  },
+  {
+    by: 'client-grant-id-trimmed',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      return is('inexistent_client_grant')(a) && id.trim() !== id && q.state.clientGrants.has(id.trim());
+    },
+    reshape: (_a, q) => ok(q.state.clientGrants.get(param(q.request, 'id').trim())),
+  },
+  {
+    by: 'event-streams-next-from-last-enabled',
+    on: ['event-streams.list'],
+    // The cursor taken from the last enabled stream of the page.
+    when: (a) => isPlainObject(a.body) && typeof a.body['next'] === 'string' && a.body['next'] !== '',
+    reshape: (a) =>
+      body(a, (b) => {
+        const enabled = (b['eventStreams'] as Json[]).filter((s) => s['status'] !== 'disabled').at(-1);
+        return enabled === undefined ? b : { ...b, next: encodeStreamCursor(String(enabled['id'])) };
+      }),
+  },
+  {
+    by: 'accept-application-wildcard-406',
+    on: ['event-streams.list'],
+    // Accept matched literally: application/* is neither application/json nor */*.
+    when: (_a, q) => {
+      const ranges = (q.request.headers.accept ?? '').split(',').map((r) => r.split(';', 1)[0]!.trim().toLowerCase());
+      return ranges.includes('application/*') && !ranges.includes('application/json') && !ranges.includes('*/*');
+    },
+    reshape: () => withStatus(error('bad_request', 'Not Acceptable: use Accept: application/json'), 406),
+  },
+  {
+    by: 'keys-answer-includes-tenant-key',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) => body(a, (b) => ({ ...b, keys: [...(b['keys'] as Json[]), TENANT_SIGNING_KEY] })),
+  },
+  {
+    by: 'custom-text-unchanged-put-204',
+    on: ['custom-text.put'],
+    // The map the path was last set to, noted per path: the same map again is "nothing changed".
+    when: (a, q) => {
+      const path = q.request.url.split('?', 1)[0]!;
+      const key = `${path}\n${JSON.stringify(a.body)}`;
+      const same = q.seen.has(key);
+      for (const k of q.seen) if (k.startsWith(`${path}\n`)) q.seen.delete(k);
+      q.seen.add(key);
+      return same;
+    },
+    reshape: (a) => ({ ...a, status: 204, body: undefined }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2019,6 +2113,29 @@ const frameMutations: readonly FrameMutation[] = [
     // The event field written from a 32-character buffer.
     when: (f) => f.event.length > 32,
     reshape: (f) => ({ ...f, event: f.event.slice(0, 32) }),
+  },
+  // blind round 14
+  {
+    by: 'sse-data-wrapped-at-2048',
+    frames: ['message'],
+    // Data lines cut every 2048 characters, wherever the cut falls.
+    when: (f) => JSON.stringify(f.data).length > SSE_LINE_WIDTH,
+    reshape: (f) => ({
+      ...f,
+      data: (JSON.stringify(f.data).match(new RegExp(`[\\s\\S]{1,${SSE_LINE_WIDTH}}`, 'g')) ?? []).join('\n'),
+    }),
+  },
+  {
+    by: 'heartbeat-payload-type-heartbeat',
+    frames: ['heartbeat'],
+    reshape: (f) => ({ ...f, data: { type: 'heartbeat', ...(f.data as Json) } }),
+  },
+  {
+    by: 'replayed-envelope-id-regenerated',
+    frames: ['message'],
+    // The replay path rebuilds the envelope from the archive and mints a new id.
+    when: (_f, at) => at.afterCursor,
+    reshape: (f) => envelope(f, (e) => (e['id'] = `evt_${randomBytes(8).toString('hex')}`)),
   },
 ];
 
@@ -2494,6 +2611,46 @@ const refusals: readonly Refusal[] = [
     },
     error: () => apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`),
   },
+  // blind round 14
+  {
+    by: 'token-basic-with-client-id-param-refused',
+    on: 'oauth.token',
+    // client_id beside HTTP Basic read as a second authentication method.
+    when: (r) =>
+      /^Basic\b/i.test(r.headers.authorization ?? '') && isPlainObject(r.body) && r.body['client_id'] !== undefined,
+    error: () => new OAuthError(400, 'invalid_request', 'Use only one client authentication method'),
+  },
+  {
+    by: 'event-streams-cursor-at-disabled-refused',
+    on: 'event-streams.list',
+    // The cursor resolved among the enabled streams only.
+    when: (r, state) => {
+      const from = (r.query as Record<string, unknown> | undefined)?.['from'];
+      if (typeof from !== 'string') return false;
+      const text = Buffer.from(from, 'base64url').toString('utf8');
+      if (!text.startsWith('es1:')) return false;
+      const i = state.eventStreamIndexOf(text.slice('es1:'.length));
+      return i !== undefined && state.eventStreams[i]?.status === 'disabled';
+    },
+    error: () => apiError('invalid_cursor', 'from is not a cursor this service returned'),
+  },
+  {
+    by: 'custom-text-2000-refused',
+    on: 'custom-text.put',
+    // < where <= was meant.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v) >= VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-form-length-counted-encoded',
+    on: 'custom-text.put',
+    // The limit counted on the form value as sent, percent-escapes included.
+    when: (r) => {
+      const raw = mediaTypeOf(r) === FORM ? rawFormOf(r.body) : undefined;
+      return raw !== undefined && raw.split('&').some((p) => p.length - p.indexOf('=') - 1 > VALUE_MAX);
+    },
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -2598,3 +2755,16 @@ function sameScope(a: unknown, b: unknown): boolean {
     typeof v === 'string' ? [...new Set(v.split(' ').filter(Boolean))].sort().join(' ') : undefined;
   return set(a) !== undefined && set(a) === set(b);
 }
+
+/** How many characters `sse-data-wrapped-at-2048` writes on one data line. */
+const SSE_LINE_WIDTH = 2048;
+
+/** The tenant's own signing key as `keys-answer-includes-tenant-key` appends it to a PUT's answer. */
+const TENANT_SIGNING_KEY: Readonly<Record<string, unknown>> = {
+  kty: 'RSA',
+  kid: 'tenant-signing-key-1',
+  use: 'sig',
+  alg: 'RS256',
+  n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+  e: 'AQAB',
+};

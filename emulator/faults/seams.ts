@@ -234,6 +234,7 @@ export class Deviations {
   /** The private members (d, p, q, ..., k) the custom signing key at `index` of a PUT is refused for holding. */
   privateKeyMembers(index: number, members: readonly string[], form = false, kty?: unknown): readonly string[] {
     if (this.on('keys-private-members-stored')) return [];
+    if (this.on('keys-private-check-skips-okp') && kty === 'OKP') return [];
     if (this.on('keys-private-check-rsa-only') && kty !== 'RSA') return [];
     if (this.on('keys-private-check-json-only') && form) return [];
     if (this.on('keys-private-check-first-key-only') && index > 0) return [];
@@ -346,6 +347,13 @@ export class Deviations {
     // Only the verb compared: any read: scope stands for the listing's read scope.
     if (this.on('token-sets-any-read-scope') && operation === 'token-sets.list' && [...token].some(isRead))
       return new Set([...token, TOKEN_SETS_SCOPE]);
+    // The scope of the events stream taken for that of event streams too (one scope constant for both routes).
+    if (
+      this.on('event-streams-get-accepts-read-events') &&
+      operation === 'event-streams.get' &&
+      token.has(EVENTS_READ_SCOPE)
+    )
+      return new Set([...token, STREAM_READ_SCOPE]);
     return token;
   }
 
@@ -420,6 +428,7 @@ export class Deviations {
     if (this.on('token-secret-prefix-accepted') && secret.length > 0 && stored.startsWith(secret)) return stored;
     if (this.on('token-secret-compared-ignoring-case') && secret.toLowerCase() === stored.toLowerCase()) return stored;
     if (this.on('token-secret-case-insensitive') && secret.toLowerCase() === stored.toLowerCase()) return stored;
+    if (this.on('token-secret-trimmed') && secret.trim() === stored) return stored;
     return this.on('token-secret-compared-on-stored-length') ? secret.slice(0, stored.length) : secret;
   }
 
@@ -584,6 +593,11 @@ export class Deviations {
       const m = /active|paused|completed|archived/.exec(body['status']);
       if (m !== null) return { ...body, status: m[0] };
     }
+    // A number read as the index of the lifecycle enum (`transition-status-enum-index-accepted`).
+    if (this.on('transition-status-enum-index-accepted') && isMap(body) && typeof body['status'] === 'number') {
+      const status = STATUS_BY_INDEX[body['status']];
+      if (status !== undefined && status !== 'draft') return { ...body, status };
+    }
     return body;
   }
 
@@ -725,6 +739,8 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-value-cut-at-nul')) return value.split('\u0000', 1)[0]!;
+    if (this.on('custom-text-values-percent-decoded-after-check')) return percentDecodedOnce(value);
     if (this.on('custom-text-crlf-stored-as-lf')) return value.replace(/\r\n/g, '\n');
     if (this.on('custom-text-values-nfc-normalised')) return value.normalize('NFC');
     if (this.on('custom-text-values-trimmed-r8')) return value.trim();
@@ -910,6 +926,11 @@ export class Deviations {
         .replace(/<\/iframe\s*>/gi, '</a>');
       if (htmlViolation(seen) === undefined) return value;
     }
+    if (this.on('custom-text-href-unquoted-unchecked')) {
+      // Only quoted href values are read: an unquoted one is not seen as a URL at all.
+      const seen = value.replace(/(\shref\s*=\s*)([^\s"'>][^\s>]*)/gi, '$1"https://link.conformance.test/"');
+      if (htmlViolation(seen) === undefined) return value;
+    }
     return undefined;
   }
 
@@ -1032,6 +1053,7 @@ export class Deviations {
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
     if (this.on('from-timestamp-archive-only')) return log.since(start).filter((e) => e.seq <= log.historyPosition);
+    if (this.on('from-timestamp-skips-archive')) return log.since(start).filter((e) => e.seq > log.historyPosition);
     if (this.on('from-timestamp-seconds-vs-ms')) return log.since(Math.floor(start / 1000));
     if (this.on('from-timestamp-replays-before')) return log.after(0).filter((e) => e.timeMs < start);
     if (this.on('from-timestamp-same-second-lost'))
@@ -1260,6 +1282,8 @@ export class Deviations {
 
   /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
   grantType(value: string | undefined): string | undefined {
+    if (this.on('token-grant-type-missing-defaults') && (value === undefined || value === ''))
+      return 'client_credentials';
     if (this.on('token-grant-type-case-insensitive') && value?.toLowerCase() === 'client_credentials')
       return 'client_credentials';
     return value;
@@ -1312,6 +1336,15 @@ export class Deviations {
   /** Whether the markup of a custom text body is checked, given whether it came form-encoded (`custom-text-form-html-unchecked`). */
   checksMarkupOfBody(form: boolean): boolean {
     return !(this.on('custom-text-form-html-unchecked') && form);
+  }
+
+  /** Whether the route's scopes are checked for a body of this Content-Type (`keys-form-scope-unchecked`: not for forms on the keys PUT). */
+  checksScopesOfBody(operation: OperationId | undefined, contentType: string | undefined): boolean {
+    return !(
+      this.on('keys-form-scope-unchecked') &&
+      operation === 'custom-signing-keys.put' &&
+      (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded'
+    );
   }
 }
 
@@ -1429,4 +1462,20 @@ const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|
 /** Whether a value is an object without members (`custom-text-empty-map-keeps-previous`). */
 function isEmptyMap(v: unknown): boolean {
   return isMap(v) && Object.keys(v).length === 0;
+}
+
+/** The read scopes of event streams and of the events stream (`event-streams-get-accepts-read-events`). */
+const STREAM_READ_SCOPE = 'read:event_streams';
+const EVENTS_READ_SCOPE = 'read:events';
+
+/** The experiment statuses by their index in the lifecycle enum (`transition-status-enum-index-accepted`). */
+const STATUS_BY_INDEX: readonly ExperimentStatus[] = ['draft', 'active', 'paused', 'completed', 'archived'];
+
+/** A value percent-decoded once more, kept as it is where it does not decode (`custom-text-values-percent-decoded-after-check`). */
+function percentDecodedOnce(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
