@@ -358,7 +358,7 @@ test.describe('token endpoint @auth', () => {
   });
   const wrongPartitions = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test(
-    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty; client id changed",
+    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed",
     wrongPartitions,
     async ({ config }) => {
       const { clientId: id, clientSecret: secret } = requireFixture(
@@ -377,11 +377,19 @@ test.describe('token endpoint @auth', () => {
         ['with its case swapped', { clientId: id, clientSecret: swapCase(secret) }],
         ['empty', { clientId: id, clientSecret: '' }],
         ["the secret under another client's id", { clientId: `${id}x`, clientSecret: secret }],
+        // The near misses of any compared string (harness/vocabulary/partitions.ts): white space around it
+        // (trimmed away by input clean-up), an invisible or NUL character, a homoglyph, a compatibility
+        // spelling NFKC folds onto it. A comparison after trimming or normalising lets one through.
+        ...nearMissSpellings(secret).map((v): [string, ClientCredentials] => [
+          nearMissOf(v, secret),
+          { clientId: id, clientSecret: v },
+        ]),
       ];
       // Against an external target (failed logins may count against the client there), one of each
-      // comparison: by prefix (cut), by length (last changed), without case, of the id alone.
+      // comparison: by prefix (cut), by length (last changed), without case, of the id alone, trimmed.
       // (The last changed is sent by HTTP Basic there: see the client authentication checks.)
-      const sent = config.embedded ? wrong : [wrong[2]!, wrong[4]!, wrong[6]!];
+      const trimmed = wrong.find(([what]) => what === 'with " " before it');
+      const sent = config.embedded ? wrong : [wrong[2]!, wrong[4]!, wrong[6]!, ...(trimmed ? [trimmed] : [])];
       for (const [what, creds] of sent) {
         if (creds.clientSecret === secret && creds.clientId === id) continue;
         const ex = await tokenExchange(config, creds);
@@ -400,6 +408,22 @@ test.describe('token endpoint @auth', () => {
   );
 });
 
+/**
+ * How a near miss differs from the secret, never the secret itself: what
+ * was added before or after it, or that it was respelt.
+ */
+function nearMissOf(v: string, secret: string): string {
+  if (v.startsWith(secret)) return `with ${JSON.stringify(v.slice(secret.length))} after it`;
+  if (v.endsWith(secret)) return `with ${JSON.stringify(v.slice(0, v.length - secret.length))} before it`;
+  if (secret.startsWith(v)) return `cut by ${secret.length - v.length} character(s)`;
+  const a = [...v];
+  const b = [...secret];
+  const changed = a.length === b.length ? a.filter((c, i) => c !== b[i]).length : undefined;
+  return changed === undefined
+    ? 'respelt in characters NFKC folds onto it'
+    : `respelt: ${changed} of its characters changed (case, a homoglyph, a compatibility form)`;
+}
+
 /** The read every client token of the run's client is used on: it needs no fixture. */
 const LIST = pathOf('event-streams.list');
 
@@ -412,7 +436,7 @@ const LIST = pathOf('event-streams.list');
 test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @auth', () => {
   const ways = declareRules('oauth.token.client-auth', 'oauth.token.response');
   test(
-    "should issue a token the operations accept to the client's id and secret sent by HTTP Basic (form-urlencoded, the scheme in any case) as to the body parameters",
+    "should issue a token the operations accept to the client's id and secret sent by HTTP Basic (form-urlencoded, the scheme in any case, with the client_id parameter beside it or not) as to the body parameters",
     ways,
     async ({ anonApi, config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
@@ -421,10 +445,14 @@ test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @aut
         ['HTTP Basic, the scheme in lower case', { in: 'basic', scheme: 'basic' }],
         ['HTTP Basic, the scheme in upper case', { in: 'basic', scheme: 'BASIC' }],
         ['the body parameters client_id and client_secret', { in: 'body' }],
+        // RFC 6749 3.2.1: a client "MAY use the client_id request parameter to identify itself" at the token
+        // endpoint; the id alone authenticates nothing, so Basic with it is still one authentication method (2.3.1).
+        ['HTTP Basic, with its client_id also as a body parameter (RFC 6749 3.2.1)', { in: 'basic', scheme: 'Basic' }],
       ];
       // Against an external target, the form the standard requires (the body form is every token request of the run).
       for (const [how, clientAuth] of config.embedded ? all : all.slice(0, 1)) {
-        const ex = await tokenExchange(config, creds, DOCUMENTED, clientAuth);
+        const extra: TokenParams = how.includes('3.2.1') ? { client_id: creds.clientId } : {};
+        const ex = await tokenExchange(config, creds, DOCUMENTED, clientAuth, extra);
         const token = accessToken(ex);
         must(ways.oauthTokenClientAuth, ex.status === 200 && typeof token === 'string', {
           expected: `status 200 with an access_token: the client's credentials by ${how} (RFC 6749 2.3.1)`,
