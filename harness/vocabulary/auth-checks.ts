@@ -577,7 +577,7 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
       )
     : declareRules('auth.scope.enforced', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test(
-    "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses, to no scope at all)",
+    "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses, to no scope at all, to every other operation's scope)",
     narrowedAway,
     async ({ api, anonApi, config }) => {
       const creds = config.credentials;
@@ -595,7 +595,15 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
       // (scope= empty). RFC 6749 3.1 has a parameter sent empty treated as omitted, so a server that follows it
       // grants the default scopes there, and the partition is left untried (below: the token must hold none of
       // the operation's scopes); one that grants no scope holds none of them, and is refused.
-      const sets: string[][] = [['read:users'], ...(unrelated ? [[unrelated]] : []), []];
+      // And the complement: every other operation's scope the client holds, none of this one's. A check for
+      // "any scope of the interface" (one scope constant shared by two routes) lets it through.
+      const others = held.filter((s) => inScopeScopes.includes(s) && !op.scopes.includes(s));
+      const sets: string[][] = [
+        ['read:users'],
+        ...(unrelated ? [[unrelated]] : []),
+        [],
+        ...(others.length ? [others] : []),
+      ];
       // Against an external target, one narrowed token to one read, the client grant's (the token-set
       // listing has its own narrowed tokens, tests/scopes.spec.ts), to keep within the request budget.
       const share = config.embedded ? sets : id === 'client-grants.get' ? sets.slice(0, 1) : [];
