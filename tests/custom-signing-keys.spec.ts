@@ -918,3 +918,18 @@ authChecks(
     around: (api, _c, fn) => withCustomSigningKeysRestored(api, fn),
   },
 );
+// The other request content type the operation takes (form-encoded, as the form checks above send it): each is
+// guarded alike.
+authChecks(
+  'custom-signing-keys.put',
+  async (api, _c, auth) =>
+    api.put(KEYS_PATH, {
+      auth,
+      body: qsStringify({ keys: [await publicJwk('conformance-auth')] }, { encodeValuesOnly: true }),
+      contentType: 'application/x-www-form-urlencoded',
+    }),
+  {
+    around: (api, _c, fn) => withCustomSigningKeysRestored(api, fn),
+    body: 'a form-encoded body',
+  },
+);

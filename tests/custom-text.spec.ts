@@ -1004,6 +1004,9 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
   });
 });
 
+const restoringText: Parameters<typeof authChecks>[2] = {
+  around: (api, c, fn) => (c.selfServiceProfileId ? withCustomTextRestored(api, c.selfServiceProfileId, fn) : fn()),
+};
 authChecks(
   'custom-text.put',
   (api, c, auth) =>
@@ -1011,7 +1014,16 @@ authChecks(
       auth,
       json: { [c.customTextKey]: 'conformance' },
     }),
-  {
-    around: (api, c, fn) => (c.selfServiceProfileId ? withCustomTextRestored(api, c.selfServiceProfileId, fn) : fn()),
-  },
+  restoringText,
+);
+// The other request content type the document names: each is guarded alike.
+authChecks(
+  'custom-text.put',
+  (api, c, auth) =>
+    api.put(customTextPath(c.selfServiceProfileId ?? 'conformance-profile'), {
+      auth,
+      body: new URLSearchParams({ [c.customTextKey]: 'conformance' }).toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    }),
+  { ...restoringText, body: 'a form-encoded body' },
 );
