@@ -154,6 +154,27 @@ const anyCase = (word: string) =>
     .array(fc.boolean(), { minLength: word.length, maxLength: word.length })
     .map((up) => [...word].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
 
+/**
+ * An attribute `name=value` in each syntax HTML gives an attribute value
+ * (13.2.5.36-38): double-quoted, single-quoted, unquoted; each where the
+ * value may be written so (no ' in a single-quoted one; an unquoted one has
+ * no white space, quote, =, <, > or `). A check reading quoted values only
+ * misses the others.
+ */
+export function attribute(name: string, value: string): fc.Arbitrary<string> {
+  return fc.constantFrom(...ATTRIBUTE_SYNTAXES.flatMap((s) => s.spell(name, value) ?? []));
+}
+
+/** The syntaxes of an attribute value (HTML 13.2.5.36-38), each spelling `name=value` where the value may be written so. */
+export const ATTRIBUTE_SYNTAXES: ReadonlyArray<{
+  what: string;
+  spell: (name: string, value: string) => string | undefined;
+}> = [
+  { what: 'double-quoted', spell: (n, v) => (v.includes('"') ? undefined : `${n}="${v}"`) },
+  { what: 'single-quoted', spell: (n, v) => (v.includes("'") ? undefined : `${n}='${v}'`) },
+  { what: 'unquoted', spell: (n, v) => (/^[^\s"'=<>`]+$/.test(v) ? `${n}=${v}` : undefined) },
+];
+
 /** Script URLs as the cheat sheet spells them: plain, mixed case, entity-encoded, with white space inside. */
 const scriptUrl = fc.oneof(
   anyCase('javascript').map((s) => `${s}:alert(1)`),
@@ -280,32 +301,39 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
       )
       .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
   })),
-  { what: 'a hyperlink to a script URL', markup: scriptUrl.map((url) => `<a href="${url}">x</a>`) },
+  // Each syntax of the attribute's value a partition of its own (a check reading quoted values only misses
+  // the unquoted one), the URL drawn among those that syntax can hold.
+  ...ATTRIBUTE_SYNTAXES.map(({ what, spell }) => ({
+    what: `a hyperlink to a script URL, its href ${what}`,
+    markup: scriptUrl.filter((url) => spell('href', url) !== undefined).map((url) => `<a ${spell('href', url)!}>x</a>`),
+  })),
   {
     // The cheat sheet's CSS context: a script URL in url(), expression(), behavior, -moz-binding; CSS and URL
     // schemes are case-insensitive, so the attribute and its value are spelt in any case.
-    what: 'script in CSS in a style attribute of an allowed tag',
-    markup: fc
-      .tuple(fc.constantFrom('span', 'b', 'p'), fc.constantFrom(...SCRIPT_CSS_VALUES))
-      .chain(([tag, css]) =>
-        fc.tuple(anyCase('style'), anyCase(css)).map(([attr, value]) => `<${tag} ${attr}="${value}">x</${tag}>`),
-      ),
+    what: 'script in CSS in a style attribute of an allowed tag, its value quoted either way or not',
+    markup: fc.tuple(fc.constantFrom('span', 'b', 'p'), fc.constantFrom(...SCRIPT_CSS_VALUES)).chain(([tag, css]) =>
+      fc
+        .tuple(anyCase('style'), anyCase(css))
+        .chain(([name, value]) => attribute(name, value))
+        .map((style) => `<${tag} ${style}>x</${tag}>`),
+    ),
   },
   // An attribute's value is read with its character references decoded (HTML 13.2.5): the two attribute-borne
   // kinds above, a character of what makes them active spelt as a reference of each form.
   {
     what: 'script in CSS in a style attribute, a character of each construct in it spelt as a character reference',
-    markup: fc
-      .tuple(fc.constantFrom('span', 'b', 'p'), fc.constantFrom(...SCRIPT_CSS_VALUES))
-      .chain(([tag, css]) =>
-        referenceSpelt(css, ACTIVE_KEYWORDS).map((value) => `<${tag} style="${value}">x</${tag}>`),
-      ),
+    markup: fc.tuple(fc.constantFrom('span', 'b', 'p'), fc.constantFrom(...SCRIPT_CSS_VALUES)).chain(([tag, css]) =>
+      referenceSpelt(css, ACTIVE_KEYWORDS)
+        .chain((value) => attribute('style', value))
+        .map((style) => `<${tag} ${style}>x</${tag}>`),
+    ),
   },
   {
     what: 'a hyperlink to a script URL, a character of its scheme spelt as a character reference',
     markup: fc
       .constantFrom('javascript:alert(1)', 'vbscript:msgbox(1)', 'data:text/html,<script>alert(1)</script>')
-      .chain((url) => referenceSpelt(url, ACTIVE_KEYWORDS).map((href) => `<a href="${href}">x</a>`)),
+      .chain((url) => referenceSpelt(url, ACTIVE_KEYWORDS).chain((value) => attribute('href', value)))
+      .map((href) => `<a ${href}>x</a>`),
   },
   ...BENIGN_ELEMENTS.map(({ what, markup }) => ({
     what: `${what}, no handler (a rich-text allow-list may hold it; "basic styling tags and hyperlinks" do not)`,
