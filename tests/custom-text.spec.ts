@@ -345,7 +345,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     'custom-text.put.value.max-length',
   );
   test(
-    'should take plain text holding & < > " \' where they make no markup, and markup spelt with character references, as text: accepted, answered with no active content, counted as characters at 2000 and refused at 2001 (property)',
+    'should take plain text holding & < > " \' where they make no markup, and markup spelt with character references, percent-encoding or backslash escapes, as text: accepted, answered with no active content, counted as characters at 2000 and refused at 2001 (property)',
     htmlText,
     async ({ api, config }) => {
       const id = profile(config);

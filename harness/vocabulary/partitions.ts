@@ -665,9 +665,9 @@ export function otherJsonTypes(valid: unknown): Array<{ what: string; value: unk
 /**
  * Plain text holding the characters HTML gives meaning to (& < > " '),
  * where they make no markup, and markup spelt with character references
- * (HTML 13.1.4): text to a browser, whatever a filter that decodes after
- * checking makes of it. Each is accepted as plain text, and holds no active
- * content once parsed.
+ * (HTML 13.1.4), percent-encoding or backslash escapes: text to a browser,
+ * whatever a filter that decodes after checking makes of it. Each is
+ * accepted as plain text, and holds no active content once parsed.
  */
 export const HTML_SIGNIFICANT_TEXT: readonly string[] = [
   'Terms & Conditions',
@@ -684,6 +684,14 @@ export const HTML_SIGNIFICANT_TEXT: readonly string[] = [
   '&#x3C;svg onload=alert(1)&#x3E;',
   '&#X3c;iframe src=javascript:alert(1)&#x3e;',
   '&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;',
+  // Markup spelt in the other encodings a value passes through on its way to storage: percent-encoding
+  // (RFC 3986 2.1; a form body is percent-decoded once, and a second decode after the check makes markup of
+  // it), doubled, and backslash escapes as JavaScript and JSON write them (here literal text, not escapes).
+  '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+  '%3cimg src=x onerror=alert(1)%3e',
+  '%253Cscript%253Ealert(1)%253C%252Fscript%253E',
+  '\\u003cscript\\u003ealert(1)\\u003c/script\\u003e',
+  '\\x3Csvg onload=alert(1)\\x3E',
 ];
 
 /** The characters HTML gives meaning to, and some around them. */
