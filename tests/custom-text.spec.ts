@@ -44,6 +44,7 @@ import {
   SAME_MARKUP,
   TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
+  CONTROL_CHARACTERS,
   WHITE_SPACE_SPELLINGS,
   jsonSpellings,
   type AlphabetName,
@@ -287,6 +288,34 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             exchange: ex,
           });
         }
+      });
+    },
+  );
+
+  const controls = declareRules('custom-text.put.resulting-map', 'custom-text.put.status');
+  test(
+    'should answer a value holding a control character or a noncharacter (U+0000, other C0 and C1 controls, DEL, U+FFFE, U+FFFF) whole where it takes it, sent either way: never cut at it or without it (relation)',
+    controls,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      await withCustomTextRestored(api, id, async () => {
+        for (const media of MEDIA)
+          for (const { what, value: c } of CONTROL_CHARACTERS) {
+            const value = `Before ${c} after.`;
+            const ex = await putAs(api, id, media, { [key]: value });
+            // Whether a server takes such a value is its choice (U+0000 is an HTML parse error): a refusal is observed.
+            if (!is2xx(ex)) {
+              observe('custom-text.put.status', `a value holding ${what} answered`, String(ex.status));
+              continue;
+            }
+            const got = answered(ex, key);
+            must(controls.customTextPutResultingMap, got === value, {
+              expected: `${key}: the value as set, ${[...value].length} characters with ${what} inside (sent ${media})`,
+              actual: `${key}: ${JSON.stringify(got)?.slice(0, 120)}`,
+              exchange: ex,
+            });
+          }
       });
     },
   );

@@ -100,6 +100,31 @@ export const UNICODE_SPELLINGS: ReadonlyArray<{ what: string; value: string }> =
   { what: 'Hangul conjoining jamo (NFD of the syllables)', value: '\u1112\u1161\u11ab\u1100\u1173\u11af' },
 ];
 
+/**
+ * Characters a string may hold that text stores trip on, each a partition:
+ * the C0 controls (U+0000 ends a C string; U+0009, U+000A and U+000D are
+ * white space, in WHITE_SPACE_SPELLINGS), DEL, the C1 controls (U+0085 is a
+ * line break to some), and Unicode noncharacters (U+FFFE, U+FFFF). Each is a
+ * character of a JSON string (RFC 8259 7, escaped as \u0000 ... where it must
+ * be); the HTML parser calls U+0000 a parse error, so a server may refuse a
+ * value holding one. What it takes it answers whole.
+ */
+export const CONTROL_CHARACTERS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'U+0000 NULL', value: '\u0000' },
+  { what: 'U+0001 START OF HEADING', value: '\u0001' },
+  { what: 'U+0008 BACKSPACE', value: '\u0008' },
+  { what: 'U+000B LINE TABULATION', value: '\u000b' },
+  { what: 'U+000C FORM FEED', value: '\u000c' },
+  { what: 'U+001B ESCAPE', value: '\u001b' },
+  { what: 'U+001F UNIT SEPARATOR', value: '\u001f' },
+  { what: 'U+007F DELETE', value: '\u007f' },
+  { what: 'U+0080 (C1)', value: '\u0080' },
+  { what: 'U+0085 NEXT LINE', value: '\u0085' },
+  { what: 'U+009F (C1)', value: '\u009f' },
+  { what: 'U+FFFE (a noncharacter)', value: '\ufffe' },
+  { what: 'U+FFFF (a noncharacter)', value: '\uffff' },
+];
+
 // ------------------------------------------------------------------ HTML
 
 /** Elements that are neither basic styling nor a hyperlink, and that carry or load script or content. */
