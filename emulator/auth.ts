@@ -324,7 +324,7 @@ async function tokenHandler(
   // RFC 9110 11.6.1: every 401 carries a challenge; RFC 6749 5.2: Basic, the scheme this endpoint takes.
   const challenge: Record<string, string> = { 'www-authenticate': 'Basic realm="oauth"' };
   if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
-  const client = ctx.auth.client(clientId);
+  const client = ctx.deviations.authenticatingClient(clientId, secret, ctx.auth);
   const secretOk =
     client !== undefined &&
     (safeEqual(ctx.deviations.presentedSecret(secret, client.clientSecret), client.clientSecret) ||

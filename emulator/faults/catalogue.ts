@@ -30,6 +30,7 @@ import { round11 } from './blind/round-11.ts';
 import { round12 } from './blind/round-12.ts';
 import { round13 } from './blind/round-13.ts';
 import { round14 } from './blind/round-14.ts';
+import { round15 } from './blind/round-15.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -769,6 +770,7 @@ export const faults = [
   ...round12,
   ...round13,
   ...round14,
+  ...round15,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

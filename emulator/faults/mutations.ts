@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import qs from 'qs';
 import type { OperationId } from '../../spec/operations.js';
 import { isApiPath, OAuthError } from '../auth.js';
 import { CONTROL_PREFIX } from '../context.js';
@@ -1857,6 +1858,110 @@ const answerMutations: readonly AnswerMutation[] = [
     },
     reshape: (a) => ({ ...a, status: 204, body: undefined }),
   },
+  // blind round 15
+  {
+    by: 'token-response-body-credentials-no-no-store',
+    on: ['oauth.token'],
+    // The cache headers are set on the HTTP Basic branch only.
+    when: (_a, q) => !/^Basic\b/i.test(q.request.headers.authorization ?? ''),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': undefined, pragma: undefined } }),
+  },
+  {
+    by: 'user-id-length-counts-graphemes',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The limit counted in grapheme clusters: an id within it is looked up, and no user has so long an id.
+    when: (a, q) => is('invalid_uri')(a) && graphemeCount(param(q.request, 'id')) <= USER_ID_MAX,
+    reshape: (_a, q) =>
+      q.state.users.has(param(q.request, 'id'))
+        ? ok(q.state.tokenSets.get(param(q.request, 'id')) ?? [])
+        : error('inexistent_user'),
+  },
+  {
+    by: 'transition-is-valid-null-after-move',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (b) => ({ ...b, is_valid: null })),
+  },
+  {
+    by: 'transition-fallback-priority-null',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (b) =>
+        Array.isArray(b['allocations'])
+          ? {
+              ...b,
+              allocations: (b['allocations'] as Json[]).map((x) =>
+                x['is_fallback'] === true ? { ...x, priority: null } : x,
+              ),
+            }
+          : b,
+      ),
+  },
+  {
+    by: 'client-grant-id-cut-at-semicolon',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    // The segment cut at its first ; (a matrix parameter).
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      const raw = q.request.url.split('?', 1)[0]!.split('/')[4] ?? '';
+      return is('inexistent_client_grant')(a) && raw.includes(';') && q.state.clientGrants.has(id.split(';', 1)[0]!);
+    },
+    reshape: (_a, q) => ok(q.state.clientGrants.get(param(q.request, 'id').split(';', 1)[0]!)),
+  },
+  {
+    by: 'client-grant-adt-single-item-collapsed',
+    on: ['client-grants.get'],
+    reshape: (a) =>
+      body(a, (b) => {
+        const adt = b['authorization_details_types'];
+        return Array.isArray(adt) && adt.length === 1 ? { ...b, authorization_details_types: adt[0] } : b;
+      }),
+  },
+  {
+    by: 'event-streams-list-first-subscription-only',
+    on: ['event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) =>
+        Array.isArray(s['subscriptions']) ? { ...s, subscriptions: (s['subscriptions'] as Json[]).slice(0, 1) } : s,
+      ),
+  },
+  {
+    by: 'event-stream-disabled-webhook-endpoint-null',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => {
+        const destination = s['destination'] as Json | undefined;
+        const configuration = destination?.['configuration'] as Json | undefined;
+        if (s['status'] !== 'disabled' || destination === undefined || configuration === undefined) return s;
+        return { ...s, destination: { ...destination, configuration: { ...configuration, webhook_endpoint: null } } };
+      }),
+  },
+  {
+    by: 'keys-key-ops-dropped-beside-use',
+    on: ['custom-signing-keys.put'],
+    // RFC 7517 4.3 read as "not both": key_ops dropped where use is set.
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) => {
+          if (k['use'] === undefined || k['key_ops'] === undefined) return k;
+          const { key_ops: _dropped, ...rest } = k;
+          return rest;
+        }),
+      })),
+  },
+  {
+    by: 'keys-form-answer-form-encoded',
+    on: ['custom-signing-keys.put'],
+    // The answer written in the media type of the request.
+    when: (_a, q) => mediaTypeOf(q.request) === FORM,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': FORM },
+      body: qs.stringify(a.body, { encodeValuesOnly: true }),
+    }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2136,6 +2241,37 @@ const frameMutations: readonly FrameMutation[] = [
     // The replay path rebuilds the envelope from the archive and mints a new id.
     when: (_f, at) => at.afterCursor,
     reshape: (f) => envelope(f, (e) => (e['id'] = `evt_${randomBytes(8).toString('hex')}`)),
+  },
+  // blind round 15
+  {
+    by: 'sse-event-field-double-space',
+    frames: ['message'],
+    // "event: " written before a value that starts with a space of its own.
+    reshape: (f) => ({ ...f, event: ` ${f.event}` }),
+  },
+  {
+    by: 'heartbeat-data-bare-offset',
+    frames: ['heartbeat'],
+    reshape: (f) => ({ ...f, data: String((f.data as Json)['offset']) }),
+  },
+  {
+    by: 'context-request-custom-domain-null',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const request = e.data.context['request'] as Json | undefined;
+        if (request !== undefined && request['custom_domain'] === undefined) request['custom_domain'] = null;
+      }),
+  },
+  {
+    by: 'connection-created-cross-app-access-null',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const accounts = e.data.object['connected_accounts'] as Json | undefined;
+        if (accounts !== undefined && accounts['cross_app_access'] === false) accounts['cross_app_access'] = null;
+      }),
   },
 ];
 
@@ -2651,6 +2787,14 @@ const refusals: readonly Refusal[] = [
     },
     error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
   },
+  // blind round 15
+  {
+    by: 'custom-text-http-links-refused',
+    on: 'custom-text.put',
+    // Only https: and mailto: links taken.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /\bhref\s*=\s*["']?\s*http:/i.test(v)),
+    error: () => apiError('invalid_body', 'Links must use https or mailto'),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -2768,3 +2912,10 @@ const TENANT_SIGNING_KEY: Readonly<Record<string, unknown>> = {
   n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
   e: 'AQAB',
 };
+
+/** The grapheme clusters of a string (`user-id-length-counts-graphemes`). */
+function graphemeCount(s: string): number {
+  let n = 0;
+  for (const _ of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)) n++;
+  return n;
+}

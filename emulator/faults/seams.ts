@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { OperationId } from '../../spec/operations.js';
-import type { Principal, TokenAuthority } from '../auth.js';
+import type { Client, Principal, TokenAuthority } from '../auth.js';
 import { encodeOffset, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
@@ -155,6 +155,7 @@ export class Deviations {
       'rate-limit-reset-floored',
       'rate-limit-limit-off-by-one',
       'rate-limit-429-header-names-hyphenated',
+      'rate-limit-remaining-omitted-when-zero',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -354,6 +355,13 @@ export class Deviations {
       token.has(EVENTS_READ_SCOPE)
     )
       return new Set([...token, STREAM_READ_SCOPE]);
+    // Only the verb compared on the event stream routes: any read: scope stands for read:event_streams.
+    if (
+      this.on('event-streams-any-read-scope') &&
+      (operation === 'event-streams.get' || operation === 'event-streams.list') &&
+      [...token].some(isRead)
+    )
+      return new Set([...token, STREAM_READ_SCOPE]);
     return token;
   }
 
@@ -391,6 +399,8 @@ export class Deviations {
     // The type compared as written: Application/JSON is not application/json to it.
     if (this.on('media-type-case-sensitive-415') && operation === 'experiments.transition')
       return header.split(';', 1)[0]!.trim();
+    // Cut at ; and not trimmed: "application/json ; charset=utf-8" keeps its space.
+    if (this.on('media-type-space-before-parameter-415')) return header.split(';', 1)[0]!.toLowerCase();
     return mediaType;
   }
 
@@ -477,6 +487,7 @@ export class Deviations {
 
   /** The JWT a presented bearer token stands for. */
   bearerJwt(token: string): string {
+    if (this.on('bearer-padded-token-accepted')) return token.replace(/=+$/, '');
     if (this.on('token-jwt-padded-base64'))
       return token
         .split('.')
@@ -542,6 +553,8 @@ export class Deviations {
     // The limiter's own refusal path names the headers X-Rate-Limit-*.
     if (this.on('rate-limit-429-header-names-hyphenated') && !d.allowed)
       return Object.fromEntries(Object.entries(out).map(([k, v]) => [k.replace(/^x-ratelimit-/, 'x-rate-limit-'), v]));
+    // Set only when truthy: a remaining count of 0 leaves the header out.
+    if (this.on('rate-limit-remaining-omitted-when-zero') && !out[names.remaining]) delete out[names.remaining];
     return out;
   }
 
@@ -752,6 +765,17 @@ export class Deviations {
   customTextRead(body: unknown, valueMax: number): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
+    if (this.on('custom-text-length-first-value-only') && isMap)
+      // The limit checked on the first value only: the others pass the schema cut to the limit, kept whole.
+      return {
+        checked: Object.fromEntries(
+          Object.entries(body).map(([k, v], i) => [
+            k,
+            i > 0 && typeof v === 'string' ? [...v].slice(0, valueMax).join('') : v,
+          ]),
+        ),
+        kept,
+      };
     if (this.on('custom-text-length-counts-text-not-markup') && isMap)
       // The limit counted on the rendered text: tags stripped before the check, the value kept as sent.
       return {
@@ -816,6 +840,8 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    // Taken for HTML only when it starts with a tag.
+    if (this.on('custom-text-markup-check-needs-leading-tag') && !value.trimStart().startsWith('<')) return value;
     if (this.on('custom-text-style-check-case-sensitive')) {
       // Style values searched in lower case only: those that pass that search read as harmless.
       const seen = value.replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, lead: string, v: string) =>
@@ -1286,6 +1312,7 @@ export class Deviations {
       return 'client_credentials';
     if (this.on('token-grant-type-case-insensitive') && value?.toLowerCase() === 'client_credentials')
       return 'client_credentials';
+    if (this.on('token-grant-type-trimmed') && value?.trim() === 'client_credentials') return 'client_credentials';
     return value;
   }
 
@@ -1329,6 +1356,7 @@ export class Deviations {
 
   /** The request URL routed (`api-version-segment-ignored`: any /api/v<n> read as /api/v2). */
   routedUrl(url: string): string {
+    if (this.on('api-prefix-optional') && OPERATION_ROOTS.test(url)) return `/api/v2${url}`;
     if (!this.on('api-version-segment-ignored')) return url;
     return url.replace(/^\/api\/v[0-9]+(?=\/|\?|$)/, '/api/v2');
   }
@@ -1345,6 +1373,23 @@ export class Deviations {
       operation === 'custom-signing-keys.put' &&
       (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded'
     );
+  }
+
+  /** The client a token request authenticates as, given its client_id (`token-client-found-by-secret`: else by secret). */
+  authenticatingClient(clientId: string, secret: string, auth: TokenAuthority): Client | undefined {
+    const client = auth.client(clientId);
+    if (client !== undefined || !this.on('token-client-found-by-secret')) return client;
+    return Object.values(auth.clients).find((c) => c.clientSecret === secret);
+  }
+
+  /** Whether a stream resumed from a cursor goes on with live events (`resumed-stream-not-live`: it does not). */
+  get liveAfterCursor(): boolean {
+    return !this.on('resumed-stream-not-live');
+  }
+
+  /** The events a from_timestamp replays, given whether event_type filters the stream (`filtered-timestamp-starts-latest`). */
+  timestampBacklogOf(backlog: LoggedEvent[], filtered: boolean): LoggedEvent[] {
+    return this.on('filtered-timestamp-starts-latest') && filtered ? [] : backlog;
   }
 }
 
@@ -1479,3 +1524,7 @@ function percentDecodedOnce(value: string): string {
     return value;
   }
 }
+
+/** The first segments of the operations' paths (`api-prefix-optional`: served at the root too). */
+const OPERATION_ROOTS =
+  /^\/(?:users|experimentation|client-grants|events|event-streams|keys|self-service-profiles)(?:[/?]|$)/;

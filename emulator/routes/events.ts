@@ -113,7 +113,8 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       : undefined;
     // The cursor is more accurate than a timestamp, so it wins when both are given.
     if (from !== undefined && !ctx.deviations.cursorBeatsTimestamp) from = undefined;
-    if (from === undefined && start !== undefined) backlog = ctx.deviations.timestampBacklog(ctx.events, start);
+    if (from === undefined && start !== undefined)
+      backlog = ctx.deviations.timestampBacklogOf(ctx.deviations.timestampBacklog(ctx.events, start), filter !== null);
   }
   const resumed = from !== undefined;
   if (from !== undefined) {
@@ -135,7 +136,11 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   // Neither from nor from_timestamp: the stream starts at the latest position.
   const unpositioned = from === undefined && fromTimestamp === undefined;
   if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events);
-  const live = unpositioned ? ctx.deviations.liveWithoutStart : from !== undefined || ctx.deviations.liveAfterTimestamp;
+  const live = unpositioned
+    ? ctx.deviations.liveWithoutStart
+    : from !== undefined
+      ? ctx.deviations.liveAfterCursor
+      : ctx.deviations.liveAfterTimestamp;
   return { backlog, filter, live, resumed };
 }
 
