@@ -631,19 +631,36 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     },
   );
 
-  /** The private members of a JWK (RFC 7518 6.2.2, 6.3.2, 6.4.1): a public key set holds none of them. */
-  const PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+  /**
+   * The private members of a JWK by key type: RFC 7518 6.2.2 (EC d), 6.3.2 (RSA d, p, q, dp, dq, qi, oth),
+   * 6.4.1 (oct k) and RFC 8037 2 (OKP d). A public key set holds none of them, whatever the kty.
+   */
+  const PRIVATE_BY_KTY: Readonly<Record<string, readonly string[]>> = {
+    EC: ['d'],
+    RSA: ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth'],
+    oct: ['k'],
+    OKP: ['d'],
+  };
+  const PRIVATE = [...new Set(Object.values(PRIVATE_BY_KTY).flat())];
+  /** A private JWK of a signing key type (its public part with every private member RFC 7518 / 8037 gives it). */
+  const privateJwkOf = async (type: SigningKeyType) =>
+    exportJWK((await keyPairFor('crv' in type ? type.crv : type.alg)).privateKey) as Promise<Record<string, unknown>>;
+  /** The symmetric key: kty oct holds its secret k, nothing public (RFC 7518 6.4). */
+  const OCT_KEY = { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' };
   const publicOnly = declareRules('custom-signing-keys.put.public-only');
   test(
-    'should not store or answer the private part of a key, sent as JSON or form-encoded: EC and RSA private keys, a symmetric key',
+    'should not store or answer the private part of a key, sent as JSON or form-encoded: the private key of every signing key type (EC, RSA, OKP Ed25519), a symmetric key',
     publicOnly,
-    async ({ api }) => {
-      const jwkOf = async (alg: string) => exportJWK((await keyPairFor(alg)).privateKey);
-      const keys: Array<[string, Record<string, unknown>]> = [
-        ['an EC private key (d)', await jwkOf('ES256')],
-        ['an RSA private key (d, p, q, dp, dq, qi)', await jwkOf('RS256')],
-        ['a symmetric key (kty oct, k)', { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' }],
-      ];
+    async ({ api, config }) => {
+      // Every key type tried (keyTypesFor), as its whole private JWK; a type the target does not take is refused
+      // anyway, which the rule admits.
+      const keys: Array<[string, Record<string, unknown>]> = [];
+      for (const type of keyTypesFor(config)) {
+        const jwk = await privateJwkOf(type);
+        const members = PRIVATE_BY_KTY[String(jwk.kty)]!.filter((m) => m in jwk);
+        keys.push([`an ${type.what} private key (${members.join(', ')})`, jwk]);
+      }
+      keys.push(['a symmetric key (kty oct, k)', OCT_KEY]);
       await withCustomSigningKeysRestored(api, async () => {
         // Both request content types the operation takes: a key's members are checked alike in each.
         const sent = (jwk: Record<string, unknown>, as: 'JSON' | 'form') => {
@@ -682,21 +699,23 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const anyMember = declareRules('custom-signing-keys.put.public-only', 'custom-signing-keys.put.json');
   test(
-    'should never take a private member, each alone (RFC 7518 6.2.2 d; 6.3.2 d, p, q, dp, dq, qi, oth; 6.4.1 k), in a key at any position of a set: refused and nothing stored, or stored and answered without it',
+    'should never take a private member, each alone, of every signing key type (RFC 7518 6.2.2 EC d; 6.3.2 RSA d, p, q, dp, dq, qi, oth; 6.4.1 oct k; RFC 8037 2 OKP d), in a key at any position of a set: refused and nothing stored, or stored and answered without it',
     anyMember,
     async ({ api, config }) => {
-      const ec = await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey);
-      const rsa = await exportJWK((await keyPairFor('RS256')).privateKey);
-      // Each private member alone, on the public part of its key type (for oth, RFC 7518 6.3.2.7: an array of r, d, t).
-      const withMember: Array<[string, Record<string, unknown>]> = [
-        ['EC d', { kty: 'EC', crv: ec.crv, x: ec.x, y: ec.y, d: ec.d }],
-        ...(['d', 'p', 'q', 'dp', 'dq', 'qi'] as const).map((m): [string, Record<string, unknown>] => [
-          `RSA ${m}`,
-          { kty: 'RSA', n: rsa.n, e: rsa.e, [m]: rsa[m] },
-        ]),
-        ['RSA oth', { kty: 'RSA', n: rsa.n, e: rsa.e, oth: [{ r: rsa.p, d: rsa.dp, t: rsa.qi }] }],
-        ['oct k', { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' }],
-      ];
+      // Every key type tried (keyTypesFor) × each of its private members alone, on the public part of its key
+      // (for oth, RFC 7518 6.3.2.7: an array of r, d, t), and the symmetric key's k.
+      const withMember: Array<[string, Record<string, unknown>]> = [];
+      for (const type of keyTypesFor(config)) {
+        const jwk = await privateJwkOf(type);
+        const kty = String(jwk.kty);
+        const publicPart = Object.fromEntries(Object.entries(jwk).filter(([m]) => !PRIVATE_BY_KTY[kty]!.includes(m)));
+        for (const m of PRIVATE_BY_KTY[kty]!)
+          withMember.push([
+            `${type.what} ${m}`,
+            { ...publicPart, [m]: m === 'oth' ? [{ r: jwk.p, d: jwk.dp, t: jwk.qi }] : jwk[m] },
+          ]);
+      }
+      withMember.push(['oct k', OCT_KEY]);
       const others = [await publicJwk('conformance-pub-a'), await publicJwk('conformance-pub-b')];
       // Sets of three, the key with the private member at each position (against an external target, each
       // member once, its position in turn).

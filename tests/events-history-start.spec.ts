@@ -13,6 +13,7 @@ import {
   offsetOf,
   readHistory,
   readReplay,
+  readResumed,
   readUpTo,
   SPELLINGS,
   spelled,
@@ -146,6 +147,74 @@ async function startAtCaused(
   return true;
 }
 
+/**
+ * One stream from `ms` (whole seconds), judged by its relation to the uncut history: it is the history's suffix
+ * from the first event at or after `ms`, in the history's order. A server may start the less accurate way,
+ * within a minute before `ms`: the suffix may then begin at an event of that minute, never earlier. Where the
+ * history's times do not rise along the stream, a suffix by time is not defined: order, completeness and
+ * nothing early are judged, not contiguity.
+ */
+async function startAtTimestamp(
+  start: Declared<'events.from-timestamp.start'>,
+  events: EventsHarness,
+  config: Config,
+  h: History,
+  ms: number,
+  where: string,
+): Promise<void> {
+  const times = h.events.map(timeOf);
+  const from_timestamp = timestamp(ms);
+  const conn = await events.subscribe({ query: { from_timestamp } });
+  must(
+    start.eventsFromTimestampStart,
+    conn.isEventStream,
+    ev(
+      conn,
+      `a 2xx event stream for the RFC 3339 timestamp ${from_timestamp}`,
+      `status ${conn.status}, Content-Type ${conn.contentType || '(none)'} ${conn.errorBody.slice(0, 200)}`,
+    ),
+  );
+  if (!conn.isEventStream) return;
+  const first = times.findIndex((t) => t >= ms);
+  const due = first < 0 ? [] : h.ids.filter((_, i) => times[i]! >= ms);
+  // Up to the newest history event where it is due; where none is, whatever the stream replays (bounded).
+  const { got, unfinished } = await readResumed(conn, config, due.length ? [h.ids.at(-1)!] : [], h.ids);
+  conn.close();
+  const rising = times.every((t, i) => i === 0 || t >= times[i - 1]!);
+  const earliest = times.findIndex((t) => t >= ms - TOLERANCE_MS);
+  // The suffixes a right start gives: from the first event at or after ms, or from one of the minute before it.
+  const suffixes = rising
+    ? Array.from(
+        { length: (first < 0 ? h.ids.length : first) - (earliest < 0 ? h.ids.length : earliest) + 1 },
+        (_, k) => h.ids.slice((earliest < 0 ? h.ids.length : earliest) + k),
+      )
+    : [];
+  const inOrder = h.ids.filter((id) => got.includes(id));
+  const missing = due.filter((id) => !got.includes(id));
+  const early = got.filter((id) => times[h.ids.indexOf(id)]! < ms - TOLERANCE_MS);
+  const right = rising
+    ? suffixes.some((x) => JSON.stringify(x) === JSON.stringify(got))
+    : missing.length === 0 && early.length === 0 && JSON.stringify(inOrder) === JSON.stringify(got);
+  const expected = first < 0 ? '(none)' : `${h.ids[first]} … ${h.ids.at(-1)} (${due.length})`;
+  must(
+    start.eventsFromTimestampStart,
+    !unfinished && right,
+    ev(
+      conn,
+      `the uncut history's suffix from its first event at or after ${from_timestamp} (${where}), in its order: ${expected}${
+        rising ? '; a start within the minute before may add events of that minute, nothing earlier' : ''
+      }`,
+      unfinished ??
+        `${got.join(', ') || '(none)'}${missing.length ? `; missing ${missing.join(', ')}` : ''}${
+          early.length ? `; a minute or more before: ${early.join(', ')}` : ''
+        }`,
+      `uncut history (from_timestamp ${h.from_timestamp}): ${h.events
+        .map((m, i) => `${h.ids[i]}@${new Date(times[i]!).toISOString()}`)
+        .join(', ')}`,
+    ),
+  );
+}
+
 test.describe("events stream: the tenant's history @sse", () => {
   const replay = declareRules(READ, 'events.start.replay');
   test(
@@ -259,6 +328,46 @@ test.describe("events stream: the tenant's history @sse", () => {
             .join(', ')}`,
         ),
       );
+    },
+  );
+
+  const partition = declareRules(READ, 'events.from-timestamp.start');
+  test(
+    "should start a stream from a timestamp at the uncut history's suffix from its first event at or after it: at and just before the oldest, a middle and the newest event, and after all of them (partition, relation)",
+    partition,
+    async ({ events, config }) => {
+      // One stream per point: more than a read-only run against a tenant may send (its request budget).
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'A read-only run against an external target: the streams of this partition are past its request budget',
+      );
+      const h = await history(partition, events, config);
+      requireHistory(h, 1, 'to start streams at their times');
+      const dated = h.events.map(timeOf).filter((t) => Number.isFinite(t));
+      test.skip(
+        dated.length !== h.events.length,
+        `Of the tenant's ${h.events.length} events of the last ${HISTORY_MS / 3_600_000} h, ${dated.length} carry a time: the partition needs every one`,
+      );
+      const n = h.events.length;
+      const points: Array<[number, string]> = [];
+      for (const [j, which] of [
+        [0, 'the oldest'],
+        [Math.floor(n / 2), 'a middle one'],
+        [n - 1, 'the newest'],
+      ] as const) {
+        const at = wholeSecond(dated[j]!);
+        points.push([at, `the second of ${which}, history event ${j}`]);
+        points.push([at - 1000, `the second before ${which}, history event ${j}`]);
+      }
+      // After every event of the history (not in the future: the history was read after its newest event).
+      const after = wholeSecond(Math.max(...dated)) + 1000;
+      if (after <= Date.now()) points.push([after, 'the second after the newest history event']);
+      const seen = new Set<number>();
+      for (const [ms, where] of points) {
+        if (seen.has(ms)) continue;
+        seen.add(ms);
+        await startAtTimestamp(partition, events, config, h, ms, where);
+      }
     },
   );
 

@@ -35,6 +35,11 @@ const RESET_TOLERANCE_MS = 1000;
 const YEAR_MS = 366 * 24 * 3_600_000;
 /** The longest the probe waits for a window to reset before trying again. */
 const MAX_RESET_WAIT_MS = 20_000;
+/**
+ * Requests sent right after the first 429, within its window: the headers describe the limit on every 429, not
+ * only on the first a token gets. A target may admit some of them (a token bucket refills): only 429s are held.
+ */
+const AFTER_429 = 2;
 
 /** The form of X-RateLimit-Reset, for the observation: epoch seconds or seconds to go, with or without a fraction. */
 function resetForm(v: string | undefined): string {
@@ -61,6 +66,11 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   let noRetry: string | undefined;
   /** The fresh window after the reset, sent until its 429 with the same token: its answers in order. */
   const second: Seen[] = [];
+  /** The answers to the requests sent right after the first 429 (AFTER_429), before waiting for its reset. */
+  const after429: Seen[] = [];
+  /** Every 429 the probe got, in order: the first, those right after it, the fresh window's. */
+  const refusals = (): Seen[] =>
+    [seen.at(-1), ...after429, second.at(-1)].filter((x): x is Seen => x !== undefined && x.ex.status === 429);
 
   /** The limit the target announced before any 429 (X-RateLimit-Limit of its first answer that has one). */
   const announced = (): { limit: number; s: Seen } | undefined => {
@@ -142,8 +152,15 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         } else if (remaining !== undefined && remaining > 0) spent = undefined;
       }
       if (limited) {
-        // Waiting as X-RateLimit-Reset says must work: one request once the window has reset.
-        const delay = resetDelayMs(limited.headers['x-ratelimit-reset'], seen.at(-1)!.at);
+        // A few more requests at once, within the probe's budget: each that is refused is a 429 like the first.
+        while (after429.length < AFTER_429 && seen.length + after429.length < config.rateLimitProbeMax)
+          after429.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
+        // Waiting as X-RateLimit-Reset says must work: one request once the window has reset (the latest Reset
+        // of the 429s, in case the refused requests were counted too).
+        const resets = [seen.at(-1)!, ...after429.filter((x) => x.ex.status === 429)]
+          .map((x) => resetDelayMs(x.ex.headers['x-ratelimit-reset'], x.at))
+          .filter((d): d is number => d !== undefined);
+        const delay = resets.length ? Math.max(...resets) : undefined;
         if (delay === undefined) noRetry = 'the 429 gave no numeric X-RateLimit-Reset to wait for';
         else if (delay > MAX_RESET_WAIT_MS)
           noRetry = `the 429's window resets in ${Math.round(delay / 1000)} s, past the probe's ${MAX_RESET_WAIT_MS / 1000} s wait`;
@@ -192,16 +209,24 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   });
 
   const headers = declareRules('token-sets.list.rate-limit.headers', 'http.json-error-bodies');
-  test('should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on the 429', headers, async () => {
-    need429(headers.tokenSetsListRateLimitHeaders);
-    mustBeJsonErrorBody(headers, limited!);
-    const missing = HEADERS.filter((h) => limited!.headers[h] === undefined);
-    must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, {
-      expected: HEADERS.join(', '),
-      actual: `missing ${missing.join(', ')}`,
-      exchange: limited,
-    });
-  });
+  test(
+    'should describe the limit in X-RateLimit-Limit, -Remaining and -Reset on every 429, not only the first',
+    headers,
+    async () => {
+      need429(headers.tokenSetsListRateLimitHeaders);
+      // The first 429, those refused right after it within its window, and the fresh window's: each is a 429.
+      const all = refusals();
+      for (const [i, x] of all.entries()) {
+        mustBeJsonErrorBody(headers, x.ex);
+        const missing = HEADERS.filter((h) => x.ex.headers[h] === undefined);
+        must(headers.tokenSetsListRateLimitHeaders, missing.length === 0, {
+          expected: `${HEADERS.join(', ')} on 429 ${i + 1} of the ${all.length} the probe got (same token)`,
+          actual: `missing ${missing.join(', ')}`,
+          exchange: x.ex,
+        });
+      }
+    },
+  );
 
   const countdown = declareRules('rate-limit.header-values');
   test('should have counted X-RateLimit-Remaining down before the 429', countdown, async () => {
@@ -230,7 +255,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     need429(reset.rateLimitHeaderValues);
     test.skip(noRetry !== undefined, noRetry ?? '');
     must(reset.rateLimitHeaderValues, afterReset!.ex.status !== 429, {
-      expected: `no 429 ${afterReset!.waitedMs} ms after the 429 (its X-RateLimit-Reset ${limited!.headers['x-ratelimit-reset']}, plus ${RESET_TOLERANCE_MS} ms)`,
+      expected: `no 429 ${afterReset!.waitedMs} ms after the 429s (the latest of their X-RateLimit-Reset, the first's ${limited!.headers['x-ratelimit-reset']}, plus ${RESET_TOLERANCE_MS} ms)`,
       actual: `status ${afterReset!.ex.status}, X-RateLimit-Reset now ${afterReset!.ex.headers['x-ratelimit-reset']}`,
       exchange: afterReset!.ex,
     });
@@ -242,54 +267,56 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     headerValues,
     async () => {
       need429(headerValues.rateLimitHeaderValues);
-      const ex = limited!;
-      const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
-      // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
-      const bad = present.filter((h) => num(ex.headers[h]) === undefined);
-      must(headerValues.rateLimitHeaderValues, bad.length === 0, {
-        expected: 'numbers',
-        actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '),
-        exchange: ex,
-      });
-      const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
-      const negative = (
-        [
-          ['X-RateLimit-Limit', limit],
-          ['X-RateLimit-Remaining', remaining],
-        ] as const
-      ).filter(([, v]) => v !== undefined && v < 0);
-      must(headerValues.rateLimitHeaderValues, negative.length === 0, {
-        expected: 'a limit and a remaining count not below 0',
-        actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '),
-        exchange: ex,
-      });
-      if (limit !== undefined && remaining !== undefined) {
-        must(headerValues.rateLimitHeaderValues, remaining <= limit, {
-          expected: 'Remaining ≤ Limit',
-          actual: `Remaining ${remaining}, Limit ${limit}`,
+      // Every 429 the probe got: the first, those refused right after it, the fresh window's.
+      for (const x of refusals()) {
+        const ex = x.ex;
+        const present = HEADERS.filter((h) => ex.headers[h] !== undefined);
+        // Any numeric form: integers, fractions, epoch seconds or seconds to go (numeric values are not shown).
+        const bad = present.filter((h) => num(ex.headers[h]) === undefined);
+        must(headerValues.rateLimitHeaderValues, bad.length === 0, {
+          expected: 'numbers',
+          actual: bad.map((h) => `${h}: ${ex.headers[h]}`).join(', '),
           exchange: ex,
         });
-      }
-      // Reset names a moment (epoch seconds) or a wait (seconds): in either reading, within a year. Windows are
-      // not shown, but a Reset decades ahead (epoch milliseconds read as seconds) describes no limit.
-      const delay = resetDelayMs(ex.headers['x-ratelimit-reset']);
-      must(headerValues.rateLimitHeaderValues, delay === undefined || delay <= YEAR_MS, {
-        expected: 'X-RateLimit-Reset at most a year ahead, as epoch seconds or seconds to wait',
-        actual: `X-RateLimit-Reset ${ex.headers['x-ratelimit-reset']}: ${Math.round((delay ?? 0) / YEAR_MS)} years ahead`,
-        exchange: ex,
-      });
-      // Every 429 names a reset still to come, in the fresh window as in the first: an epoch-seconds Reset is not
-      // before the 429 arrived (less a second of rounding). A Reset in the past describes no window of this one.
-      const fresh = second.at(-1);
-      for (const x of [seen.at(-1)!, ...(fresh?.ex.status === 429 ? [fresh] : [])]) {
-        const n = num(x.ex.headers['x-ratelimit-reset']);
+        const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
+        const negative = (
+          [
+            ['X-RateLimit-Limit', limit],
+            ['X-RateLimit-Remaining', remaining],
+          ] as const
+        ).filter(([, v]) => v !== undefined && v < 0);
+        must(headerValues.rateLimitHeaderValues, negative.length === 0, {
+          expected: 'a limit and a remaining count not below 0',
+          actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '),
+          exchange: ex,
+        });
+        if (limit !== undefined && remaining !== undefined) {
+          must(headerValues.rateLimitHeaderValues, remaining <= limit, {
+            expected: 'Remaining ≤ Limit',
+            actual: `Remaining ${remaining}, Limit ${limit}`,
+            exchange: ex,
+          });
+        }
+        // Reset names a moment (epoch seconds) or a wait (seconds): in either reading, within a year. Windows are
+        // not shown, but a Reset decades ahead (epoch milliseconds read as seconds) describes no limit.
+        const delay = resetDelayMs(ex.headers['x-ratelimit-reset'], x.at);
+        must(headerValues.rateLimitHeaderValues, delay === undefined || delay <= YEAR_MS, {
+          expected: 'X-RateLimit-Reset at most a year ahead, as epoch seconds or seconds to wait',
+          actual: `X-RateLimit-Reset ${ex.headers['x-ratelimit-reset']}: ${Math.round((delay ?? 0) / YEAR_MS)} years ahead`,
+          exchange: ex,
+        });
+        // A reset still to come: an epoch-seconds Reset is not before the 429 arrived (less a second of
+        // rounding). A Reset in the past describes no window of this one.
+        const n = num(ex.headers['x-ratelimit-reset']);
         if (n === undefined || n <= 1e9) continue;
         must(headerValues.rateLimitHeaderValues, n * 1000 >= x.at - RESET_TOLERANCE_MS, {
           expected: `X-RateLimit-Reset on a 429 not before the 429 arrived (${new Date(x.at).toISOString()})`,
           actual: `X-RateLimit-Reset ${n}: ${new Date(n * 1000).toISOString()}, ${Math.round((x.at - n * 1000) / 1000)} s before`,
-          exchange: x.ex,
+          exchange: ex,
         });
       }
+      const ex = limited!;
+      const remaining = num(ex.headers['x-ratelimit-remaining']);
       observe(
         'rate-limit.values',
         'X-RateLimit-Remaining on the 429',

@@ -106,6 +106,8 @@ export const round14 = [
     rule: 'events.from-timestamp.start',
     how: 'from_timestamp is looked up in the recent (in-memory) part of the log only, not in the archived history: a timestamp before the newest archived event replays only the events made since the emulator started, leaving out the older ones at or after the timestamp.',
     round: 14,
+    disputed:
+      'Not observable from outside: every from_timestamp read, the one reaching furthest back included, leaves out the archived events alike, and no other way reaches them (a from cursor to one comes only from such a read; without from the stream starts at the latest events). The target then looks like a conformant one whose history begins when it started; telling them apart needs a fact the document does not give, that the target holds older events.',
   },
 
   // ------------------------------------------------ GET /event-streams
