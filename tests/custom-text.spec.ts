@@ -45,6 +45,7 @@ import {
   TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
   CONTROL_CHARACTERS,
+  HYPERLINK_URLS,
   WHITE_SPACE_SPELLINGS,
   jsonSpellings,
   type AlphabetName,
@@ -1007,13 +1008,19 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
   }
 
   const basicAllowed = declareRules('custom-text.put.html.basic-allowed');
-  test('should accept basic styling tags and a hyperlink', basicAllowed, async ({ api, config }) => {
-    const id = profile(config);
-    await withCustomTextRestored(api, id, async () => {
-      const html = '<b>Bold</b>, <i>italic</i> and <a href="https://example.com/help">a link</a>.';
-      mustSucceed(basicAllowed.customTextPutHtmlBasicAllowed, await put(api, id, { [config.customTextKey]: html }));
-    });
-  });
+  test(
+    'should accept basic styling tags and a hyperlink, to each kind of URL a hyperlink has (https, http, mailto)',
+    basicAllowed,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        for (const { what, url } of HYPERLINK_URLS) {
+          const html = `<b>Bold</b>, <i>italic</i> and <a href="${url}">a link</a> (${what}).`;
+          mustSucceed(basicAllowed.customTextPutHtmlBasicAllowed, await put(api, id, { [config.customTextKey]: html }));
+        }
+      });
+    },
+  );
 
   const restricted = declareRules('custom-text.put.html.restricted');
   test('should not store a script element as given', restricted, async ({ api, config }) => {

@@ -455,14 +455,25 @@ export const SAME_MARKUP: ReadonlyArray<{ base: string; same: readonly string[] 
 ];
 
 /** Basic styling and a hyperlink, nested, around any text: what the document allows. */
+/**
+ * What a hyperlink points to, one partition each: the web's two schemes
+ * (RFC 9110 4.2), with and without a query, and mail (RFC 6068). Each is a
+ * hyperlink the HTML policy allows ("basic styling tags and hyperlinks").
+ */
+export const HYPERLINK_URLS: ReadonlyArray<{ what: string; url: string }> = [
+  { what: 'an https URL with a query', url: 'https://example.com/help?q=1' },
+  { what: 'an http URL', url: 'http://example.com/help' },
+  { what: 'a mailto URL', url: 'mailto:help@example.com' },
+];
+
 export const basicMarkup: fc.Arbitrary<string> = fc
   .tuple(
     fc.array(fc.constantFrom('b', 'strong', 'i', 'em', 'u'), { minLength: 1, maxLength: 3 }),
     plainText('bmp', 8),
-    fc.boolean(),
+    fc.option(fc.constantFrom(...HYPERLINK_URLS.map((h) => h.url)), { nil: undefined }),
   )
   .map(([tags, text, link]) => {
-    const inner = link ? `<a href="https://example.com/help?q=1">${text}</a>` : text;
+    const inner = link ? `<a href="${link}">${text}</a>` : text;
     return tags.reduceRight((acc, t) => `<${t}>${acc}</${t}>`, inner);
   });
 
