@@ -56,6 +56,8 @@ export const round15 = [
     rule: 'token-sets.list.user-id.max-length',
     how: 'The 300-character limit of the user id is counted in grapheme clusters: an id of more than 300 code points but at most 300 clusters (151 letters each followed by the combining accent U+0301: 302 code points) passes the check and is looked up (404) instead of refused as too long.',
     round: 15,
+    disputed:
+      "Not observable from outside: an id over the maximum names no user that can exist, so where the length is counted otherwise it is looked up and answered 404, a refusal as the length check's is (the listing's errors are 401, 403, 404 and 429; no status is given for an id too long). The same reasoning lists the survivor of the length check's removal (mutation/survivors.json, token-sets.ts).",
   },
 
   // ---------------------------------------------------------- experiments
@@ -191,5 +193,7 @@ export const round15 = [
     rule: 'versioning.path-prefix',
     how: 'The operations are also routed without the /api/v2 prefix (a second mount at the root): GET /client-grants/{id}, /event-streams, /users/{id}/federated-connections-tokensets ... answer as under /api/v2 instead of 404.',
     round: 15,
+    disputed:
+      'Every operation is still answered under /api/v2 as the document gives it; that the same operations answer without the prefix too is left open ("Other operations on these resources ...: not shown"), as for round 12\'s api-version-segment-ignored: the document names no status for a path outside the interface.',
   },
 ] as const satisfies readonly Fault[];
