@@ -31,6 +31,7 @@ import { round12 } from './blind/round-12.ts';
 import { round13 } from './blind/round-13.ts';
 import { round14 } from './blind/round-14.ts';
 import { round15 } from './blind/round-15.ts';
+import { round16 } from './blind/round-16.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -771,6 +772,7 @@ export const faults = [
   ...round13,
   ...round14,
   ...round15,
+  ...round16,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -26,7 +26,7 @@ import { ALLOWED_TAGS } from '../html-policy.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH, encodeStreamCursor } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
-import { FROM_TIMESTAMP_MAX } from '../routes/events.js';
+import { FROM_TIMESTAMP_MAX, parseRfc3339 } from '../routes/events.js';
 import { codePoints, isPlainObject, mediaTypeOf, param, rawFormOf, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
@@ -1962,6 +1962,83 @@ const answerMutations: readonly AnswerMutation[] = [
       body: qs.stringify(a.body, { encodeValuesOnly: true }),
     }),
   },
+  // blind round 16
+  {
+    by: 'token-unsupported-grant-invalid-grant',
+    on: ['oauth.token'],
+    answers: 'errors',
+    when: (a) => isPlainObject(a.body) && a.body['error'] === 'unsupported_grant_type',
+    reshape: (a) => body(a, (b) => ({ ...b, error: 'invalid_grant' })),
+  },
+  {
+    by: 'token-missing-grant-type-unsupported',
+    on: ['oauth.token'],
+    answers: 'errors',
+    // The missing grant_type compared as an unknown one.
+    when: (a) =>
+      isPlainObject(a.body) &&
+      a.body['error'] === 'invalid_request' &&
+      a.body['error_description'] === 'Missing required parameter: grant_type',
+    reshape: (a) => body(a, (b) => ({ ...b, error: 'unsupported_grant_type' })),
+  },
+  {
+    by: 'token-bad-client-unauthorized-client',
+    on: ['oauth.token'],
+    answers: 'errors',
+    when: (a) => isPlainObject(a.body) && a.body['error'] === 'invalid_client',
+    reshape: (a) => body(a, (b) => ({ ...b, error: 'unauthorized_client' })),
+  },
+  {
+    by: 'token-response-text-plain',
+    on: ['oauth.token'],
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' } }),
+  },
+  {
+    by: 'token-sets-user-lookup-by-prefix',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // WHERE user_id LIKE :id || '%': the first user whose id starts the asked one.
+    when: (a, q) => is('inexistent_user')(a) && userByPrefix(q) !== undefined,
+    reshape: (_a, q) =>
+      ok(
+        (q.state.tokenSets.get(userByPrefix(q)!) ?? []).filter(
+          (t) => t.expires_at === null || Date.parse(t.expires_at) > Date.now(),
+        ),
+      ),
+  },
+  {
+    by: 'transition-ended-at-no-zone',
+    on: ['experiments.transition'],
+    // A naive timestamp column: the zone designator dropped.
+    when: (a) => isPlainObject(a.body) && typeof a.body['ended_at'] === 'string',
+    reshape: (a) => body(a, (e) => ({ ...e, ended_at: String(e['ended_at']).replace(/(?:Z|[+-]\d{2}:\d{2})$/i, '') })),
+  },
+  {
+    by: 'event-streams-list-updated-at-from-created',
+    on: ['event-streams.list'],
+    reshape: (a) => streams(a, (s) => ({ ...s, updated_at: s['created_at'] })),
+  },
+  {
+    by: 'event-stream-id-trimmed',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      return is('invalid_uri')(a) && id.trim() !== id && codePoints(id.trim()) === EVENT_STREAM_ID_LENGTH;
+    },
+    reshape: (_a, q) => streamById(q, param(q.request, 'id').trim()),
+  },
+  {
+    by: 'custom-text-malformed-json-html',
+    on: ['custom-text.put'],
+    answers: 'errors',
+    when: is('invalid_json'),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: `<html><body><h1>${a.status} ${STATUS_CODES[a.status] ?? 'Error'}</h1></body></html>`,
+    }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2271,6 +2348,16 @@ const frameMutations: readonly FrameMutation[] = [
       envelope(f, (e) => {
         const accounts = e.data.object['connected_accounts'] as Json | undefined;
         if (accounts !== undefined && accounts['cross_app_access'] === false) accounts['cross_app_access'] = null;
+      }),
+  },
+  // blind round 16
+  {
+    by: 'history-connection-booleans-tinyint',
+    frames: ['message'],
+    when: (f, at) => isConnectionCreated(f) && at.history,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        for (const [k, v] of Object.entries(e.data.object)) if (typeof v === 'boolean') e.data.object[k] = v ? 1 : 0;
       }),
   },
 ];
@@ -2795,6 +2882,67 @@ const refusals: readonly Refusal[] = [
     when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /\bhref\s*=\s*["']?\s*http:/i.test(v)),
     error: () => apiError('invalid_body', 'Links must use https or mailto'),
   },
+  // blind round 16
+  {
+    by: 'from-timestamp-leap-day-refused',
+    on: 'events.subscribe',
+    // Days in month from a table with February at 28.
+    when: (r) => {
+      const v = fromTimestampOf(r);
+      return v !== undefined && /^\d{4}-02-29/.test(v);
+    },
+    error: () => apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time'),
+  },
+  {
+    by: 'from-timestamp-epoch-refused',
+    on: 'events.subscribe',
+    // if (!(ms > 0)): a time at or before the epoch taken for a failed parse.
+    when: (r) => {
+      const v = fromTimestampOf(r);
+      return v !== undefined && parseRfc3339(v)! <= 0;
+    },
+    error: () => apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time'),
+  },
+  {
+    by: 'from-timestamp-future-refused',
+    on: 'events.subscribe',
+    when: (r) => {
+      const v = fromTimestampOf(r);
+      return v !== undefined && parseRfc3339(v)! > Date.now();
+    },
+    error: () => apiError('invalid_query_string', 'from_timestamp must not be in the future'),
+  },
+  {
+    by: 'custom-text-underline-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<\s*u[\s/>]/i.test(v)),
+    error: () => apiError('invalid_body', 'tag <u> is not allowed'),
+  },
+  {
+    by: 'custom-text-mailto-refused',
+    on: 'custom-text.put',
+    // Only http: and https: links taken.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /\bhref\s*=\s*["']?\s*mailto:/i.test(v)),
+    error: () => apiError('invalid_body', 'Links must use http or https'),
+  },
+  {
+    by: 'custom-text-link-target-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /<\s*a\b[^>]*\starget\s*=/i.test(v)),
+    error: () => apiError('invalid_body', 'attribute target is not allowed on <a>'),
+  },
+  {
+    by: 'custom-text-numeric-entities-refused',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /&#[0-9]+;|&#x[0-9a-f]+;/i.test(v)),
+    error: () => apiError('invalid_body', 'Malformed character reference'),
+  },
+  {
+    by: 'custom-text-length-after-nfkc',
+    on: 'custom-text.put',
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v.normalize('NFKC')) > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -2918,4 +3066,16 @@ function graphemeCount(s: string): number {
   let n = 0;
   for (const _ of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)) n++;
   return n;
+}
+
+/** The user whose id starts an unknown user id (`token-sets-user-lookup-by-prefix`). */
+function userByPrefix(q: Asked): string | undefined {
+  const id = param(q.request, 'id');
+  return [...q.state.users.keys()].find((k) => k !== '' && id !== k && id.startsWith(k));
+}
+
+/** A well-formed from_timestamp of a request (within its length limit and an RFC 3339 date-time), if any. */
+function fromTimestampOf(r: FastifyRequest): string | undefined {
+  const v = (r.query as Record<string, unknown> | undefined)?.['from_timestamp'];
+  return typeof v === 'string' && codePoints(v) <= FROM_TIMESTAMP_MAX && parseRfc3339(v) !== undefined ? v : undefined;
 }

@@ -355,6 +355,7 @@ export class Deviations {
       token.has(EVENTS_READ_SCOPE)
     )
       return new Set([...token, STREAM_READ_SCOPE]);
+    if (this.anyUpdateScopeMoves(operation, token)) return new Set([...token, 'update:experimentation']);
     // Only the verb compared on the event stream routes: any read: scope stands for read:event_streams.
     if (
       this.on('event-streams-any-read-scope') &&
@@ -833,6 +834,8 @@ export class Deviations {
     // Languages matched by their primary subtag: en-US, en_GB pass as en.
     if (part === 'language' && this.on('custom-text-language-region-accepted'))
       return allowed.some((l) => new RegExp(`^${l}[-_][A-Za-z0-9]+$`, 'i').test(value));
+    if (part === 'language' && this.on('custom-text-language-case-insensitive'))
+      return allowed.some((l) => l.toLowerCase() === value.toLowerCase());
     if (part === 'page' && this.on('custom-text-page-case-insensitive'))
       return allowed.some((p) => p.toLowerCase() === value.toLowerCase());
     return part === 'language' ? this.on('custom-text-any-language') : this.on('custom-text-any-page');
@@ -840,6 +843,7 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    if (this.markupSeenOtherwise(value)) return value;
     // Taken for HTML only when it starts with a tag.
     if (this.on('custom-text-markup-check-needs-leading-tag') && !value.trimStart().startsWith('<')) return value;
     if (this.on('custom-text-style-check-case-sensitive')) {
@@ -1023,6 +1027,7 @@ export class Deviations {
 
   /** The event types a stream is asked for, from the event_type values as given. */
   eventTypesAsked(values: string[]): string[] {
+    if (this.on('event-type-trimmed')) return values.map((v) => v.trim());
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
     if (this.on('event-type-empty-ignored')) return values.filter((v) => v !== '');
     return this.on('event-type-comma-list-accepted') ? values.flatMap((v) => v.split(',')) : values;
@@ -1332,6 +1337,7 @@ export class Deviations {
 
   /** Whether a custom signing keys body without a keys member is read as an empty set (`keys-absent-as-empty`). */
   keysAbsentAsEmpty(body: unknown): boolean {
+    if (this.on('keys-null-as-empty') && isMap(body) && body['keys'] === null) return true;
     return this.on('keys-absent-as-empty') && isMap(body) && body['keys'] === undefined;
   }
 
@@ -1390,6 +1396,32 @@ export class Deviations {
   /** The events a from_timestamp replays, given whether event_type filters the stream (`filtered-timestamp-starts-latest`). */
   timestampBacklogOf(backlog: LoggedEvent[], filtered: boolean): LoggedEvent[] {
     return this.on('filtered-timestamp-starts-latest') && filtered ? [] : backlog;
+  }
+
+  /** Whether only the verb of the scopes held is compared on the experiment move (`transition-any-update-scope`). */
+  anyUpdateScopeMoves(operation: OperationId | undefined, held: ReadonlySet<string>): boolean {
+    return (
+      this.on('transition-any-update-scope') &&
+      operation === 'experiments.transition' &&
+      [...held].some((s) => s.startsWith('update:'))
+    );
+  }
+
+  /** Whether a custom text value with markup outside the allow-list passes a checker that reads the markup otherwise. */
+  markupSeenOtherwise(value: string): boolean {
+    // Comments removed by a regular expression first: "<!-->" does not end the comment for it.
+    if (this.on('custom-text-abrupt-comment-hides-markup'))
+      return htmlViolation(value.replace(/<!--[\s\S]*?-->/g, '')) === undefined;
+    // Attributes read into a map: a repeated attribute keeps only its last value.
+    if (this.on('custom-text-href-last-checked')) return htmlViolation(lastAttributesOnly(value)) === undefined;
+    // href found only as href= with no white space around =.
+    if (this.on('custom-text-href-spaced-equals-unchecked'))
+      return (
+        htmlViolation(
+          value.replace(/\shref\s+=\s*("[^"]*"|'[^']*'|[^\s>]+)|\shref=\s+("[^"]*"|'[^']*'|[^\s>]+)/gi, ''),
+        ) === undefined
+      );
+    return false;
   }
 }
 
@@ -1528,3 +1560,16 @@ function percentDecodedOnce(value: string): string {
 /** The first segments of the operations' paths (`api-prefix-optional`: served at the root too). */
 const OPERATION_ROOTS =
   /^\/(?:users|experimentation|client-grants|events|event-streams|keys|self-service-profiles)(?:[/?]|$)/;
+
+/** A tag's attributes with only the last of each repeated name kept (`custom-text-href-last-checked`). */
+function lastAttributesOnly(value: string): string {
+  return value.replace(
+    /<([A-Za-z][A-Za-z0-9]*)((?:\s+[^\s=>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>/g,
+    (m, tag: string, attrs: string, close: string) => {
+      const byName = new Map<string, string>();
+      for (const a of attrs.matchAll(/\s+([^\s=>]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g))
+        byName.set(a[1]!.toLowerCase(), a[0]);
+      return byName.size === 0 ? m : `<${tag}${[...byName.values()].join('')}${close}>`;
+    },
+  );
+}
