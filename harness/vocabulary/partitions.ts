@@ -30,6 +30,8 @@ export const ALPHABETS = {
   bmp: fc.oneof(cp(0x0400, 0x04ff), cp(0x4e00, 0x9fff), cp(0xac00, 0xd7a3)),
   astral: fc.oneof(cp(0x1f300, 0x1f64f), cp(0x20000, 0x2a6df), cp(0x1d400, 0x1d7ff)),
   combining: fc.constantFrom('e\u0301', 'a\u0308', 'n\u0303').map((s) => s),
+  // One code point each that NFKC makes several (UAX #15): a server counting the normalised form miscounts.
+  compatibility: fc.constantFrom('\ufb01', '\ufb03', '\u2474', '\u00bd', '\u3392', '\u2163'),
 } as const;
 
 /**
@@ -198,6 +200,8 @@ export const ATTRIBUTE_SYNTAXES: ReadonlyArray<{
   { what: 'double-quoted', spell: (n, v) => (v.includes('"') ? undefined : `${n}="${v}"`) },
   { what: 'single-quoted', spell: (n, v) => (v.includes("'") ? undefined : `${n}='${v}'`) },
   { what: 'unquoted', spell: (n, v) => (/^[^\s"'=<>`]+$/.test(v) ? `${n}=${v}` : undefined) },
+  // White space around = (13.2.5.33-35 skip it before and after): still the attribute's value.
+  { what: 'double-quoted, white space around =', spell: (n, v) => (v.includes('"') ? undefined : `${n} = "${v}"`) },
 ];
 
 /** Script URLs as the cheat sheet spells them: plain, mixed case, entity-encoded, with white space inside. */
@@ -328,6 +332,13 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
   })),
   // Each syntax of the attribute's value a partition of its own (a check reading quoted values only misses
   // the unquoted one), the URL drawn among those that syntax can hold.
+  {
+    // A repeated attribute: HTML keeps the first (13.2.5.33: a duplicate is dropped), a map of attributes the last.
+    what: 'a hyperlink whose first href is a script URL, a second href after it an https one',
+    markup: scriptUrl
+      .filter((url) => !url.includes('"'))
+      .map((url) => `<a href="${url}" href="https://example.com/">x</a>`),
+  },
   ...ATTRIBUTE_SYNTAXES.map(({ what, spell }) => ({
     what: `a hyperlink to a script URL, its href ${what}`,
     markup: scriptUrl.filter((url) => spell('href', url) !== undefined).map((url) => `<a ${spell('href', url)!}>x</a>`),
@@ -394,6 +405,11 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'inside a hyperlink', at: (m) => `<a href="https://example.com/help">${m}</a>` },
   { what: 'after a line break', at: (m) => `a<br>${m}` },
   { what: 'before allowed markup', at: (m) => `${m}<em>z</em>` },
+  // Where a filter removing comments by a pattern sees a comment and HTML does not (13.2.5.43-46: "<!-->" and
+  // "<!--->" close an empty comment at once; a "--!>" closes one too): the construct between is live markup.
+  { what: 'after an abruptly closed comment <!-->, before -->', at: (m) => `<!-->${m}-->` },
+  { what: 'after an abruptly closed comment <!--->, before -->', at: (m) => `<!--->${m}-->` },
+  { what: 'after a comment closed by --!>', at: (m) => `<!-- x --!>${m}<!-- -->` },
 ];
 
 /**
