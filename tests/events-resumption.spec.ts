@@ -405,6 +405,45 @@ test.describe('events stream @sse', () => {
     },
   );
 
+  const calendar = declareRules('events.from-timestamp.start');
+  test(
+    "should take from_timestamp at every calendar edge RFC 3339 allows as it takes its neighbour: February 29 of a leap year (2024, 2000), a month's and a year's last day, the epoch and a second before it, a time in the future (as the present)",
+    calendar,
+    async ({ events, config }) => {
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'Against an external target the calendar edges are sent only with writes on (the read-only run is at its request budget)',
+      );
+      // Each valid date-time within 20 characters beside a neighbour a date library takes without question: whatever
+      // a target answers a start that old or that far ahead (not shown), it answers both of a pair alike.
+      const now = new Date();
+      const present = `${now.toISOString().slice(0, 19)}Z`;
+      const pairs: Array<[string, string, string]> = [
+        ['2024-02-29T00:00:00Z', '2024-02-28T00:00:00Z', 'February 29 of a leap year'],
+        ['2000-02-29T12:00:00Z', '2000-02-28T12:00:00Z', 'February 29 of 2000 (divisible by 400)'],
+        ['2024-04-30T00:00:00Z', '2024-04-29T00:00:00Z', "April 30, a 30-day month's last day"],
+        ['2024-12-31T23:59:59Z', '2024-12-31T23:59:58Z', "a year's last second"],
+        ['1970-01-01T00:00:00Z', '1970-01-01T00:00:01Z', 'the epoch'],
+        ['1969-12-31T23:59:59Z', '1970-01-01T00:00:01Z', 'a second before the epoch'],
+        [`${now.getUTCFullYear() + 1}-01-01T00:00:00Z`, present, 'a time in the future'],
+      ];
+      for (const [edge, neighbour, what] of config.embedded ? pairs : pairs.slice(0, 1)) {
+        const answers: Exchange[] = [];
+        for (const from_timestamp of [edge, neighbour]) {
+          const conn = await events.subscribe({ query: { from_timestamp } });
+          answers.push(streamExchange(conn));
+          conn.close();
+        }
+        const [atEdge, beside] = answers as [Exchange, Exchange];
+        must(calendar.eventsFromTimestampStart, Math.floor(atEdge.status / 100) === Math.floor(beside.status / 100), {
+          expected: `from_timestamp ${edge} (${what}), an RFC 3339 timestamp, answered as ${neighbour} is (status ${beside.status})`,
+          actual: `status ${atEdge.status}`,
+          exchange: atEdge,
+        });
+      }
+    },
+  );
+
   const notRfc3339 = declareRules('events.from-timestamp.start');
   test(
     "should refuse a from_timestamp within 20 characters that is no RFC 3339 date-time (5.6, 5.7): a day past its month's end, February 29 of a common year, month 00 or 13, day 00, hour 24, minute 60, second 61, no time zone, a date alone, a space for T",
