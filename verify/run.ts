@@ -288,11 +288,53 @@ interface Plan {
 }
 
 /**
- * Runs every plan in one Playwright process (verify/playwright.config.ts), on
+ * The most of the projects' variables one Playwright process is handed. Each
+ * project is a variable of its own, its target's tokens included (a few KiB),
+ * and Linux refuses to start a process whose environment and arguments pass
+ * ARG_MAX (2 MiB; E2BIG): past this, the projects go to several processes in
+ * turn, each paying Playwright's start once.
+ */
+const PROJECTS_ENV_BYTES = 1024 * 1024;
+
+/**
+ * Runs every plan in as few Playwright processes as their variables allow
+ * (PROJECTS_ENV_BYTES), one after another; a plan goes with the plans it
+ * depends on.
+ */
+async function runProjects(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
+  const size = (p: Plan) =>
+    JSON.stringify({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env }).length + 64;
+  // Groups: a plan with dependencies joins the group of the first plan it depends on.
+  const groups: Plan[][] = [];
+  const groupOf = new Map<string, Plan[]>();
+  for (const p of plans) {
+    const g = p.dependencies?.map((d) => groupOf.get(d)).find(Boolean) ?? [];
+    if (!g.length) groups.push(g);
+    g.push(p);
+    groupOf.set(p.name, g);
+  }
+  const batches: Plan[][] = [];
+  let bytes = 0;
+  for (const g of groups) {
+    const b = g.reduce((n, p) => n + size(p), 0);
+    if (!batches.length || bytes + b > PROJECTS_ENV_BYTES) {
+      batches.push([]);
+      bytes = 0;
+    }
+    batches.at(-1)!.push(...g);
+    bytes += b;
+  }
+  const results = new Map<string, RunResult>();
+  for (const batch of batches) for (const [k, v] of await runBatch(batch, workers)) results.set(k, v);
+  return results;
+}
+
+/**
+ * Runs plans in one Playwright process (verify/playwright.config.ts), on
  * `workers` workers; each project's result arrives, and is handed to its
  * `done`, as soon as its last check ends (verify/reporter.ts).
  */
-async function runProjects(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
+async function runBatch(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
   const results = new Map<string, RunResult>();
   if (!plans.length) return results;
   const output = mkdtempSync(join(tmpdir(), 'conformance-verify-'));
