@@ -404,6 +404,11 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'inside allowed markup', at: (m) => `<b>x ${m} y</b>` },
   { what: 'inside a hyperlink', at: (m) => `<a href="https://example.com/help">${m}</a>` },
   { what: 'after a line break', at: (m) => `a<br>${m}` },
+  // After a line ending in the text itself (LF, CRLF, CR): a check reading the value up to its first line
+  // break, or line by line, misses the construct on the next line.
+  { what: 'on the line after a line feed', at: (m) => `Hello\n${m}` },
+  { what: 'on the line after CRLF', at: (m) => `<b>Hi</b>\r\n${m}` },
+  { what: 'on the line after a carriage return', at: (m) => `Hello\r${m}` },
   { what: 'before allowed markup', at: (m) => `${m}<em>z</em>` },
   // Where a filter removing comments by a pattern sees a comment and HTML does not (13.2.5.43-46: "<!-->" and
   // "<!--->" close an empty comment at once; a "--!>" closes one too): the construct between is live markup.
