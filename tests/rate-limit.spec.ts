@@ -134,51 +134,47 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
     /** The answer that said Remaining 0, and until when its window lasts. */
     let spent: { seen: Seen; until: number } | undefined;
-    try {
-      for (let i = 0; i < config.rateLimitProbeMax && !limited && unrefused.length < UNREFUSED_RUN; i++) {
-        const ex = await api.get(path, { see429: true });
-        const s = { ex, at: Date.now() };
-        seen.push(s);
-        if (ex.status === 429) {
-          limited = ex;
-          break;
-        }
-        const remaining = num(ex.headers['x-ratelimit-remaining']);
-        if (spent && s.at < spent.until && !(ex.status < 300 && remaining !== undefined && remaining > 0))
-          unrefused.push(s);
-        else unrefused = [];
-        if (remaining === 0 && (!spent || s.at >= spent.until)) {
-          spent = { seen: s, until: s.at + (resetDelayMs(ex.headers['x-ratelimit-reset'], s.at) ?? 1000) };
-        } else if (remaining !== undefined && remaining > 0) spent = undefined;
+    for (let i = 0; i < config.rateLimitProbeMax && !limited && unrefused.length < UNREFUSED_RUN; i++) {
+      const ex = await api.get(path, { see429: true });
+      const s = { ex, at: Date.now() };
+      seen.push(s);
+      if (ex.status === 429) {
+        limited = ex;
+        break;
       }
-      if (limited) {
-        // A few more requests at once, within the probe's budget: each that is refused is a 429 like the first.
-        while (after429.length < AFTER_429 && seen.length + after429.length < config.rateLimitProbeMax)
-          after429.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
-        // Waiting as X-RateLimit-Reset says must work: one request once the window has reset (the latest Reset
-        // of the 429s, in case the refused requests were counted too).
-        const resets = [seen.at(-1)!, ...after429.filter((x) => x.ex.status === 429)]
-          .map((x) => resetDelayMs(x.ex.headers['x-ratelimit-reset'], x.at))
-          .filter((d): d is number => d !== undefined);
-        const delay = resets.length ? Math.max(...resets) : undefined;
-        if (delay === undefined) noRetry = 'the 429 gave no numeric X-RateLimit-Reset to wait for';
-        else if (delay > MAX_RESET_WAIT_MS)
-          noRetry = `the 429's window resets in ${Math.round(delay / 1000)} s, past the probe's ${MAX_RESET_WAIT_MS / 1000} s wait`;
-        else {
-          const waitedMs = delay + RESET_TOLERANCE_MS;
-          await new Promise((r) => setTimeout(r, waitedMs));
-          afterReset = { ex: await api.get(path, { see429: true }), waitedMs };
-          // The window that begins with it is fresh: send on with the same token until its 429, one past the
-          // limit the 429 announced (and within the probe's budget), to count what that window admits.
-          second.push({ ex: afterReset.ex, at: Date.now() });
-          const lim = num(limited.headers['x-ratelimit-limit']) ?? num(afterReset.ex.headers['x-ratelimit-limit']);
-          const max = Math.min(config.rateLimitProbeMax, (lim ?? config.rateLimitProbeMax) + 1);
-          while (second.length < max && second.at(-1)!.ex.status !== 429)
-            second.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
-        }
+      const remaining = num(ex.headers['x-ratelimit-remaining']);
+      if (spent && s.at < spent.until && !(ex.status < 300 && remaining !== undefined && remaining > 0))
+        unrefused.push(s);
+      else unrefused = [];
+      if (remaining === 0 && (!spent || s.at >= spent.until)) {
+        spent = { seen: s, until: s.at + (resetDelayMs(ex.headers['x-ratelimit-reset'], s.at) ?? 1000) };
+      } else if (remaining !== undefined && remaining > 0) spent = undefined;
+    }
+    if (limited) {
+      // A few more requests at once, within the probe's budget: each that is refused is a 429 like the first.
+      while (after429.length < AFTER_429 && seen.length + after429.length < config.rateLimitProbeMax)
+        after429.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
+      // Waiting as X-RateLimit-Reset says must work: one request once the window has reset (the latest Reset
+      // of the 429s, in case the refused requests were counted too).
+      const resets = [seen.at(-1)!, ...after429.filter((x) => x.ex.status === 429)]
+        .map((x) => resetDelayMs(x.ex.headers['x-ratelimit-reset'], x.at))
+        .filter((d): d is number => d !== undefined);
+      const delay = resets.length ? Math.max(...resets) : undefined;
+      if (delay === undefined) noRetry = 'the 429 gave no numeric X-RateLimit-Reset to wait for';
+      else if (delay > MAX_RESET_WAIT_MS)
+        noRetry = `the 429's window resets in ${Math.round(delay / 1000)} s, past the probe's ${MAX_RESET_WAIT_MS / 1000} s wait`;
+      else {
+        const waitedMs = delay + RESET_TOLERANCE_MS;
+        await new Promise((r) => setTimeout(r, waitedMs));
+        afterReset = { ex: await api.get(path, { see429: true }), waitedMs };
+        // The window that begins with it is fresh: send on with the same token until its 429, one past the
+        // limit the 429 announced (and within the probe's budget), to count what that window admits.
+        second.push({ ex: afterReset.ex, at: Date.now() });
+        const lim = num(limited.headers['x-ratelimit-limit']) ?? num(afterReset.ex.headers['x-ratelimit-limit']);
+        const max = Math.min(config.rateLimitProbeMax, (lim ?? config.rateLimitProbeMax) + 1);
+        while (second.length < max && second.at(-1)!.ex.status !== 429)
+          second.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
       }
-    } finally {
-      await pool.close();
     }
   });
 

@@ -1,8 +1,8 @@
 /**
  * The suite's HTTP client: undici's request (the HTTP client under Node's own
  * fetch, without the Fetch rules that would stop a check: any method may carry
- * a body), one connection pool per client, with what a careful client of a
- * real tenant needs.
+ * a body), one pool of kept-alive connections per worker, with what a careful
+ * client of a real tenant needs.
  *
  * - Every request is addressed under {base_url} (never through Playwright's
  *   baseURL, which drops the /api/v2 path for absolute paths).
@@ -101,13 +101,16 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 /** What the suite says it is, in User-Agent. */
 export const USER_AGENT = 'mgmt-api-conformance';
 
+let workerPool: Agent | undefined;
+
 /**
- * A pool of connections for one client of one check: opened on the first
- * request, closed by `close()` (the fixtures close it after the check, as
- * Playwright's request context was disposed).
+ * The worker's pool of connections, kept alive and shared by every client of
+ * every check, as Node's global agent was for Playwright's request contexts:
+ * a request may go out on a connection another client's request used (a
+ * server caching per connection what it verified is seen so).
  */
 export function connectionPool(): Agent {
-  return new Agent({ connections: 8, pipelining: 1 });
+  return (workerPool ??= new Agent({ connections: 8, pipelining: 1 }));
 }
 
 export class Api {
