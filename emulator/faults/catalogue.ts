@@ -32,6 +32,7 @@ import { round13 } from './blind/round-13.ts';
 import { round14 } from './blind/round-14.ts';
 import { round15 } from './blind/round-15.ts';
 import { round16 } from './blind/round-16.ts';
+import { round17 } from './blind/round-17.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -773,6 +774,7 @@ export const faults = [
   ...round14,
   ...round15,
   ...round16,
+  ...round17,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

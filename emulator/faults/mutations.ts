@@ -2039,6 +2039,124 @@ const answerMutations: readonly AnswerMutation[] = [
       body: `<html><body><h1>${a.status} ${STATUS_CODES[a.status] ?? 'Error'}</h1></body></html>`,
     }),
   },
+  // blind round 17
+  {
+    by: 'token-bad-client-html-page',
+    on: ['oauth.token'],
+    answers: 'errors',
+    // The authentication filter in front of the endpoint renders its own error page.
+    when: (a) => isPlainObject(a.body) && a.body['error'] === 'invalid_client',
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: `<html><body><h1>${a.status} ${STATUS_CODES[a.status] ?? 'Error'}</h1></body></html>`,
+    }),
+  },
+  {
+    by: 'token-unsupported-grant-plain-text',
+    on: ['oauth.token'],
+    answers: 'errors',
+    // The error code sent as a bare string.
+    when: (a) => isPlainObject(a.body) && a.body['error'] === 'unsupported_grant_type',
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'unsupported_grant_type',
+    }),
+  },
+  {
+    by: 'rate-limit-429-no-limit',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 429,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'x-ratelimit-limit': undefined } }),
+  },
+  {
+    by: 'client-grant-default-allow-any-organization-null',
+    on: ['client-grants.get'],
+    // The default (false) is an unset column.
+    when: (a) => isPlainObject(a.body) && a.body['allow_any_organization'] === false,
+    reshape: (a) => body(a, (g) => ({ ...g, allow_any_organization: null })),
+  },
+  {
+    by: 'event-stream-status-varchar-7',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => (typeof s['status'] === 'string' ? { ...s, status: s['status'].slice(0, 7) } : s)),
+  },
+  {
+    by: 'event-stream-unknown-404-empty-body',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    when: is('inexistent_event_stream'),
+    reshape: (a) => ({ ...a, body: undefined }),
+  },
+  {
+    by: 'keys-x5c-chain-reversed',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Array.isArray(k['x5c']) && k['x5c'].length > 1 ? { ...k, x5c: [...(k['x5c'] as unknown[])].reverse() } : k,
+        ),
+      })),
+  },
+  {
+    by: 'keys-x5u-normalised',
+    on: ['custom-signing-keys.put'],
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) => {
+          if (typeof k['x5u'] !== 'string') return k;
+          try {
+            return { ...k, x5u: new URL(k['x5u']).href };
+          } catch {
+            return k;
+          }
+        }),
+      })),
+  },
+  {
+    by: 'keys-unchanged-put-204',
+    on: ['custom-signing-keys.put'],
+    // The set the previous PUT stored, remembered as its JSON text.
+    when: (a, q) => {
+      const set = JSON.stringify((a.body as Json)['keys']);
+      const unchanged = q.seen.has(set);
+      q.seen.clear();
+      q.seen.add(set);
+      return unchanged;
+    },
+    reshape: (a) => ({ ...a, status: 204, body: undefined }),
+  },
+  {
+    by: 'custom-text-keys-lowercased',
+    on: ['custom-text.put'],
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) => body(a, (m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.toLowerCase(), v]))),
+  },
+  {
+    by: 'custom-text-json-latin1-without-charset',
+    on: ['custom-text.put'],
+    // The UTF-8 bytes of the body read one byte a character.
+    when: (a, q) => isPlainObject(a.body) && jsonWithoutCharset(q.request),
+    reshape: (a) =>
+      body(a, (m) =>
+        Object.fromEntries(
+          Object.entries(m).map(([k, v]) => [k, typeof v === 'string' ? Buffer.from(v, 'utf8').toString('latin1') : v]),
+        ),
+      ),
+  },
+  {
+    by: 'allow-omits-undocumented-methods',
+    on: 'every',
+    answers: 'errors',
+    // Allow built from the documented operations: the PUT of the keys and of the custom text.
+    when: (a) => a.status === 405 && typeof a.headers['allow'] === 'string' && a.headers['allow'].includes('PUT'),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: 'PUT' } }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2358,6 +2476,19 @@ const frameMutations: readonly FrameMutation[] = [
     reshape: (f) =>
       envelope(f, (e) => {
         for (const [k, v] of Object.entries(e.data.object)) if (typeof v === 'boolean') e.data.object[k] = v ? 1 : 0;
+      }),
+  },
+  // blind round 17
+  {
+    by: 'connection-created-userinfo-scope-array',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const options = e.data.object['options'] as Json | undefined;
+        const map = options?.['attribute_map'] as Json | undefined;
+        if (map !== undefined && typeof map['userinfo_scope'] === 'string')
+          map['userinfo_scope'] = map['userinfo_scope'].split(' ').filter(Boolean);
       }),
   },
 ];
@@ -2943,6 +3074,45 @@ const refusals: readonly Refusal[] = [
     when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v.normalize('NFKC')) > VALUE_MAX),
     error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
   },
+  // blind round 17
+  {
+    by: 'user-id-length-after-nfd',
+    on: 'token-sets.list',
+    when: (r) => codePoints(param(r, 'id')) <= USER_ID_MAX && codePoints(param(r, 'id').normalize('NFD')) > USER_ID_MAX,
+    error: () => apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`),
+  },
+  {
+    by: 'custom-text-href-query-ampersand-refused',
+    on: 'custom-text.put',
+    // Every & of an attribute value read as the start of a character reference.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          [...v.matchAll(/<[A-Za-z][^>]*>/g)].some((tag) =>
+            [...tag[0].matchAll(/=\s*("[^"]*"|'[^']*'|[^\s>]+)/g)].some((m) =>
+              /&(?![A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#[xX][0-9A-Fa-f]+;)/.test(m[1]!),
+            ),
+          ),
+      ),
+    error: () => apiError('invalid_body', 'Malformed character reference in an attribute value'),
+  },
+  {
+    by: 'custom-text-language-raw-segment',
+    on: 'custom-text.put',
+    // The language compared as the raw path segment.
+    when: (r) => (r.url.split('?', 1)[0]!.split('/')[6] ?? '').includes('%'),
+    error: () => apiError('invalid_uri', 'language must be one of: en'),
+  },
+  {
+    by: 'custom-text-json-latin1-without-charset',
+    on: 'custom-text.put',
+    // The limit counted on the body read as ISO-8859-1: one character a UTF-8 byte.
+    when: (r) =>
+      jsonWithoutCharset(r) &&
+      textsOf(r).some(([, v]) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -3078,4 +3248,9 @@ function userByPrefix(q: Asked): string | undefined {
 function fromTimestampOf(r: FastifyRequest): string | undefined {
   const v = (r.query as Record<string, unknown> | undefined)?.['from_timestamp'];
   return typeof v === 'string' && codePoints(v) <= FROM_TIMESTAMP_MAX && parseRfc3339(v) !== undefined ? v : undefined;
+}
+
+/** Whether a request body is JSON sent without a charset parameter (`custom-text-json-latin1-without-charset`). */
+function jsonWithoutCharset(r: FastifyRequest): boolean {
+  return mediaTypeOf(r) === 'application/json' && !/;\s*charset\s*=/i.test(r.headers['content-type'] ?? '');
 }

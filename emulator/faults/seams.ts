@@ -166,6 +166,10 @@ export class Deviations {
   private readonly timestampClients = new Set<string>();
   /** The principal last admitted on each connection, as a session (`missing-token-connection-session`). */
   private readonly sessions = new WeakMap<object, Principal>();
+  /** The event_type values of the stream being opened (`resume-cursor-of-filtered-type-refused`). */
+  private askedTypes: readonly string[] = [];
+  /** Users deleted, kept as soft-deleted rows (`token-sets-deleted-user-listed`). */
+  private readonly deletedUsers = new Set<string>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
@@ -204,6 +208,11 @@ export class Deviations {
         if ((all[i] as { status?: unknown }).status !== 'disabled') enabled++;
       }
       return { page, more: i < all.length };
+    }
+    if (this.on('event-streams-page-cut-at-store-block')) {
+      // The store answers blocks of 100: a page ends at the end of the block it starts in.
+      const end = Math.min(start + size, (Math.floor(start / STORE_BLOCK) + 1) * STORE_BLOCK);
+      return { page: all.slice(start, end), more: end < all.length };
     }
     return { page: all.slice(start, start + size), more: start + size < all.length };
   }
@@ -389,6 +398,9 @@ export class Deviations {
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
   checksScopes(operation: OperationId | undefined, fromCache: boolean, held?: ReadonlySet<string>): boolean {
     if (this.on('events-scope-check-bypassed') && operation === 'events.subscribe') return false;
+    // Any read permission taken for reading one grant.
+    if (this.on('client-grant-any-read-scope') && operation === 'client-grants.get' && [...(held ?? [])].some(isRead))
+      return false;
     // A token with no scope at all read as a token without restrictions.
     if (this.on('empty-scope-claim-unrestricted') && held !== undefined && held.size === 0) return false;
     return !(this.on('scope-check-skipped-on-cache-hit') && fromCache && operation === 'event-streams.list');
@@ -753,6 +765,7 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-zero-width-stripped')) return value.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '');
     if (this.on('custom-text-value-cut-at-nul')) return value.split('\u0000', 1)[0]!;
     if (this.on('custom-text-values-percent-decoded-after-check')) return percentDecodedOnce(value);
     if (this.on('custom-text-crlf-stored-as-lf')) return value.replace(/\r\n/g, '\n');
@@ -1027,6 +1040,7 @@ export class Deviations {
 
   /** The event types a stream is asked for, from the event_type values as given. */
   eventTypesAsked(values: string[]): string[] {
+    if (this.on('resume-cursor-of-filtered-type-refused')) this.askedTypes = values;
     if (this.on('event-type-trimmed')) return values.map((v) => v.trim());
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
     if (this.on('event-type-empty-ignored')) return values.filter((v) => v !== '');
@@ -1129,6 +1143,11 @@ export class Deviations {
 
   /** Whether the offset of event `seq` has expired, `nowMs` being the time now. */
   cursorExpired(seq: number, log: EventLog, nowMs: number): boolean {
+    if (this.on('resume-cursor-of-filtered-type-refused') && this.askedTypes.length > 0 && seq > 0) {
+      // The cursor looked up among the events of the asked types only.
+      const at = log.after(seq - 1)[0];
+      if (at !== undefined && at.seq === seq && !this.askedTypes.includes(at.type)) return true;
+    }
     return (
       this.on('cursor-expires') && seq > 0 && (log.after(seq - 1)[0]?.timeMs ?? nowMs) < nowMs - CURSOR_LIFETIME_MS
     );
@@ -1144,6 +1163,14 @@ export class Deviations {
 
   /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
   eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    if (this.on('resume-live-before-archive') && seq < log.historyPosition) {
+      // The hot table (events since start) read before the archive.
+      const after = log.after(seq);
+      return [
+        ...after.filter((e) => e.seq > log.historyPosition),
+        ...after.filter((e) => e.seq <= log.historyPosition),
+      ];
+    }
     // slice(findIndex(e => e.seq > seq)): none after the cursor gives -1, and slice(-1) the newest event.
     if (this.on('resume-at-head-repeats-last') && seq >= log.position && log.position > 0)
       return log.after(log.position - 1);
@@ -1350,6 +1377,7 @@ export class Deviations {
 
   /** The key an experiment is looked up by, given the id asked (`transition-id-case-insensitive`: a case-insensitive collation). */
   experimentKey(id: string, experiments: ReadonlyMap<string, unknown>): string {
+    if (this.on('transition-id-trimmed') && !experiments.has(id) && experiments.has(id.trim())) return id.trim();
     if (!this.on('transition-id-case-insensitive') || experiments.has(id)) return id;
     return [...experiments.keys()].find((k) => k.toLowerCase() === id.toLowerCase()) ?? id;
   }
@@ -1421,7 +1449,33 @@ export class Deviations {
           value.replace(/\shref\s+=\s*("[^"]*"|'[^']*'|[^\s>]+)|\shref=\s+("[^"]*"|'[^']*'|[^\s>]+)/gi, ''),
         ) === undefined
       );
+    // href found by its lower-case name only: HREF, Href are not read.
+    if (this.on('custom-text-href-name-case-sensitive'))
+      return (
+        htmlViolation(
+          value.replace(/\s(href)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, (m, name: string) => (name === 'href' ? m : '')),
+        ) === undefined
+      );
+    // Attributes found only after a space: those after a newline, tab or form feed are not read.
+    if (this.on('custom-text-attribute-after-newline-unchecked'))
+      return (
+        htmlViolation(
+          value.replace(/<[A-Za-z][^>]*>/g, (tag) =>
+            tag.replace(/[\t\n\r\f]+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g, ''),
+          ),
+        ) === undefined
+      );
     return false;
+  }
+
+  /** A user was deleted (`token-sets-deleted-user-listed`: soft-deleted, the row kept). */
+  userDeleted(id: string): void {
+    if (this.on('token-sets-deleted-user-listed')) this.deletedUsers.add(id);
+  }
+
+  /** Whether the token sets of a user that does not exist are listed (`token-sets-deleted-user-listed`: a soft-deleted one). */
+  listsDeletedUser(id: string): boolean {
+    return this.deletedUsers.has(id);
   }
 }
 
@@ -1573,3 +1627,6 @@ function lastAttributesOnly(value: string): string {
     },
   );
 }
+
+/** How many event streams the store answers a read (`event-streams-page-cut-at-store-block`). */
+const STORE_BLOCK = 100;

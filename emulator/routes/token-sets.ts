@@ -20,7 +20,7 @@ export function tokenSetRoutes(ctx: EmulatorContext): RouteDef[] {
         const id = param(request, 'id');
         if (codePoints(id) > USER_ID_MAX)
           throw apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`);
-        if (!ctx.state.users.has(id)) throw apiError('inexistent_user');
+        if (!ctx.state.users.has(id) && !ctx.deviations.listsDeletedUser(id)) throw apiError('inexistent_user');
         // The emulator's clock (options.now): the seed's dates count from it too.
         const now = ctx.options.now();
         // "(active ones)": expired sets are not listed.

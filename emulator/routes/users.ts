@@ -133,6 +133,7 @@ export function userRoutes(ctx: EmulatorContext): RouteDef[] {
         if (user === undefined) throw apiError('inexistent_user');
         ctx.state.users.delete(id);
         ctx.state.tokenSets.delete(id);
+        ctx.deviations.userDeleted(id);
         const conn = user.identities[0]?.connection;
         ctx.events.append(
           'user.deleted',
