@@ -26,6 +26,7 @@ import {
 } from '../harness/vocabulary/events.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import type { SseConnection } from '../harness/requests/sse.ts';
 import { canTrigger, causedBy, nonce } from '../harness/fixtures/triggers.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
 import { history, openOrSkip, READ, requireHistory } from './events-history.ts';
@@ -37,6 +38,26 @@ const TOLERANCE_MS = 60_000;
 
 /** The history a start-without-from check needs: its older half lies beyond any plausible replay of the latest events (10). */
 const START_REPLAY_MIN_HISTORY = 20;
+
+/** Subscribes from `from_timestamp`, which must open an event stream (`note`: why the spelling is one RFC 3339 allows). */
+async function subscribeFrom(
+  start: Declared<'events.from-timestamp.start'>,
+  events: EventsHarness,
+  from_timestamp: string,
+  note = '',
+): Promise<SseConnection | undefined> {
+  const conn = await events.subscribe({ query: { from_timestamp } });
+  must(
+    start.eventsFromTimestampStart,
+    conn.isEventStream,
+    ev(
+      conn,
+      `a 2xx event stream for the RFC 3339 timestamp ${from_timestamp}${note}`,
+      `status ${conn.status}, Content-Type ${conn.contentType || '(none)'} ${conn.errorBody.slice(0, 200)}`,
+    ),
+  );
+  return conn.isEventStream ? conn : undefined;
+}
 
 /**
  * Starts at the whole second of history event j, spelled one way RFC 3339 allows: every event whose
@@ -54,17 +75,8 @@ async function startAtEvent(
   const times = h.events.map(timeOf);
   const at = wholeSecond(times[j]!);
   const from_timestamp = spelled(at, spelling);
-  const conn = await events.subscribe({ query: { from_timestamp } });
-  must(
-    start.eventsFromTimestampStart,
-    conn.isEventStream,
-    ev(
-      conn,
-      `a 2xx event stream for the RFC 3339 timestamp ${from_timestamp} (RFC 3339 5.6: "T" and "Z" may be lower case)`,
-      `status ${conn.status}, Content-Type ${conn.contentType || '(none)'} ${conn.errorBody.slice(0, 200)}`,
-    ),
-  );
-  if (!conn.isEventStream) return;
+  const conn = await subscribeFrom(start, events, from_timestamp, ' (RFC 3339 5.6: "T" and "Z" may be lower case)');
+  if (!conn) return;
   const due = h.ids.filter((_, i) => times[i]! >= at);
   const { got, unfinished } = await readUpTo(conn, config, h.ids.at(-1)!, h.ids);
   const early = got.filter((id) => times[h.ids.indexOf(id)]! < at - TOLERANCE_MS);
@@ -164,17 +176,8 @@ async function startAtTimestamp(
 ): Promise<void> {
   const times = h.events.map(timeOf);
   const from_timestamp = timestamp(ms);
-  const conn = await events.subscribe({ query: { from_timestamp } });
-  must(
-    start.eventsFromTimestampStart,
-    conn.isEventStream,
-    ev(
-      conn,
-      `a 2xx event stream for the RFC 3339 timestamp ${from_timestamp}`,
-      `status ${conn.status}, Content-Type ${conn.contentType || '(none)'} ${conn.errorBody.slice(0, 200)}`,
-    ),
-  );
-  if (!conn.isEventStream) return;
+  const conn = await subscribeFrom(start, events, from_timestamp);
+  if (!conn) return;
   const first = times.findIndex((t) => t >= ms);
   const due = first < 0 ? [] : h.ids.filter((_, i) => times[i]! >= ms);
   // Up to the newest history event where it is due; where none is, whatever the stream replays (bounded).

@@ -7,7 +7,11 @@
  * Runs after every other check (its own Playwright project), and only with
  * CONFORMANCE_RATE_LIMIT_PROBE=on.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Api, connectionPool, type Exchange } from '../harness/requests/client.ts';
+import type { Config } from '../harness/run/config.ts';
 import { resetDelayMs } from '../harness/requests/rate-limit.ts';
 import { must, mustBeJsonErrorBody, mustStatus, observe } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
@@ -48,6 +52,17 @@ function resetForm(v: string | undefined): string {
   return `${n > 1e9 ? 'epoch seconds' : 'seconds to go'}${Number.isInteger(n) ? '' : ' with a fraction'}`;
 }
 
+/** What the probe found, kept for the run (see the beforeAll). */
+interface Found {
+  limited: Exchange | undefined;
+  seen: Seen[];
+  unrefused: Seen[];
+  afterReset: { ex: Exchange; waitedMs: number } | undefined;
+  noRetry: string | undefined;
+  second: Seen[];
+  after429: Seen[];
+}
+
 interface Seen {
   ex: Exchange;
   /** When the answer arrived (ms). */
@@ -55,7 +70,6 @@ interface Seen {
 }
 
 test.describe('rate limit of the token-set listing @rate-limit @token-sets', () => {
-  test.describe.configure({ mode: 'serial' });
   let limited: Exchange | undefined;
   const seen: Seen[] = [];
   /** Answers after a Remaining 0, within its window, that were neither a 429 nor a renewed budget. */
@@ -121,11 +135,33 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     });
   };
 
-  test.beforeAll(async ({ config }) => {
+  test.beforeAll(async ({ config }, testInfo) => {
     test.skip(
       !config.rateLimitProbe,
       "CONFORMANCE_RATE_LIMIT_PROBE is off: the probe would spend the tenant's rate limit",
     );
+    // After a failed check Playwright goes on in a new worker, which runs this again: the probe is sent once
+    // per run, and a new worker reads what it found, so every later check is judged, none skipped.
+    const kept = join(
+      testInfo.project.outputDir,
+      `rate-limit-probe-${createHash('sha256').update(testInfo.project.name).digest('hex').slice(0, 16)}.json`,
+    );
+    if (existsSync(kept)) {
+      const found = JSON.parse(readFileSync(kept, 'utf8')) as Found;
+      ({ limited, unrefused, afterReset, noRetry } = found);
+      seen.push(...found.seen);
+      second.push(...found.second);
+      after429.push(...found.after429);
+      return;
+    }
+    await probe(config);
+    mkdirSync(dirname(kept), { recursive: true });
+    const found: Found = { limited, seen, unrefused, afterReset, noRetry, second, after429 };
+    writeFileSync(kept, JSON.stringify(found));
+  });
+
+  /** Drives one token past the limit, and on: what it finds is the state above. */
+  async function probe(config: Config): Promise<void> {
     const token = config.rateLimitCredentials
       ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit')
       : config.runToken!;
@@ -176,7 +212,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
           second.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
       }
     }
-  });
+  }
 
   const status = declareRules('token-sets.list.rate-limit.status');
   test('should answer 429 over the limit', status, async ({ config }) => {
