@@ -137,9 +137,19 @@ function certifiedJwk(kid: string): SentKey {
     y,
     kid,
     x5c: [cert.raw.toString('base64')],
-    'x5t#S256': createHash('sha256').update(cert.raw).digest('base64url'),
+    ...thumbprints(cert),
   };
 }
+
+/**
+ * The thumbprints of a key's certificate, each of its own digest (RFC 7517 4.8 x5t: base64url of the SHA-1 of
+ * the DER, 27 characters; 4.9 x5t#S256: of its SHA-256, 43 characters): the values the certificate sent in x5c
+ * gives them, so that a server comparing a thumbprint with x5c (RFC 7517 4.8: "MUST" match) takes them.
+ */
+const thumbprints = (cert: X509Certificate) => ({
+  x5t: createHash('sha1').update(cert.raw).digest('base64url'),
+  'x5t#S256': createHash('sha256').update(cert.raw).digest('base64url'),
+});
 
 /**
  * The certificates of harness/fixtures/custom-signing-key-chain.pem, leaf first: an EC P-256 key
@@ -167,8 +177,38 @@ function chainedJwk(kid: string, length: number): SentKey {
     y,
     kid,
     x5c: CHAIN.slice(0, length).map((c) => c.raw.toString('base64')),
-    'x5t#S256': createHash('sha256').update(leaf.raw).digest('base64url'),
+    ...thumbprints(leaf),
   };
+}
+
+/**
+ * x5u by its partitions (RFC 7517 4.6: "a URI [RFC3986] that refers to a resource for an X.509 public key
+ * certificate or certificate chain"; its retrieval MUST use TLS, so each is https). Each is a string the answer
+ * gives back exactly (RFC 7517 4: the members of the JWK sent; RFC 3986 6.2.1: a URI compared as a string):
+ * the parts RFC 3986 3 names, each where a URL parser re-serialising it would write it otherwise (a trailing
+ * slash added to an empty path, the host lower-cased, the default port dropped, a dot segment removed,
+ * percent-encodings re-cased).
+ */
+const X5U_URIS = [
+  'https://certs.example.com',
+  'https://Certs.Example.COM/conformance/chain.pem',
+  'https://certs.example.com:8443/conformance/chain.pem',
+  'https://certs.example.com:443/conformance/chain.pem',
+  'https://certs.example.com/conformance/./keys/%7e/a%2fb/chain.pem',
+  'https://certs.example.com/conformance/chain.pem?kid=conformance&format=pem',
+] as const;
+
+/**
+ * A key of `type` with every member RFC 7517 4 and RFC 7518 6 define for it: kty and the type's public
+ * members, kid, use "sig" and key_ops ["verify"] (consistent, 4.3), alg (its JWS algorithm), x5u; and for
+ * EC P-256 the suite's certificate chain (x5c of `chain` certificates, 4.7) with its thumbprints x5t and
+ * x5t#S256 (4.8, 4.9), the key material being the certificate's. Every value is one a server checking it
+ * against the others finds consistent.
+ */
+async function everyMemberJwk(type: SigningKeyType, kid: string, x5u: string, chain: number): Promise<SentKey> {
+  const own = await publicSigningJwk(type, { kid, use: true, key_ops: true, alg: true });
+  const certified = type === SIGNING_KEY_TYPES[0] ? chainedJwk(kid, chain) : {};
+  return { ...own, ...certified, kid, x5u };
 }
 
 const kidsOf = (json: unknown) => ((json as { keys?: Array<{ kid?: string }> })?.keys ?? []).map((k) => k.kid);
@@ -205,15 +245,17 @@ async function takenKeyTypes(api: Api, config: Config): Promise<SigningKeyType[]
  * Sets of keys from the partitions of a JWKS's keys (category partition):
  * the size of the set (1, 2, 3, many: 25, past the 20 items a form parser may
  * cap arrays at), kid on every key, on none or on the first only (RFC 7517
- * 4.5: optional), the other optional members (use, key_ops, alg) all present
- * or all absent, and one key type or the types taken in turn. The key
- * material of every key is its own, so keys sent without kid stay apart.
+ * 4.5: optional), the other optional members (use, key_ops, alg, x5u from its
+ * partitions, RFC 7517 4.2 to 4.4, 4.6) all present or all absent, and one key
+ * type or the types taken in turn. The key material of every key is its own,
+ * so keys sent without kid stay apart.
  */
 interface KeySet {
   what: string;
   size: number;
   /** On every key, on none, on the first only, or spelt as JSON literals (a number, true, null) on every key. */
   kid: 'every' | 'none' | 'first' | 'literal';
+  /** use, key_ops, alg and x5u (in turn from its partitions) on every key, or none of them. */
   members: boolean;
   mixed: boolean;
   /** The first key an EC P-256 key with its certificate chain (x5c: standard base64, + and / in it). */
@@ -227,7 +269,7 @@ const KEY_SETS: readonly KeySet[] = [
     members: false,
     mixed: false,
   },
-  { what: '2 keys without kid, use, key_ops and alg present', size: 2, kid: 'none', members: true, mixed: false },
+  { what: '2 keys without kid, use, key_ops, alg and x5u present', size: 2, kid: 'none', members: true, mixed: false },
   { what: '3 keys without kid, the key types in turn', size: 3, kid: 'none', members: false, mixed: true },
   { what: '3 keys, a kid on the first only, the key types in turn', size: 3, kid: 'first', members: true, mixed: true },
   { what: '25 keys, each with its kid, the key types in turn', size: 25, kid: 'every', members: true, mixed: true },
@@ -266,14 +308,16 @@ async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string
       keys.push(chainedJwk(kid ?? `conformance-${tag}-chain`, CHAIN.length));
       continue;
     }
-    keys.push(
-      await publicSigningJwk(set.mixed ? taken[i % taken.length]! : taken[0]!, {
+    keys.push({
+      ...(await publicSigningJwk(set.mixed ? taken[i % taken.length]! : taken[0]!, {
         ...(kid !== undefined ? { kid } : {}),
         use: set.members,
         key_ops: set.members,
         alg: set.members,
-      }),
-    );
+      })),
+      // x5u in turn from its partitions.
+      ...(set.members ? { x5u: X5U_URIS[i % X5U_URIS.length] } : {}),
+    });
   }
   return keys;
 }
@@ -402,28 +446,57 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const keyTypes = declareRules('custom-signing-keys.put.json', schemaRules('jwks'));
   test(
-    'should answer a key of each type RFC 7518 and RFC 8037 define for signatures as sent where it takes it (EC P-256, P-384, P-521, RSA, OKP Ed25519): every member the same JSON type and value',
+    'should answer keys of each type RFC 7518 and RFC 8037 define for signatures as sent where it takes them (EC P-256, P-384, P-521, RSA, OKP Ed25519), each with every member RFC 7517 4 defines (kid, use, key_ops, alg, x5u from its partitions; x5c, x5t, x5t#S256 where a certificate is at hand): every member the same JSON type and value',
     keyTypes,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
         for (const [i, type] of keyTypesFor(config).entries()) {
-          const key = await publicSigningJwk(type, { kid: `conformance-type-${i}`, use: true, alg: true });
-          const ex = await putJson(api, [key]);
-          // Which key types a server takes is not shown: a refusal is its choice, and is observed. EC P-256 is
-          // the document's "EC" on the curve every JOSE library has, and is taken.
-          if (type !== SIGNING_KEY_TYPES[0] && is4xx(ex.status)) {
-            observe('custom-signing-keys.put.status', `a key of type ${type.what} answered`, String(ex.status));
+          // A set of the type, one key for each partition of x5u (the P-256 keys with chains of 1 to 3).
+          const keys: SentKey[] = [];
+          for (const [j, x5u] of X5U_URIS.entries())
+            keys.push(await everyMemberJwk(type, `conformance-type-${i}-${j}`, x5u, 1 + (j % CHAIN.length)));
+          const ex = await putJson(api, keys);
+          if (is2xx(ex.status)) {
+            // The schema gives each member its JSON type (RSA n and e: base64url strings, RFC 7518 6.3.1).
+            mustMatchSchema('jwks', ex.json, ex);
+            const differ = keysDiffer(keys, ex.json);
+            must(keyTypes.customSigningKeysPutJson, differ === undefined, {
+              expected: `the ${keys.length} ${type.what} keys answered as sent (members ${Object.keys(keys[0]!).join(', ')}), each the same JSON type and value`,
+              actual: differ ?? '',
+              exchange: ex,
+            });
             continue;
           }
-          mustSucceed(keyTypes.customSigningKeysPutJson, ex);
-          // The schema gives each member its JSON type (RSA n and e: base64url strings, RFC 7518 6.3.1).
-          mustMatchSchema('jwks', ex.json, ex);
-          const differ = keysDiffer([key], ex.json);
-          must(keyTypes.customSigningKeysPutJson, differ === undefined, {
-            expected: `the ${type.what} key answered as sent (members ${Object.keys(key).join(', ')}), each the same JSON type and value`,
-            actual: differ ?? '',
+          // Which key types a server takes, and whether it takes an x5u it cannot fetch, is not shown: a refusal
+          // is its choice, and is observed. Each key then alone: those it takes are answered as sent.
+          must(keyTypes.customSigningKeysPutJson, is4xx(ex.status), {
+            expected: `the set of ${type.what} keys taken (2xx), or refused (4xx)`,
+            actual: `status ${ex.status}`,
             exchange: ex,
           });
+          observe(
+            'custom-signing-keys.put.status',
+            `a set of ${type.what} keys with every member answered`,
+            String(ex.status),
+          );
+          for (const key of config.embedded ? keys : keys.slice(0, 2)) {
+            const alone = await putJson(api, [key]);
+            if (is4xx(alone.status)) {
+              observe(
+                'custom-signing-keys.put.status',
+                `a ${type.what} key with x5u ${String(key.x5u)} answered`,
+                String(alone.status),
+              );
+              continue;
+            }
+            mustSucceed(keyTypes.customSigningKeysPutJson, alone);
+            const differ = keysDiffer([key], alone.json);
+            must(keyTypes.customSigningKeysPutJson, differ === undefined, {
+              expected: `the ${type.what} key with x5u ${String(key.x5u)} answered as sent, every member the same JSON type and value`,
+              actual: differ ?? '',
+              exchange: alone,
+            });
+          }
         }
       });
     },
@@ -842,7 +915,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   // A key the server takes (the certificate's public key, its chain left out): the bare array of it is the value
   // of keys, unwrapped, which a server reading a bare array as the set would store.
-  const { x5c: _x5c, 'x5t#S256': _x5t, ...wrapped } = certifiedJwk('conformance-wrapped');
+  const { x5c: _x5c, x5t: _x5t, 'x5t#S256': _x5tS256, ...wrapped } = certifiedJwk('conformance-wrapped');
   for (const [title, body] of notAnObject({ keys: [wrapped] })) {
     const notObject = declareRules('jwks.keys');
     test(`should refuse a JWKS that is not an object: ${title}`, notObject, async ({ api }) => {
