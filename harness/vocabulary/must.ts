@@ -247,27 +247,38 @@ function jsonErrorBody(r: RuleRef | RuleId, ex: Exchange): void {
   });
 }
 
-/** The paths of the operations http.json-error-bodies holds (every one but the event stream's). */
-const JSON_ERROR_PATHS = (rule('http.json-error-bodies').operations ?? []).map(
+/** The paths of the operations whose bodies are JSON (http.json-bodies: every one but the event stream's). */
+const JSON_PATHS = (rule('http.json-bodies').operations ?? []).map(
   (o) => new RegExp(`^${operation(o).path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
 );
 
 /**
- * Holds every refusal (4xx) a check got from an operation whose bodies are JSON to http.json-error-bodies,
- * whichever rule the check was about: the rule is declared for the check here, after its body, where one came.
+ * Holds every answer a check got from an operation whose bodies are JSON to "All request and response
+ * bodies are JSON unless stated", whichever rule the check was about: a success with content to
+ * http.json-bodies, a refusal (4xx) to http.json-error-bodies. Each rule is declared for the check here,
+ * after its body, where such an answer came.
  */
-export function mustBeJsonErrorBodies(answers: readonly Exchange[]): void {
+export function mustBeJsonBodies(answers: readonly Exchange[]): void {
   const l = ledger();
-  const id: RuleId = 'http.json-error-bodies';
-  const refusals = answers.filter(
-    (ex) => ex.status >= 400 && ex.status < 500 && JSON_ERROR_PATHS.some((p) => p.test(ex.target.split('?', 1)[0]!)),
-  );
-  if (!refusals.length || !l) return;
-  if (!l.declared.has(id)) {
+  if (!l) return;
+  const held = (id: RuleId): void => {
+    if (l.declared.has(id)) return;
     l.declared.add(id);
     test.info().annotations.push({ type: ANNOTATION.rule, description: id });
+  };
+  for (const ex of answers.filter((x) => JSON_PATHS.some((p) => p.test(x.target.split('?', 1)[0]!)))) {
+    if (ex.status >= 400 && ex.status < 500) {
+      held('http.json-error-bodies');
+      jsonErrorBody('http.json-error-bodies', ex);
+    } else if (ex.status >= 200 && ex.status < 300 && ex.method !== 'HEAD' && ex.text.trim() !== '') {
+      held('http.json-bodies');
+      must('http.json-bodies', isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+        expected: 'a success whose body is JSON, with a JSON media type',
+        actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
+        exchange: ex,
+      });
+    }
   }
-  for (const ex of refusals) jsonErrorBody(id, ex);
 }
 
 /** Whether an answer's body is JSON (the SSE client keeps a refusal's text without parsing it). */
