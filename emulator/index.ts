@@ -186,6 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CONFORMANCE_CLIENT_GRANT_IDS: fixtures.otherClientGrantIds.join(','),
       CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,
       CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),
+      CONFORMANCE_EVENT_STREAM_IDS: fixtures.eventStreamIds.join(','),
       CONFORMANCE_USER_CONNECTION: fixtures.userConnection,
       CONFORMANCE_WRITES: 'restore',
       CONFORMANCE_RATE_LIMIT_PROBE: 'on',

@@ -3,9 +3,10 @@
  * JSON unless stated" (Endpoints). Every refusal the HTTP layer can give
  * (an unknown route, a method the path does not take, a media type it does
  * not take, a body too large or too deep, odd query forms, an Accept it
- * cannot meet) answers, when it has a body, a JSON body with a JSON media
- * type; which status it uses is not shown, but the status that arrives
- * follows RFC 9110's checklist (a 405 carries Allow, a 401 a challenge).
+ * cannot meet) answers a JSON body with a JSON media type; which status it
+ * uses is not shown, but the status that arrives follows RFC 9110's
+ * checklist (a 405 carries Allow, a 401 a challenge, and Allow lists what
+ * the path serves).
  * So does a path whose segments are no percent-encoding of UTF-8 (RFC 3986
  * 2.1, 2.5), in every segment of every operation with a path parameter.
  * Writes go only to ids that do not exist, so nothing on the target can change.
@@ -206,9 +207,9 @@ test.describe('the HTTP layer answers JSON @http', () => {
           });
           continue;
         }
-        // A refusal's status is not shown; its body, when it has one, is JSON. A 5xx is never a pass.
-        must(json.httpJsonErrorBodies, ex.status >= 300 && (!body || inJson), {
-          expected: 'a refusal whose body, if any, is JSON with a JSON media type',
+        // A refusal's status is not shown; its body is JSON (a 4xx without one holds no JSON text). A 5xx is never a pass.
+        must(json.httpJsonErrorBodies, ex.status >= 300 && (inJson || (!body && ex.status < 400)), {
+          expected: 'a refusal whose body is JSON with a JSON media type',
           actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}, body ${body ? (inJson ? 'JSON' : 'not JSON') : 'empty'}`,
           exchange: ex,
         });
@@ -250,4 +251,60 @@ test.describe('every Accept that admits JSON is met @http', () => {
         });
       }
   });
+});
+
+test.describe('Allow lists what a path serves @http', () => {
+  const served = declareRules('http.method-not-allowed.allow');
+  test(
+    'should list in the Allow of a 405 every method the path serves, not only the documented one: a GET that answers 2xx on a path whose operation is a write (RFC 9110 15.5.6: "the target resource\'s currently supported methods"; relation)',
+    served,
+    async ({ api, config }) => {
+      test.skip(
+        !config.embedded && config.writes === 'none',
+        'Against an external target sent only with writes on (the read-only run is at its request budget)',
+      );
+      // The writes whose paths a target may also serve GET on (other endpoints of these resources: not shown),
+      // each with a real resource of its path for the GET, and a method the path cannot take: a PATCH without
+      // a body (custom text: of a profile that does not exist), which changes nothing where PATCH is served;
+      // without writes, OPTIONS (RFC 9110 9.3.7: safe), which a target may serve, and then nothing is related.
+      const method = config.writes === 'none' ? 'OPTIONS' : 'PATCH';
+      const paths: Array<[string, string, string]> = [
+        [pathOf('custom-signing-keys.put'), pathOf('custom-signing-keys.put'), 'the custom signing keys'],
+        ...(config.selfServiceProfileId
+          ? [
+              [
+                pathOf('custom-text.put', { id: config.selfServiceProfileId, language: 'en', page: 'get-started' }),
+                TEXT,
+                'custom text',
+              ] as [string, string, string],
+            ]
+          : []),
+      ];
+      const unjudged: string[] = [];
+      for (const [real, other, what] of paths) {
+        const read = await api.get(real);
+        // GET not served there: nothing to relate.
+        if (read.status < 200 || read.status >= 300) {
+          unjudged.push(`GET on the ${what} path answered ${read.status}`);
+          continue;
+        }
+        const refused = await api.send(method, other);
+        // Which status a method the path cannot take gets: not shown.
+        if (refused.status !== 405) {
+          unjudged.push(`${method} on the ${what} path answered ${refused.status}`);
+          continue;
+        }
+        const allow = (refused.headers['allow'] ?? '').split(',').map((m) => m.trim());
+        must(served.httpMethodNotAllowedAllow, allow.includes('GET'), {
+          expected: `Allow lists GET: GET ${real.split('?')[0]} answered ${read.status}, so the ${what} path serves it`,
+          actual: `Allow: ${refused.headers['allow'] ?? '(none)'}`,
+          exchange: refused,
+        });
+      }
+      test.skip(
+        unjudged.length === paths.length,
+        `No Allow to relate to a GET the target serves: ${unjudged.join('; ')}`,
+      );
+    },
+  );
 });

@@ -11,7 +11,7 @@ import {
   observe,
   mustBeJsonErrorBody,
 } from '../harness/vocabulary/must.ts';
-import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { nonce } from '../harness/fixtures/triggers.ts';
 import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
@@ -26,9 +26,9 @@ import {
 } from '../harness/vocabulary/partitions.ts';
 
 const path = (id: string) => pathOf('token-sets.list', { id });
-/** A user id that no tenant holds, of a given length. */
 /** Clocks of the suite and the target may differ: a set expired less than this ago may still be listed. */
 const CLOCK_SKEW_MS = 60_000;
+/** A user id that no tenant holds, of a given length. */
 const unknownUser = (length = 40) => `conformance-nobody-${'x'.repeat(Math.max(0, length - 19))}`.slice(0, length);
 
 test.describe('token sets of a user @token-sets', () => {
@@ -137,6 +137,26 @@ test.describe('token sets of a user @token-sets', () => {
     mustStatus(unknownUserRules.tokenSetsListUnknownUser, ex, 404);
     mustBeJsonErrorBody(unknownUserRules, ex);
   });
+
+  const deleted = declareRules('token-sets.list.unknown-user', 'token-sets.list.success');
+  test(
+    'should answer 404 for a user once it is deleted, having listed its token sets while it existed (relation: a deleted user does not exist)',
+    deleted,
+    async ({ api, config, events }) => {
+      requireWrites(config);
+      requireFixture(config.userConnection, 'CONFORMANCE_USER_CONNECTION');
+      // The user the suite creates to cause events (and deletes): a real user first, then no user at all.
+      const id = await events.causer.createUser(nonce());
+      const existing = await api.get(path(id));
+      must(deleted.tokenSetsListSuccess, existing.status === 200 && Array.isArray(existing.json), {
+        expected: `200 and a JSON array: user ${id} was just created`,
+        actual: `status ${existing.status}`,
+        exchange: existing,
+      });
+      await events.causer.deleteUser(id);
+      mustStatus(deleted.tokenSetsListUnknownUser, await api.get(path(id)), 404);
+    },
+  );
 
   const near = declareRules('token-sets.list.unknown-user');
   test("should refuse every user id near the real user's (RFC 3986: another path)", near, async ({ api, config }) => {

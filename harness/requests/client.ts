@@ -172,13 +172,26 @@ export class Api {
       (res) => ({ status: res.status, reset: res.headers['x-ratelimit-reset'], discard: async () => {} }),
       opts.see429,
     );
-    return toExchange(method, url, this.config.baseUrl, res, {
+    const ex = toExchange(method, url, this.config.baseUrl, res, {
       requestContentType,
       requestBody: data,
       authorization: authorizationKind(auth),
       waitedMs,
     });
+    answersOfCheck?.push(ex);
+    return ex;
   }
+}
+
+/** The answers every client of this worker gets while a check runs, where a fixture collects them. */
+let answersOfCheck: Exchange[] | undefined;
+
+/** Collects into `into` every answer an Api client gets from now until the returned function is called. */
+export function collectAnswers(into: Exchange[]): () => void {
+  answersOfCheck = into;
+  return () => {
+    if (answersOfCheck === into) answersOfCheck = undefined;
+  };
 }
 
 /** An answer, read whole: status, headers (lower-cased names, repeated ones joined) and the decoded body. */

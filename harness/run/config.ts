@@ -83,6 +83,8 @@ export interface Config {
   otherClientGrantIds: string[];
   selfServiceProfileId?: string;
   experimentIds: string[];
+  /** Event streams the tenant holds (CONFORMANCE_EVENT_STREAM_IDS): the listing must show each, as its GET answers it. */
+  eventStreamIds: string[];
   userConnection?: string;
   /** Text key used for custom-text writes (the allowed keys are not shown). */
   customTextKey: string;
@@ -205,6 +207,10 @@ export function readConfig(env: Env = processEnv()): Config {
       .filter(Boolean),
     selfServiceProfileId: opt(env, 'CONFORMANCE_SELF_SERVICE_PROFILE_ID'),
     experimentIds: (opt(env, 'CONFORMANCE_EXPERIMENT_IDS') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    eventStreamIds: (opt(env, 'CONFORMANCE_EVENT_STREAM_IDS') ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),

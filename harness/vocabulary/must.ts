@@ -25,6 +25,7 @@ import {
   type SchemaName,
 } from '../../schemas/index.ts';
 import { rule, type RuleId } from '../../spec/rules.ts';
+import { operation } from '../../spec/operations.ts';
 import { isJsonMediaType, type Exchange } from '../requests/client.ts';
 import { expectedProfile, profileKey } from '../run/profile.ts';
 import { ANNOTATION, formatViolationRecord, type Violation } from '../verdicts/decide.ts';
@@ -228,17 +229,56 @@ export function mustBeJson(id: RuleRef | RuleId, ex: Exchange): void {
 
 /**
  * "All request and response bodies are JSON unless stated" (Endpoints),
- * error answers included: a refused request's body, when there is one, is
- * JSON with a JSON media type (the shape of error bodies is not shown). On a
- * 4xx with a body: the body is JSON. Call it after the check that the answer is a 4xx.
+ * error answers included: a refused request's body is JSON with a JSON media
+ * type (the shape of error bodies is not shown); an empty body is none. A
+ * no-op on any answer but a 4xx (and on HEAD, which has no content).
  */
 export function mustBeJsonErrorBody(declared: Declared<'http.json-error-bodies'>, ex: Exchange): void {
-  if (ex.status < 400 || ex.status >= 500 || ex.text.trim() === '') return;
-  must(declared.httpJsonErrorBodies, isJsonMediaType(ex.contentType) && parsesAsJson(ex), {
+  jsonErrorBody(declared.httpJsonErrorBodies, ex);
+}
+
+function jsonErrorBody(r: RuleRef | RuleId, ex: Exchange): void {
+  if (ex.status < 400 || ex.status >= 500 || ex.method === 'HEAD') return;
+  // An empty body is no JSON text (RFC 8259 2), and RFC 9110 15.5: a 4xx SHOULD explain the error in its content.
+  must(r, isJsonMediaType(ex.contentType) && parsesAsJson(ex), {
     expected: "a refused request's body in JSON, with a JSON media type",
-    actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
+    actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.text.trim() === '' ? 'empty' : ex.json === undefined ? 'not JSON' : 'JSON'}`,
     exchange: ex,
   });
+}
+
+/** The paths of the operations whose bodies are JSON (http.json-bodies: every one but the event stream's). */
+const JSON_PATHS = (rule('http.json-bodies').operations ?? []).map(
+  (o) => new RegExp(`^${operation(o).path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+);
+
+/**
+ * Holds every answer a check got from an operation whose bodies are JSON to "All request and response
+ * bodies are JSON unless stated", whichever rule the check was about: a success with content to
+ * http.json-bodies, a refusal (4xx) to http.json-error-bodies. Each rule is declared for the check here,
+ * after its body, where such an answer came.
+ */
+export function mustBeJsonBodies(answers: readonly Exchange[]): void {
+  const l = ledger();
+  if (!l) return;
+  const held = (id: RuleId): void => {
+    if (l.declared.has(id)) return;
+    l.declared.add(id);
+    test.info().annotations.push({ type: ANNOTATION.rule, description: id });
+  };
+  for (const ex of answers.filter((x) => JSON_PATHS.some((p) => p.test(x.target.split('?', 1)[0]!)))) {
+    if (ex.status >= 400 && ex.status < 500) {
+      held('http.json-error-bodies');
+      jsonErrorBody('http.json-error-bodies', ex);
+    } else if (ex.status >= 200 && ex.status < 300 && ex.method !== 'HEAD' && ex.text.trim() !== '') {
+      held('http.json-bodies');
+      must('http.json-bodies', isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+        expected: 'a success whose body is JSON, with a JSON media type',
+        actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
+        exchange: ex,
+      });
+    }
+  }
 }
 
 /** Whether an answer's body is JSON (the SSE client keeps a refusal's text without parsing it). */
