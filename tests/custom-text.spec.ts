@@ -44,6 +44,8 @@ import {
   SAME_MARKUP,
   TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
+  FORMAT_SPELLINGS,
+  TEXT_KEY_CASES,
   CONTROL_CHARACTERS,
   HYPERLINK_URLS,
   WHITE_SPACE_SPELLINGS,
@@ -104,18 +106,34 @@ const EXTRA_KEY_CANDIDATES: readonly string[] = ['heading', 'description', 'titl
 /**
  * The keys of a map of several keys: the configured one first, then up to two candidates the target
  * takes beside it (learnt with a short plain value under each; a candidate refused is observed and the
- * next one tried). Where none is taken the check is skipped with the reason: a server may refuse a key
- * it does not know.
+ * next one tried). The key spellings come first, each group giving one key at most: the first of
+ * TEXT_KEY_CASES taken (upper-case letters, which the resulting map names as sent: RFC 8259 8.3), the
+ * first of the other TEXT_KEY_PARTITIONS taken (a dot, a hyphen, an underscore, non-ASCII letters); then
+ * the plain candidates. Where none is taken the check is skipped with the reason: a server may refuse a
+ * key it does not know.
  */
 async function severalKeys(api: Api, id: string, config: Config): Promise<string[]> {
   const keys = [config.customTextKey];
   const refused: string[] = [];
-  for (const candidate of EXTRA_KEY_CANDIDATES.filter((k) => k !== config.customTextKey)) {
+  const cased = TEXT_KEY_CASES.map((k) => k.key);
+  const groups = [
+    cased,
+    TEXT_KEY_PARTITIONS.map((k) => k.key).filter((k) => !cased.includes(k)),
+    ...EXTRA_KEY_CANDIDATES.map((k) => [k]),
+  ];
+  // No two keys the same but for case: a map of them is a relation of its own, not these checks'.
+  const fresh = (k: string) => !keys.some((held) => held.toLowerCase() === k.toLowerCase());
+  for (const group of groups) {
     if (keys.length === 3) break;
-    const ex = await put(api, id, { [config.customTextKey]: 'Probe.', [candidate]: 'Probe.' });
-    observe('custom-text.put.keys', `key ${candidate} beside ${config.customTextKey} answered`, String(ex.status));
-    if (is2xx(ex)) keys.push(candidate);
-    else refused.push(`${candidate} (${ex.status})`);
+    for (const candidate of group.filter(fresh)) {
+      const ex = await put(api, id, { [config.customTextKey]: 'Probe.', [candidate]: 'Probe.' });
+      observe('custom-text.put.keys', `key ${candidate} beside ${config.customTextKey} answered`, String(ex.status));
+      if (!is2xx(ex)) refused.push(`${candidate} (${ex.status})`);
+      else {
+        keys.push(candidate);
+        break;
+      }
+    }
   }
   test.skip(
     keys.length < 2,
@@ -215,7 +233,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     'custom-text.put.form',
   );
   test(
-    'should take any plain text up to 2000 characters, counted as characters in every script, answer it as sent, and refuse 2001 (property)',
+    'should take any plain text up to 2000 characters, counted as characters in every script and of every kind (format characters, emoji sequences, variation selectors, combining marks, all of Unicode), answer it as sent, and refuse 2001 (property)',
     unicode,
     async ({ api, config }) => {
       const id = profile(config);
@@ -328,7 +346,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     'custom-text.put.form',
   );
   test(
-    'should take a value at the lower boundary (0 and 1 characters), with white space at its ends or alone, and in every spelling Unicode makes equivalent (NFC, NFD, marks out of order, compatibility characters, Hangul jamo), both media types, and answer it with its key exactly as sent, code point for code point',
+    'should take a value at the lower boundary (0 and 1 characters), with white space at its ends or alone, in every spelling Unicode makes equivalent (NFC, NFD, marks out of order, compatibility characters, Hangul jamo), and holding format characters (zero-width, joiners, BOM, soft hyphen, bidi isolates), emoji ZWJ and tag sequences, variation selectors and stacked marks, both media types, and answer it with its key exactly as sent, code point for code point',
     exact,
     async ({ api, config }) => {
       const id = profile(config);
@@ -340,6 +358,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
         { what: 'one character', value: 'x' },
         ...UNICODE_SPELLINGS.map((u) => ({ what: u.what, value: `Text ${u.value}` })),
         ...WHITE_SPACE_SPELLINGS,
+        ...FORMAT_SPELLINGS,
       ];
       const codePoints = (v: unknown) =>
         typeof v === 'string'
@@ -629,15 +648,17 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const activeRefused = declareRules('custom-text.put.html.restricted');
   test(
-    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, sent as JSON and form-encoded (property)',
+    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, sent as JSON and form-encoded (property)',
     activeRefused,
     async ({ api, config }) => {
       const id = profile(config);
       await withCustomTextRestored(api, id, async () => {
         // Every kind on every run (a grid: a drawn kind missed an image one run in three); the spelling is drawn.
+        // Each kind also with its tag and attribute names in another case (HTML reads names ASCII
+        // case-insensitively), sent one way, the kinds taking the two in turn: case and media type each covered.
         await fc.assert(
           fc.asyncProperty(activeMarkupGrid, async (grid) => {
-            for (const { what, value: html } of grid)
+            for (const [i, { what, value: html, cased, casing }] of grid.entries()) {
               for (const media of MEDIA)
                 mustHoldNoActiveMarkup(
                   activeRefused.customTextPutHtmlRestricted,
@@ -645,6 +666,14 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
                   config.customTextKey,
                   `${what}, sent ${media}`,
                 );
+              const media = MEDIA[i % MEDIA.length]!;
+              mustHoldNoActiveMarkup(
+                activeRefused.customTextPutHtmlRestricted,
+                await putAs(api, id, media, { [config.customTextKey]: cased }),
+                config.customTextKey,
+                `${what}, its ${casing} (${JSON.stringify(cased).slice(0, 80)}), sent ${media}`,
+              );
+            }
           }),
           fcParams(config, 4),
         );
@@ -826,7 +855,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const sameMap = declareRules('custom-text.put.form');
   test(
-    'should take form-encoded a map it takes as JSON, and answer the same resulting map, whatever its keys hold: a dot, two dots, a hyphen, an underscore, non-ASCII letters (relation)',
+    'should take form-encoded a map it takes as JSON, and answer the same resulting map, whatever its keys hold: upper-case letters, a dot, two dots, a hyphen, an underscore, non-ASCII letters (relation)',
     sameMap,
     async ({ api, config }) => {
       const id = profile(config);
@@ -1009,7 +1038,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const basicAllowed = declareRules('custom-text.put.html.basic-allowed');
   test(
-    'should accept basic styling tags and a hyperlink, to each kind of URL a hyperlink has (https, http, mailto)',
+    'should accept basic styling tags and a hyperlink, to each kind of URL a hyperlink has (https, http, mailto) and each component RFC 3986 gives it (path, query with & and =, & written as &amp;, fragment, port, percent-encoded octets)',
     basicAllowed,
     async ({ api, config }) => {
       const id = profile(config);

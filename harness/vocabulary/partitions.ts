@@ -23,6 +23,49 @@ const ASCII = fc.constantFrom(
   ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?-_()[]{}#%+=/@*~^|$',
 );
 
+/** Every code point of `ranges` whose general category matches `category`. */
+const codePointsOf = (category: RegExp, ranges: ReadonlyArray<readonly [number, number]>) =>
+  ranges.flatMap(([from, to]) =>
+    Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)).filter((c) => category.test(c)),
+  );
+
+/**
+ * The format characters (general category Cf) of the planes text uses: U+00AD, U+061C, U+180E, U+200B..U+200F,
+ * U+202A..U+202E, U+2060..U+2064, U+2066..U+206F, U+FEFF, U+FFF9..U+FFFB, the tags U+E0001, U+E0020..U+E007F
+ * and the others. A server removing "invisible" characters removes characters of the value.
+ */
+export const FORMAT_CHARACTERS: readonly string[] = codePointsOf(/^\p{Cf}$/u, [
+  [0x00a0, 0x2ffff],
+  [0xe0000, 0xe007f],
+]);
+
+/** The combining marks (general category M) of the blocks of them: diacritical marks, extended, supplement, for symbols, half marks. */
+const COMBINING_MARKS: readonly string[] = codePointsOf(/^\p{M}$/u, [
+  [0x0300, 0x036f],
+  [0x1ab0, 0x1aff],
+  [0x1dc0, 0x1dff],
+  [0x20d0, 0x20ff],
+  [0xfe20, 0xfe2f],
+]);
+
+/** An assigned character that is neither a control nor a surrogate nor a noncharacter, and makes no markup. */
+const ANY_CHARACTER = /^[^\p{Cc}\p{Cs}\p{Cn}<>&"']$/u;
+
+/**
+ * Emoji sequences (UTS #51 2): a ZWJ sequence (a family: three people joined by U+200D), a ZWJ sequence with
+ * a variation selector (rainbow flag), a flag (two regional indicators), a keycap (digit, U+FE0F, U+20E3), a
+ * skin-tone modifier, a tag sequence (the flag of England: U+1F3F4, tag letters, U+E007F).
+ */
+const EMOJI_SEQUENCES: readonly string[] = [
+  '\u{1f468}\u200d\u{1f469}\u200d\u{1f467}',
+  '\u{1f3f3}\ufe0f\u200d\u{1f308}',
+  '\u{1f1eb}\u{1f1f7}',
+  '1\ufe0f\u20e3',
+  '\u{1f44b}\u{1f3fd}',
+  '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}',
+  '\u{1f469}\u{1f3fd}\u200d\u{1f4bb}',
+];
+
 /** Each alphabet: characters counted as one by the document, and as 1 to 4 units by some encoding. */
 export const ALPHABETS = {
   ascii: ASCII,
@@ -46,6 +89,37 @@ export const TEXT_ALPHABETS = {
     { arbitrary: ASCII, weight: 2 },
     { arbitrary: fc.constantFrom('\n', '\t', '\r\n'), weight: 1 },
   ),
+  // Format characters (general category Cf: zero-width space, joiners, word joiner, byte-order mark, soft
+  // hyphen, bidi controls, tags): characters of the text though they draw nothing, among ASCII letters.
+  'format characters': fc.oneof(ASCII, fc.constantFrom(...FORMAT_CHARACTERS)),
+  // Emoji sequences (UTS #51): several code points one picture (ZWJ sequences, flags, keycaps, modifiers,
+  // tag sequences), each code point a character of the limit.
+  'emoji sequences': fc.constantFrom(...EMOJI_SEQUENCES),
+  // Variation selectors (U+FE00..U+FE0F, and the ideographic ones U+E0100..U+E01EF) after a base character.
+  'variation selectors': fc
+    .tuple(
+      fc.constantFrom('\u2764', '\u263a', '\u845b', '\u8fbb', 'a'),
+      fc.oneof(cp(0xfe00, 0xfe0f), cp(0xe0100, 0xe01ef)),
+    )
+    .map(([base, selector]) => `${base}${selector}`),
+  // A base letter with one to three combining marks (general category M) from every block of them.
+  'combining marks': fc
+    .tuple(
+      fc.constantFrom('a', 'o', 'x', '\u0436', '\u03b1'),
+      fc.array(fc.constantFrom(...COMBINING_MARKS), { minLength: 1, maxLength: 3 }),
+    )
+    .map(([base, marks]) => `${base}${marks.join('')}`),
+  // Any assigned character of every plane (private use included), but the controls and noncharacters HTML
+  // calls parse errors (CONTROL_CHARACTERS judges those) and the characters that make markup.
+  'all of Unicode': fc
+    .oneof(
+      { arbitrary: cp(0x00a0, 0xffff), weight: 4 },
+      { arbitrary: cp(0x10000, 0x3ffff), weight: 2 },
+      { arbitrary: cp(0xe0000, 0xe01ef), weight: 1 },
+      { arbitrary: cp(0xf0000, 0x10fffd), weight: 1 },
+      { arbitrary: ASCII, weight: 2 },
+    )
+    .filter((c) => ANY_CHARACTER.test(c)),
 } as const;
 
 export type AlphabetName = keyof typeof TEXT_ALPHABETS;
@@ -100,6 +174,38 @@ export const UNICODE_SPELLINGS: ReadonlyArray<{ what: string; value: string }> =
   { what: 'full-width letters NFKC folds: U+FF21 U+FF22', value: '\uff21\uff22' },
   { what: 'Hangul syllables: U+D55C U+AE00', value: '\ud55c\uae00' },
   { what: 'Hangul conjoining jamo (NFD of the syllables)', value: '\u1112\u1161\u11ab\u1100\u1173\u11af' },
+];
+
+/**
+ * Characters that draw nothing or nothing of their own, each a partition of
+ * what a "character" is beside letters: the format characters a filter of
+ * "invisible" characters removes (general category Cf: zero-width space,
+ * non-joiner and joiner, word joiner, byte-order mark, soft hyphen, a bidi
+ * isolate, a tag character), emoji sequences joined by U+200D or made of
+ * several code points (UTS #51), variation selectors (standard and
+ * ideographic) and stacked combining marks. Each is a code point of the
+ * value: answered as sent, every one of them is there, in its place.
+ */
+export const FORMAT_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'a zero-width space inside a word (U+200B)', value: 'Wel\u200bcome' },
+  { what: 'a zero-width non-joiner, as Persian writes (U+200C)', value: '\u0645\u06cc\u200c\u062e\u0648\u0627\u0645' },
+  { what: 'a zero-width joiner between letters (U+200D)', value: '\u0915\u094d\u200d\u0937' },
+  { what: 'a word joiner (U+2060)', value: 'sign\u2060in' },
+  { what: 'a zero-width no-break space inside (U+FEFF)', value: 'a\ufeffb' },
+  { what: 'a soft hyphen (U+00AD)', value: 'cus\u00adtom' },
+  { what: 'a right-to-left isolate and its end (U+2067, U+2069)', value: 'Hi \u2067\u05e9\u05dc\u05d5\u05dd\u2069!' },
+  {
+    what: 'a family emoji: a ZWJ sequence (U+1F468 U+200D U+1F469 U+200D U+1F467)',
+    value: 'Hi \u{1f468}\u200d\u{1f469}\u200d\u{1f467}',
+  },
+  { what: 'an emoji with a variation selector (U+2764 U+FE0F)', value: 'I \u2764\ufe0f it' },
+  { what: 'an ideographic variation selector (U+845B U+E0100)', value: '\u845b\u{e0100}' },
+  { what: 'a keycap sequence (1 U+FE0F U+20E3)', value: 'Step 1\ufe0f\u20e3' },
+  {
+    what: 'a tag sequence (U+1F3F4 U+E0067 ... U+E007F)',
+    value: '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}',
+  },
+  { what: 'combining marks stacked on one letter (U+0301 U+0323 U+20DD)', value: 'xa\u0301\u0323\u20ddy' },
 ];
 
 /**
@@ -379,17 +485,103 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
 
 const AROUND = fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 ');
 
-/** One construct that is not basic styling or a hyperlink, of any kind, with the text around it. */
+/**
+ * The cases a tag or attribute name may be written in: HTML reads them
+ * ASCII case-insensitively (13.2.5.8, 13.2.5.33: the tokenizer lower-cases
+ * every ASCII upper-case letter of a tag name and of an attribute name), so
+ * each spells the same markup. `other` are those a filter comparing
+ * lower-case names misses: every letter upper, and mixed (upper and lower
+ * letters in turn, from either one).
+ */
+export const NAME_CASES: ReadonlyArray<{ what: string; spell: (name: string) => string; other: boolean }> = [
+  { what: 'names as written', spell: (n) => n, other: false },
+  { what: 'names in upper case', spell: (n) => n.toUpperCase(), other: true },
+  {
+    what: 'names in mixed case, upper first',
+    spell: (n) => [...n].map((c, i) => (i % 2 ? c.toLowerCase() : c.toUpperCase())).join(''),
+    other: true,
+  },
+  {
+    what: 'names in mixed case, lower first',
+    spell: (n) => [...n].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join(''),
+    other: true,
+  },
+];
+
+/**
+ * `markup` with the name of every tag (start and end) and of every
+ * attribute respelt by `spell`, read as the HTML tokenizer reads them
+ * (13.2.5.6-13.2.5.39: a tag name runs to white space, / or >; attribute
+ * names follow white space or /; values quoted either way or unquoted are
+ * left as they are, as is the text between tags).
+ */
+export function namesSpelt(markup: string, spell: (name: string) => string): string {
+  const space = /[\t\n\f\r ]/;
+  let out = '';
+  let i = 0;
+  while (i < markup.length) {
+    const open =
+      markup[i] === '<' && /[A-Za-z]/.test(markup[i + 1] === '/' ? (markup[i + 2] ?? '') : (markup[i + 1] ?? ''));
+    if (!open) {
+      out += markup[i++];
+      continue;
+    }
+    let j = i + (markup[i + 1] === '/' ? 2 : 1);
+    const start = j;
+    while (j < markup.length && !/[\t\n\f\r />]/.test(markup[j]!)) j++;
+    out += markup.slice(i, start) + spell(markup.slice(start, j));
+    while (j < markup.length && markup[j] !== '>') {
+      if (space.test(markup[j]!) || markup[j] === '/') {
+        out += markup[j++];
+        continue;
+      }
+      const name = j;
+      j++;
+      while (j < markup.length && !/[\t\n\f\r />=]/.test(markup[j]!)) j++;
+      out += spell(markup.slice(name, j));
+      let k = j;
+      while (k < markup.length && space.test(markup[k]!)) k++;
+      if (markup[k] !== '=') continue;
+      k++;
+      while (k < markup.length && space.test(markup[k]!)) k++;
+      if (markup[k] === '"' || markup[k] === "'") {
+        const end = markup.indexOf(markup[k]!, k + 1);
+        k = end < 0 ? markup.length : end + 1;
+      } else while (k < markup.length && !/[\t\n\f\r >]/.test(markup[k]!)) k++;
+      out += markup.slice(j, k);
+      j = k;
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** The names of a construct in a case drawn among every NAME_CASES (as written too). */
+const inAnyNameCase = (markup: fc.Arbitrary<string>) =>
+  fc.tuple(markup, fc.constantFrom(...NAME_CASES)).map(([m, c]) => namesSpelt(m, c.spell));
+
+/** One construct that is not basic styling or a hyperlink, of any kind, its names in any case, with the text around it. */
 export const activeMarkup: fc.Arbitrary<string> = fc
-  .tuple(fc.oneof(...ACTIVE_MARKUP_KINDS.map((k) => k.markup)), AROUND)
+  .tuple(inAnyNameCase(fc.oneof(...ACTIVE_MARKUP_KINDS.map((k) => k.markup))), AROUND)
   .map(([markup, before]) => `${before}${markup}`);
 
-/** One construct of every kind (ACTIVE_MARKUP_KINDS), each with the text around it: a grid covered on every run. */
-export const activeMarkupGrid: fc.Arbitrary<Array<{ what: string; value: string }>> = fc.tuple(
-  ...ACTIVE_MARKUP_KINDS.map((k) =>
-    fc.tuple(k.markup, AROUND).map(([markup, before]) => ({ what: k.what, value: `${before}${markup}` })),
-  ),
-);
+/**
+ * One construct of every kind (ACTIVE_MARKUP_KINDS), each with the text
+ * around it: a grid covered on every run. Each comes as drawn (`value`) and
+ * with its tag and attribute names in another case (`cased`: upper or mixed,
+ * drawn; `casing` says which), the same markup to HTML.
+ */
+export const activeMarkupGrid: fc.Arbitrary<Array<{ what: string; value: string; cased: string; casing: string }>> =
+  fc.tuple(
+    ...ACTIVE_MARKUP_KINDS.map((k) =>
+      fc.tuple(k.markup, AROUND, fc.constantFrom(...NAME_CASES.filter((c) => c.other))).map(([markup, before, c]) => ({
+        what: k.what,
+        value: `${before}${markup}`,
+        cased: `${before}${namesSpelt(markup, c.spell)}`,
+        casing: c.what,
+      })),
+    ),
+  );
 
 /**
  * Positions of a construct in a value, relative to allowed markup and plain
@@ -435,7 +627,20 @@ export function mapPositions(size: number): Array<{ what: string; index: number 
  * underscore) and letters outside ASCII (NFC, percent-encoded as UTF-8 in a
  * form body). Each is a string key of the map whatever the content type.
  */
+/**
+ * Text keys by the case of their letters: JSON compares member names code
+ * unit by code unit (RFC 8259 8.3), so a key with upper-case letters is
+ * another key than its lower-case form, and the resulting map names it as
+ * sent. Camel case (the likeliest), a leading capital, every letter upper.
+ */
+export const TEXT_KEY_CASES: ReadonlyArray<{ what: string; key: string }> = [
+  { what: 'upper-case letters inside (camel case)', key: 'welcomeTitle' },
+  { what: 'a leading capital', key: 'Subtitle' },
+  { what: 'every letter in upper case', key: 'FOOTER_NOTE' },
+];
+
 export const TEXT_KEY_PARTITIONS: ReadonlyArray<{ what: string; key: string }> = [
+  ...TEXT_KEY_CASES,
   { what: 'a dot', key: 'signup.title' },
   { what: 'two dots', key: 'page.signup.title' },
   { what: 'a hyphen', key: 'signup-title' },
@@ -456,15 +661,24 @@ export const SAME_MARKUP: ReadonlyArray<{ base: string; same: readonly string[] 
   },
   ...(['b', 'strong', 'i', 'em', 'u'] as const).map((t) => {
     const T = t.toUpperCase();
+    const mixed = NAME_CASES[2]!.spell(t);
     return {
       base: `Read <${t}>this</${t}> now`,
-      same: [`Read <${T}>this</${T}> now`, `Read <${t} >this</${t} > now`, `Read <${T}>this</${t}> now`],
+      same: [
+        `Read <${T}>this</${T}> now`,
+        `Read <${t} >this</${t} > now`,
+        `Read <${T}>this</${t}> now`,
+        ...(mixed !== T ? [`Read <${mixed}>this</${mixed}> now`] : []),
+      ],
     };
   }),
   {
     base: 'See <a href="https://example.com/help">help</a>.',
     same: [
       'See <A HREF="https://example.com/help">help</A>.',
+      // Mixed case in the attribute name, the tag's name in either case (HTML 13.2.5.33).
+      'See <a HrEf="https://example.com/help">help</a>.',
+      'See <A hReF="https://example.com/help">help</a>.',
       'See <a  href="https://example.com/help" >help</a>.',
       "See <a href='https://example.com/help'>help</a>.",
       'See <a href=https://example.com/help>help</a>.',
@@ -485,6 +699,30 @@ export const HYPERLINK_URLS: ReadonlyArray<{ what: string; url: string }> = [
   { what: 'an https URL with a query', url: 'https://example.com/help?q=1' },
   { what: 'an http URL', url: 'http://example.com/help' },
   { what: 'a mailto URL', url: 'mailto:help@example.com' },
+  // The components of RFC 3986 3 (hier-part, query, fragment), each a partition, and its percent-encoding (2.1).
+  { what: 'an https URL with a path of several segments (RFC 3986 3.3)', url: 'https://example.com/help/sign-in/faq' },
+  {
+    what: 'an https URL with a query of parameters joined by & and = (RFC 3986 3.4), the & written as is',
+    url: 'https://example.com/help?a=1&b=2',
+  },
+  {
+    what: 'an https URL with a query whose & is written as the character reference &amp; (HTML 13.1.4)',
+    url: 'https://example.com/help?a=1&amp;b=2',
+  },
+  { what: 'an https URL with a fragment (RFC 3986 3.5)', url: 'https://example.com/help#sign-in' },
+  { what: 'an https URL with a port (RFC 3986 3.2.3)', url: 'https://example.com:8443/help' },
+  {
+    what: 'an https URL with percent-encoded octets in its path and query (RFC 3986 2.1)',
+    url: 'https://example.com/help%20center/caf%C3%A9?q=%E2%9C%93&lang=en',
+  },
+  {
+    what: 'an https URL with every component: port, path, query with an empty value, fragment',
+    url: 'https://example.com:443/a/b.html?x=&y=1&z=a%2Bb#top',
+  },
+  {
+    what: 'a mailto URL with header fields joined by & (RFC 6068 2)',
+    url: 'mailto:help@example.com?subject=Hi&body=Hello%20there',
+  },
 ];
 
 export const basicMarkup: fc.Arbitrary<string> = fc
