@@ -4,9 +4,11 @@
  */
 import { must } from '../harness/vocabulary/must.ts';
 import {
+  cursorOf,
   ev,
   EVENT_TYPES,
   identity,
+  isEvent,
   judgeResume,
   mustBeOnlyRequested,
   offsetOf,
@@ -17,6 +19,7 @@ import {
   timeOf,
 } from '../harness/vocabulary/events.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import type { SseConnection, SseMessage } from '../harness/requests/sse.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { history, openOrSkip, READ, requireHistory } from './events-history.ts';
@@ -89,9 +92,14 @@ test.describe("events stream: the tenant's history @sse", () => {
     },
   );
 
-  const filteredResume = declareRules(READ, 'events.filter.only-requested', resumeRules);
+  const filteredResume = declareRules(
+    READ,
+    'events.filter.only-requested',
+    'events.resume.heartbeat-offset',
+    resumeRules,
+  );
   test(
-    'should resume a filtered stream from any of its offsets, the head included, to exactly what the uncut filtered stream gave, from_timestamp given or not (property)',
+    "should resume a filtered stream from every offset a stream gave, to exactly what the uncut filtered stream gave after that point, from_timestamp given or not: its own events (the head included) and heartbeats, the unfiltered stream's events of every type and heartbeats, the events of a stream filtered to the other types (property)",
     filteredResume,
     async ({ events, config }) => {
       const h = await history(filteredResume, events, config);
@@ -101,58 +109,134 @@ test.describe("events stream: the tenant's history @sse", () => {
       const frequent = [...types].sort(
         (a, b) => h.events.filter((m) => m.event === b).length - h.events.filter((m) => m.event === a).length,
       )[0]!;
-      // Any non-empty set of the types the history holds, a cut point over the whole range, with or without from_timestamp.
+      // An offset names a position of the one log, whichever stream gave it ("Opaque cursor for the stream
+      // position; pass it as the `from` query parameter to resume"): every one resumes a filtered stream, the
+      // offset-only heartbeat's included, and the resumed stream is the uncut filtered one after that point.
+      // A cut is where a cursor falls among the history: `after` is the last history event before it (-1: none).
+      type Cut = { from: string; after: number; heartbeat: boolean; what: string };
+      const hIndex = (m: SseMessage) => h.ids.indexOf(identity(m));
+      /** The cuts a stream's messages give: its history events and its heartbeats (with a cursor). */
+      const cutsOf = (conn: SseConnection, label: string, keep: (m: SseMessage) => boolean): Cut[] =>
+        conn.messages.flatMap((m): Cut[] => {
+          if (m.event === 'offset-only') {
+            const from = cursorOf(m);
+            const before = conn.messages.filter((e) => e.index < m.index && isEvent(e) && hIndex(e) >= 0);
+            const after = before.length ? Math.max(...before.map(hIndex)) : -1;
+            const what = `the heartbeat of message #${m.index} of the ${label} stream`;
+            return from !== undefined && keep(m) ? [{ from, after, heartbeat: true, what }] : [];
+          }
+          const from = offsetOf(m);
+          if (!isEvent(m) || hIndex(m) < 0 || from === undefined || !keep(m)) return [];
+          return [
+            { from, after: hIndex(m), heartbeat: false, what: `the ${m.event} ${identity(m)} of the ${label} stream` },
+          ];
+        });
+      const unfiltered = cutsOf(h.conn, 'unfiltered', () => true);
+      // Where the source has no cut (no heartbeat came: its frequency is not shown), the unfiltered stream's
+      // events of other types stand in: offsets the filtered stream never gave either.
+      const otherTypes = (wanted: string[]) =>
+        unfiltered.filter((c) => !c.heartbeat && !wanted.includes(h.events[c.after]!.event));
+      type Source = 'own events' | 'own heartbeats' | 'unfiltered' | 'other types';
+      type Case = { wanted: string[]; source: Source; cut: number; withTimestamp: boolean };
+      // Any non-empty set of the types the history holds, a source of offsets, a cut point over its whole range,
+      // with or without from_timestamp.
       const cases = fc.subarray(types, { minLength: 1 }).chain((wanted) =>
         fc.record({
           wanted: fc.constant(wanted),
+          source: fc.constantFrom<Source>('own events', 'own heartbeats', 'unfiltered', 'other types'),
           cut: fc.double({ min: 0, max: 1, noNaN: true }),
           withTimestamp: fc.boolean(),
         }),
       );
-      type Case = { wanted: string[]; cut: number; withTimestamp: boolean };
+      const draw = <T>(xs: readonly T[], cut: number) => xs[Math.min(xs.length - 1, Math.floor(cut * xs.length))];
       await fc.assert(
-        fc.asyncProperty(cases, async ({ wanted, cut, withTimestamp }) => {
+        fc.asyncProperty(cases, async ({ wanted, source, cut, withTimestamp }) => {
           // The uncut filtered stream, read from the start of the history.
           const whole = await readHistory(filteredResume, events, config, { event_type: wanted });
           whole.conn.close();
           const filtered = whole.events.filter((m) => h.ids.includes(identity(m)));
           if (filtered.length < 2) return;
           const ids = filtered.map(identity);
-          // cut 1 is the head: the newest event of the filtered stream.
-          const k = Math.min(filtered.length - 1, Math.floor(cut * filtered.length));
-          const from = offsetOf(filtered[k]!)!;
+          const label = `event_type ${wanted.join(', ')}`;
+          let cuts: Cut[];
+          if (source === 'own events') cuts = cutsOf(whole.conn, label, (m) => m.event !== 'offset-only');
+          else if (source === 'own heartbeats') cuts = cutsOf(whole.conn, label, (m) => m.event === 'offset-only');
+          else if (source === 'unfiltered') cuts = unfiltered;
+          else {
+            // A stream filtered to the history's other types: its events' offsets (its heartbeats fall somewhere
+            // among the events it leaves out, a position that stream alone does not pin down).
+            const rest = types.filter((t) => !wanted.includes(t));
+            const other = rest.length
+              ? await readHistory(filteredResume, events, config, { event_type: rest })
+              : undefined;
+            other?.conn.close();
+            cuts = other ? cutsOf(other.conn, `event_type ${rest.join(', ')}`, (m) => m.event !== 'offset-only') : [];
+          }
+          if (!cuts.length) cuts = otherTypes(wanted);
+          const c = draw(cuts, cut);
+          if (!c) return;
+          // The filtered events at or before the cut: k is the last of them (cut 1 of its own events is the head).
+          const k = filtered.filter((m) => hIndex(m) <= c.after).length - 1;
           const query = {
             ...(withTimestamp ? { from_timestamp: h.from_timestamp } : {}),
             event_type: wanted,
           };
-          const older = k > 0 ? offsetOf(filtered[k - 1]!) : undefined;
+          // Refused: a filtered event's own offset no newer than the cut decides whether the refusal is a cursor's
+          // lifetime (the one before it where the cut is that very offset).
+          const own = k >= 0 && c.from === offsetOf(filtered[k]!) ? k - 1 : k;
+          const older = own >= 0 ? offsetOf(filtered[own]!) : undefined;
+          const rule = c.heartbeat ? filteredResume.eventsResumeHeartbeatOffset : filteredResume.eventsResumeNoLoss;
           const { conn, refused } = await openOrSkip(
             events,
-            { from, ...query },
-            filteredResume.eventsResumeNoLoss,
-            `resuming the ${wanted.join(', ')} stream`,
+            { from: c.from, ...query },
+            rule,
+            `resuming the ${wanted.join(', ')} stream from ${c.what}`,
             older === undefined ? undefined : { from: older, ...query },
           );
           if (refused) return;
           const { got, unfinished } = await readResumed(conn, config, ids.slice(k + 1), h.ids);
-          mustBeOnlyRequested(
-            filteredResume.eventsFilterOnlyRequested,
-            conn,
-            wanted,
-            `event_type ${wanted.join(', ')}`,
-          );
-          judgeResume(filteredResume, conn, ids, k, from, got, unfinished);
+          mustBeOnlyRequested(filteredResume.eventsFilterOnlyRequested, conn, wanted, label);
+          if (c.heartbeat)
+            must(
+              filteredResume.eventsResumeHeartbeatOffset,
+              !unfinished && JSON.stringify(got) === JSON.stringify(ids.slice(k + 1)),
+              ev(
+                conn,
+                `what followed ${c.what} in the uncut ${label} stream: ${ids.slice(k + 1).join(', ') || 'nothing of the history'}`,
+                unfinished ?? (got.join(', ') || 'nothing'),
+                `uncut ${label} stream: ${ids.join(', ')}`,
+              ),
+            );
+          judgeResume(filteredResume, conn, ids, k, c.from, got, unfinished, c.what);
           conn.close();
         }),
-        // The head of a one-type stream every run, the first cut of it with from_timestamp where requests cost nothing.
+        // Every run: the head of a one-type stream, and the newest event of another type the unfiltered stream
+        // gave after one of that type (a refusal there is told from a cursor's lifetime). Where requests cost
+        // nothing, the first cut with from_timestamp and the heartbeat after the replay too.
         {
-          ...fcParams<[Case]>(config, 6),
+          ...fcParams<[Case]>(config, 10),
           examples: [
-            [{ wanted: [frequent], cut: 1, withTimestamp: false }],
-            ...(config.embedded ? [[{ wanted: [frequent], cut: 0, withTimestamp: true }] as [Case]] : []),
+            [{ wanted: [frequent], source: 'own events', cut: 1, withTimestamp: false }],
+            ...otherTypeExample(),
+            ...(config.embedded
+              ? ([
+                  [{ wanted: [frequent], source: 'own events', cut: 0, withTimestamp: true }],
+                  [{ wanted: [frequent], source: 'own heartbeats', cut: 1, withTimestamp: false }],
+                ] as Array<[Case]>)
+              : []),
           ],
         },
       );
+      function otherTypeExample(): Array<[Case]> {
+        const firstOwn = h.events.findIndex((m) => m.event === frequent);
+        const i = unfiltered
+          .map((c, j) => (!c.heartbeat && c.after > firstOwn && h.events[c.after]!.event !== frequent ? j : -1))
+          .reduce((a, b) => Math.max(a, b), -1);
+        if (i < 0) return [];
+        return [
+          [{ wanted: [frequent], source: 'unfiltered', cut: (i + 0.5) / unfiltered.length, withTimestamp: false }],
+        ];
+      }
     },
   );
 

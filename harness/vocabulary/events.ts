@@ -172,7 +172,8 @@ export function checkConnectionCreated(conn: SseConnection, m: SseMessage): void
  * The verdicts on one resumption: `got` is what arrived after resuming from
  * the offset of event k of the first read `ids` (k = -1: a cursor placed
  * before its first event), up to a bound that every expected event precedes
- * (or `unfinished` says why there is none).
+ * (or `unfinished` says why there is none). `source` names where the cursor
+ * came from when it is not event k's own offset (a heartbeat, another stream).
  */
 export function judgeResume(
   d: ResumeRules,
@@ -182,10 +183,12 @@ export function judgeResume(
   from: string,
   got: string[],
   unfinished?: string,
+  source?: string,
 ): void {
   const expected = ids.slice(k + 1);
-  const cut = k >= 0 ? `event ${k} (${ids[k]})` : 'a point before the first event';
-  const context = `resumed from the offset of ${cut} = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
+  const at = k >= 0 ? `event ${k} (${ids[k]})` : 'a point before the first event';
+  const cut = source ? `${source}, a cut after ${at}` : `the offset of ${at}`;
+  const context = `resumed from ${cut} = ${from}\nfirst read: ${ids.join(', ')}\nafter resume: ${got.join(', ')}`;
   const lost = expected.filter((id) => !got.includes(id));
   must(
     d.eventsResumeNoLoss,
