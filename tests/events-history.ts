@@ -4,7 +4,7 @@
  * the message, envelope, connection.created, resumption, start-position and
  * filter rules are decided without writes too. These checks run whether or
  * not the suite causes events: what they read is whatever the tenant already
- * holds.
+ * holds, and, where the run may cause events, a sequence it caused first.
  *
  * Every wait is bounded by an event that must arrive (the last history event
  * every expected one precedes) or, where nothing must arrive, by the end of
@@ -16,6 +16,7 @@ import { ev, HISTORY_MS, readHistory, type History } from '../harness/vocabulary
 import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import type { Declared, RuleRef } from '../harness/vocabulary/declare.ts';
 import { must, observe } from '../harness/vocabulary/must.ts';
+import { canTrigger, nonce } from '../harness/fixtures/triggers.ts';
 
 /** The rule every history check decides first: its read of the history is an event stream. */
 export const READ = 'events.content-type';
@@ -28,7 +29,15 @@ export const READ = 'events.content-type';
  */
 let shared: Promise<History> | undefined;
 export function history(d: Declared<'events.content-type'>, events: EventsHarness, config: Config): Promise<History> {
-  shared ??= readHistory(d, events, config).then((h) => (h.conn.close(), h));
+  shared ??= (async () => {
+    // Where this run may cause events, a few first: the history then holds events the tenant kept and events
+    // that came since, whatever other checks ran before, and a resumption from the older ones goes on
+    // through the newer, in log order (a store may keep the two apart).
+    if (canTrigger(config)) await events.causer.causeSequence(nonce());
+    const h = await readHistory(d, events, config);
+    h.conn.close();
+    return h;
+  })();
   return shared;
 }
 

@@ -61,7 +61,13 @@ import { startEmulator } from '../emulator/index.ts';
 import { AS_EMBEDDED_TARGET } from '../emulator/options.ts';
 import { variants } from '../emulator/faults/variants.ts';
 import { prepareTarget } from '../harness/run/prepare-target.ts';
-import { decide, defectsOf, type CheckOutcome, type Verdict } from '../harness/verdicts/decide.ts';
+import {
+  decide,
+  defectsOf,
+  HELD_ON_EVERY_ANSWER,
+  type CheckOutcome,
+  type Verdict,
+} from '../harness/verdicts/decide.ts';
 import { grepForRule } from '../spec/rules.ts';
 import { coverage, formatCoverage, listChecks } from './coverage.ts';
 import { projectsToEnv } from './projects.ts';
@@ -433,11 +439,14 @@ const caughtBy = (r: RunResult, f: Fault) =>
 /**
  * The checks a fault's project runs: its rule's; for a fault written blind,
  * the whole suite, or (outside a round's sweep) the checks of the rules that
- * caught it when it was last swept whole.
+ * caught it when it was last swept whole (the whole suite where one of them
+ * is held on every answer).
  */
 function grepFor(f: Fault, whole: boolean, caught: Record<string, string[]>): string | undefined {
   if (f.round === undefined) return grepForRule(f.rule);
   const rules = caught[f.name];
+  // Such a rule is decided by checks whose titles do not name it: only the whole suite runs them all.
+  if (rules?.some((id) => (HELD_ON_EVERY_ANSWER as readonly string[]).includes(id))) return undefined;
   return whole || !rules?.length ? undefined : rules.map((id) => `(?:${grepForRule(id)})`).join('|');
 }
 

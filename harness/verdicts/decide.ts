@@ -29,6 +29,12 @@ export const ANNOTATION = {
   skip: 'skip',
 } as const;
 
+/**
+ * The rules every check is held to on each answer it gets (harness/fixtures/fixtures.ts, `jsonBodies`),
+ * declared at run time: the checks that decide them are more than those whose titles name them.
+ */
+export const HELD_ON_EVERY_ANSWER = ['http.json-bodies', 'http.json-error-bodies'] as const;
+
 /** A broken rule, as evidence. Holds no token. */
 export interface Violation {
   rule: string;
