@@ -33,6 +33,7 @@ import { round14 } from './blind/round-14.ts';
 import { round15 } from './blind/round-15.ts';
 import { round16 } from './blind/round-16.ts';
 import { round17 } from './blind/round-17.ts';
+import { round18 } from './blind/round-18.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -775,6 +776,7 @@ export const faults = [
   ...round15,
   ...round16,
   ...round17,
+  ...round18,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

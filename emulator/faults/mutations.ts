@@ -22,7 +22,7 @@ import { isApiPath, OAuthError } from '../auth.js';
 import { CONTROL_PREFIX } from '../context.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
 import { decodeOffset, encodeOffset, EVENT_TYPES, type EventLog, type LoggedEvent } from '../events.js';
-import { ALLOWED_TAGS } from '../html-policy.js';
+import { ALLOWED_TAGS, htmlViolation } from '../html-policy.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH, encodeStreamCursor } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
@@ -2157,6 +2157,74 @@ const answerMutations: readonly AnswerMutation[] = [
     when: (a) => a.status === 405 && typeof a.headers['allow'] === 'string' && a.headers['allow'].includes('PUT'),
     reshape: (a) => ({ ...a, headers: { ...a.headers, allow: 'PUT' } }),
   },
+  // blind round 18
+  {
+    by: 'token-response-scope-array',
+    on: ['oauth.token'],
+    reshape: (a) =>
+      body(a, (b) => (typeof b['scope'] === 'string' ? { ...b, scope: b['scope'].split(' ').filter(Boolean) } : b)),
+  },
+  {
+    by: 'token-expires-in-milliseconds',
+    on: ['oauth.token'],
+    reshape: (a) =>
+      body(a, (b) => (typeof b['expires_in'] === 'number' ? { ...b, expires_in: b['expires_in'] * 1000 } : b)),
+  },
+  {
+    by: 'token-sets-user-lookup-before-scope',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The user loaded first: an unknown one is 404 before the scope is looked at.
+    when: (a, q) => is('insufficient_scope')(a) && !q.state.users.has(param(q.request, 'id')),
+    reshape: () => error('inexistent_user'),
+  },
+  {
+    by: 'client-grant-default-for-client-id-null',
+    on: ['client-grants.get'],
+    reshape: (a) =>
+      body(a, (g) => (g['default_for'] !== undefined && g['client_id'] === undefined ? { client_id: null, ...g } : g)),
+  },
+  {
+    by: 'event-streams-walk-ends-one-early',
+    on: ['event-streams.list'],
+    // more = start + take < total - 1: a page ending on the last-but-one stream says none follows.
+    when: (a, q) => {
+      const b = a.body as Json;
+      const last = (b['eventStreams'] as Json[]).at(-1);
+      const i = last === undefined ? undefined : q.state.eventStreamIndexOf(String(last['id']));
+      return b['next'] !== undefined && i !== undefined && i === q.state.eventStreams.length - 2;
+    },
+    reshape: (a) =>
+      body(a, (b) => {
+        const { next: _next, ...rest } = b;
+        return rest;
+      }),
+  },
+  {
+    by: 'accept-html-preferred-gets-html',
+    on: ['event-streams.get'],
+    // The first media range of Accept picks the view.
+    when: (_a, q) =>
+      (q.request.headers.accept ?? '').split(',', 1)[0]!.split(';', 1)[0]!.trim().toLowerCase() === 'text/html',
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: `<!DOCTYPE html><html><head><title>Event stream</title></head><body><pre>${htmlEscaped(
+        JSON.stringify(a.body, null, 2),
+      )}</pre></body></html>`,
+    }),
+  },
+  {
+    by: 'payload-too-large-html',
+    on: ['experiments.transition', 'custom-signing-keys.put', 'custom-text.put'],
+    answers: 'errors',
+    when: is('payload_too_large'),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n</body>\r\n</html>\r\n',
+    }),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2489,6 +2557,22 @@ const frameMutations: readonly FrameMutation[] = [
         const map = options?.['attribute_map'] as Json | undefined;
         if (map !== undefined && typeof map['userinfo_scope'] === 'string')
           map['userinfo_scope'] = map['userinfo_scope'].split(' ').filter(Boolean);
+      }),
+  },
+  // blind round 18
+  {
+    by: 'sse-data-split-on-unicode-line-separators',
+    frames: ['message'],
+    // A line splitter that breaks at U+2028, U+2029 and U+0085 too, which JSON text holds unescaped.
+    when: (f) => typeof f.data !== 'string' && UNICODE_LINE_BREAK.test(JSON.stringify(f.data)),
+    reshape: (f) => ({ ...f, data: JSON.stringify(f.data).replace(new RegExp(UNICODE_LINE_BREAK.source, 'g'), '\n') }),
+  },
+  {
+    by: 'context-connection-null-when-absent',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        if (e.data.context['connection'] === undefined) e.data.context['connection'] = null;
       }),
   },
 ];
@@ -3113,6 +3197,63 @@ const refusals: readonly Refusal[] = [
       textsOf(r).some(([, v]) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') > VALUE_MAX),
     error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
   },
+  // blind round 18
+  {
+    by: 'token-basic-plus-after-percent-decode',
+    on: 'oauth.token',
+    // Percent-decoded first, + read as a space after: a %2B of the credentials ends as a space.
+    when: (r) => {
+      const creds = basicCredentials(r.headers.authorization);
+      return creds !== undefined && creds.some((c) => plusAfterPercent(c) !== formDecoded(c));
+    },
+    error: () =>
+      new OAuthError(401, 'invalid_client', 'Client authentication failed', {
+        'www-authenticate': 'Basic realm="oauth"',
+      }),
+  },
+  {
+    by: 'event-type-group-member-deleted-refused',
+    on: 'events.subscribe',
+    // The allow-list spells group.member.removed.
+    when: (r) => {
+      const v = (r.query as Record<string, unknown> | undefined)?.['event_type'];
+      return (Array.isArray(v) ? v : [v]).includes('group.member.deleted');
+    },
+    error: () => apiError('invalid_query_string', 'event_type "group.member.deleted" is not an event type'),
+  },
+  {
+    by: 'custom-text-length-after-json-escaping',
+    on: 'custom-text.put',
+    // The limit counted on the JSON string literal: \" \\ \n count two characters each.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) => typeof v === 'string' && codePoints(v) <= VALUE_MAX && codePoints(JSON.stringify(v)) - 2 > VALUE_MAX,
+      ),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-length-counts-display-width',
+    on: 'custom-text.put',
+    when: (r) =>
+      textsOf(r).some(([, v]) => typeof v === 'string' && codePoints(v) <= VALUE_MAX && displayWidth(v) > VALUE_MAX),
+    error: () => apiError('invalid_body', `Values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-escaped-markup-text-refused',
+    on: 'custom-text.put',
+    // Character references decoded before the markup check: escaped markup is read as markup.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' && htmlViolation(v) === undefined && htmlViolation(referencesDecoded(v)) !== undefined,
+      ),
+    error: (r) => {
+      const v = textsOf(r).find(
+        ([, x]) => typeof x === 'string' && htmlViolation(referencesDecoded(x)) !== undefined,
+      )?.[1] as string;
+      return apiError('invalid_body', `Value: ${htmlViolation(referencesDecoded(v)) ?? 'markup is not allowed'}`);
+    },
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -3253,4 +3394,65 @@ function fromTimestampOf(r: FastifyRequest): string | undefined {
 /** Whether a request body is JSON sent without a charset parameter (`custom-text-json-latin1-without-charset`). */
 function jsonWithoutCharset(r: FastifyRequest): boolean {
   return mediaTypeOf(r) === 'application/json' && !/;\s*charset\s*=/i.test(r.headers['content-type'] ?? '');
+}
+
+/** Line breaks of a line splitter besides CR and LF, which JSON.stringify leaves unescaped (`sse-data-split-on-unicode-line-separators`). */
+const UNICODE_LINE_BREAK = /[\u2028\u2029\u0085]/;
+
+/** The id and secret of an HTTP Basic Authorization header, base64-decoded, split at the first colon, not yet form-decoded. */
+function basicCredentials(header: string | undefined): [string, string] | undefined {
+  const m = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i.exec(header ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+}
+
+/** A form-urlencoded value decoded the right way: + as a space, then the percent-escapes. */
+function formDecoded(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A form-urlencoded value decoded the wrong way round (`token-basic-plus-after-percent-decode`). */
+function plusAfterPercent(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s).replace(/\+/g, ' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Display columns of a string: East Asian wide and fullwidth characters and emoji count two (`custom-text-length-counts-display-width`). */
+function displayWidth(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    const wide =
+      (c >= 0x1100 && c <= 0x115f) ||
+      (c >= 0x2e80 && c <= 0xa4cf) ||
+      (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0xfe30 && c <= 0xfe4f) ||
+      (c >= 0xff00 && c <= 0xff60) ||
+      (c >= 0xffe0 && c <= 0xffe6) ||
+      (c >= 0x1f300 && c <= 0x1f64f) ||
+      (c >= 0x1f900 && c <= 0x1f9ff) ||
+      (c >= 0x20000 && c <= 0x3fffd);
+    n += wide ? 2 : 1;
+  }
+  return n;
+}
+
+/** Character references decoded (the five XML names, decimal and hex) (`custom-text-escaped-markup-text-refused`). */
+function referencesDecoded(value: string): string {
+  const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+  return value.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (m, dec?: string, hex?: string, name?: string) => {
+    const code = dec !== undefined ? Number(dec) : hex !== undefined ? parseInt(hex, 16) : undefined;
+    if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    return named[name!.toLowerCase()] ?? m;
+  });
 }

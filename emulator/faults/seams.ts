@@ -209,6 +209,15 @@ export class Deviations {
       }
       return { page, more: i < all.length };
     }
+    if (this.on('event-streams-take-limits-subscription-rows')) {
+      // LIMIT take on the streams joined with their subscriptions: take rows, not take streams.
+      let end = start;
+      for (let rows = 0; end < all.length; end++) {
+        rows += subscriptionRows(all[end]);
+        if (rows > size && end > start) break;
+      }
+      return { page: all.slice(start, end), more: end < all.length };
+    }
     if (this.on('event-streams-page-cut-at-store-block')) {
       // The store answers blocks of 100: a page ends at the end of the block it starts in.
       const end = Math.min(start + size, (Math.floor(start / STORE_BLOCK) + 1) * STORE_BLOCK);
@@ -297,6 +306,7 @@ export class Deviations {
     if (this.on('jwt-hs256-empty-secret') && operation === 'event-streams.get' && emptyKeyHs256(token))
       return claimedPrincipal(auth, token);
     if (this.on('jwt-custom-signing-key-trusted')) return customKeyPrincipal(auth, token, origin, customKeys() ?? []);
+    if (this.on('jwt-signature-trailing-chars-ignored')) return signatureCutToKeySize(auth, token, origin);
     return undefined;
   }
 
@@ -339,6 +349,9 @@ export class Deviations {
     // The scheme matched as a prefix: "Bearer<jwt>" (no space) yields the token too.
     if (strict === undefined && this.on('bearer-no-space-accepted'))
       return /^Bearer[ \t]*([A-Za-z0-9._~+/-]+=*)[ \t]*$/i.exec(header)?.[1];
+    // The header read as a list (several credentials joined with a comma) and its first member taken.
+    if (strict === undefined && this.on('bearer-list-first-credentials-accepted'))
+      return /^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*,/i.exec(header)?.[1];
     if (strict !== undefined || !this.on('bearer-split-on-space')) return strict;
     // header.split(' ')[1]: whatever follows the token is dropped.
     const [scheme, token] = header.split(' ');
@@ -372,6 +385,13 @@ export class Deviations {
       [...token].some(isRead)
     )
       return new Set([...token, STREAM_READ_SCOPE]);
+    // One scope constant shared by the two event routes, the other way round: read:event_streams opens /events.
+    if (
+      this.on('events-accepts-read-event-streams') &&
+      operation === 'events.subscribe' &&
+      token.has(STREAM_READ_SCOPE)
+    )
+      return new Set([...token, EVENTS_READ_SCOPE]);
     return token;
   }
 
@@ -619,6 +639,9 @@ export class Deviations {
       const m = /active|paused|completed|archived/.exec(body['status']);
       if (m !== null) return { ...body, status: m[0] };
     }
+    // Compared as a C string: the status read up to its first NUL.
+    if (this.on('transition-status-cut-at-nul') && isMap(body) && typeof body['status'] === 'string')
+      return { ...body, status: body['status'].split('\u0000', 1)[0] };
     // A number read as the index of the lifecycle enum (`transition-status-enum-index-accepted`).
     if (this.on('transition-status-enum-index-accepted') && isMap(body) && typeof body['status'] === 'number') {
       const status = STATUS_BY_INDEX[body['status']];
@@ -708,6 +731,8 @@ export class Deviations {
 
   /** A custom signing keys body as the form parser left it (qs with its default arrayLimit 20 for `keys-form-array-limit-20`). */
   formKeysBody(body: unknown, form: boolean): unknown {
+    // Percent-escapes decoded as ISO-8859-1: one character a UTF-8 byte.
+    if (this.on('keys-form-latin1') && form && isMap(body)) return latin1Strings(body);
     // The body percent-decoded whole, then split on & and =: a value holding = or & (sent as %3D, %26) is cut there.
     if (this.on('keys-form-decoded-before-split') && form && isMap(body)) return cutAtSeparators(body);
     // Percent-decoded first, + read as a space after: what was %2B (a literal +) turns into a space.
@@ -765,6 +790,7 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    if (this.on('custom-text-stored-cut-at-2000-units')) return value.slice(0, TEXT_COLUMN_UNITS);
     if (this.on('custom-text-zero-width-stripped')) return value.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '');
     if (this.on('custom-text-value-cut-at-nul')) return value.split('\u0000', 1)[0]!;
     if (this.on('custom-text-values-percent-decoded-after-check')) return percentDecodedOnce(value);
@@ -857,6 +883,9 @@ export class Deviations {
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
     if (this.markupSeenOtherwise(value)) return value;
+    // Checked as a C string: up to the first NUL.
+    if (this.on('custom-text-check-stops-at-nul') && htmlViolation(value.split('\u0000', 1)[0]!) === undefined)
+      return value;
     // Taken for HTML only when it starts with a tag.
     if (this.on('custom-text-markup-check-needs-leading-tag') && !value.trimStart().startsWith('<')) return value;
     if (this.on('custom-text-style-check-case-sensitive')) {
@@ -1069,6 +1098,7 @@ export class Deviations {
 
   /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
   fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+    if (this.on('from-timestamp-days-in-month-parity')) return parityMonthRead(value, strict);
     // Date.parse as a fallback: a bare date reads as midnight UTC (`from-timestamp-date-only-accepted`).
     if (strict === undefined && this.on('from-timestamp-date-only-accepted') && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
       const ms = Date.parse(value);
@@ -1378,6 +1408,9 @@ export class Deviations {
   /** The key an experiment is looked up by, given the id asked (`transition-id-case-insensitive`: a case-insensitive collation). */
   experimentKey(id: string, experiments: ReadonlyMap<string, unknown>): string {
     if (this.on('transition-id-trimmed') && !experiments.has(id) && experiments.has(id.trim())) return id.trim();
+    // LIKE '<id>%': an id that begins an existing one finds it.
+    if (this.on('transition-id-prefix-lookup') && id !== '' && !experiments.has(id))
+      return [...experiments.keys()].find((k) => k.startsWith(id)) ?? id;
     if (!this.on('transition-id-case-insensitive') || experiments.has(id)) return id;
     return [...experiments.keys()].find((k) => k.toLowerCase() === id.toLowerCase()) ?? id;
   }
@@ -1412,6 +1445,9 @@ export class Deviations {
   /** The client a token request authenticates as, given its client_id (`token-client-found-by-secret`: else by secret). */
   authenticatingClient(clientId: string, secret: string, auth: TokenAuthority): Client | undefined {
     const client = auth.client(clientId);
+    // A case-insensitive collation on the client id.
+    if (client === undefined && this.on('token-client-id-case-insensitive'))
+      return Object.values(auth.clients).find((c) => c.clientId.toLowerCase() === clientId.toLowerCase());
     if (client !== undefined || !this.on('token-client-found-by-secret')) return client;
     return Object.values(auth.clients).find((c) => c.clientSecret === secret);
   }
@@ -1630,3 +1666,49 @@ function lastAttributesOnly(value: string): string {
 
 /** How many event streams the store answers a read (`event-streams-page-cut-at-store-block`). */
 const STORE_BLOCK = 100;
+
+/** UTF-16 units a custom text column holds (`custom-text-stored-cut-at-2000-units`). */
+const TEXT_COLUMN_UNITS = 2000;
+
+/**
+ * A JWT whose signature segment holds more bytes than the key's modulus, verified with the signature cut to
+ * that size (`jwt-signature-trailing-chars-ignored`).
+ */
+async function signatureCutToKeySize(
+  auth: TokenAuthority,
+  token: string,
+  origin: string,
+): Promise<Principal | undefined> {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  const size = Buffer.from(String(auth.jwks().keys[0]?.n ?? ''), 'base64url').length;
+  const signature = Buffer.from(parts[2]!, 'base64url');
+  if (size === 0 || signature.length <= size) return undefined;
+  const cut = `${parts[0]}.${parts[1]}.${signature.subarray(0, size).toString('base64url')}`;
+  return auth.verify(cut, origin).catch(() => undefined);
+}
+
+/**
+ * A from_timestamp read with month lengths of 30 + (month mod 2) (February left right): 31 August, October and
+ * December refused, 31 September and November rolled over (`from-timestamp-days-in-month-parity`).
+ */
+function parityMonthRead(value: string, strict: number | undefined): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?[Zz]$/.exec(value);
+  if (!m) return strict;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (mo === 2 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return strict;
+  return d > 30 + (mo % 2) ? undefined : Date.UTC(y, mo - 1, d, h, mi, se);
+}
+
+/** The rows a stream makes joined with its subscriptions (`event-streams-take-limits-subscription-rows`). */
+function subscriptionRows(stream: unknown): number {
+  const subs = (stream as { subscriptions?: unknown }).subscriptions;
+  return Array.isArray(subs) ? Math.max(1, subs.length) : 1;
+}
+
+/** Every string of a JSON value read back as ISO-8859-1 from its UTF-8 bytes (`keys-form-latin1`). */
+function latin1Strings(v: unknown): unknown {
+  if (typeof v === 'string') return Buffer.from(v, 'utf8').toString('latin1');
+  if (Array.isArray(v)) return v.map(latin1Strings);
+  return isMap(v) ? mapValues(v, latin1Strings) : v;
+}
