@@ -140,6 +140,14 @@ export function operation(id: OperationId): Operation {
   return op;
 }
 
+/**
+ * The paths (under {base_url}, no query) that are instances of the operation's path template: each
+ * `{param}` one non-empty segment; with `trailingSlash`, a slash after the last segment too.
+ */
+export function pathPattern(op: Operation, trailingSlash = false): RegExp {
+  return new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}${trailingSlash ? '/?' : ''}$`);
+}
+
 /** Every scope the interface's eight operations use (documented or chosen). */
 export const inScopeScopes: readonly string[] = [...new Set(operations.flatMap((o) => o.scopes))];
 

@@ -10,7 +10,7 @@ import {
   observe,
   mustBeJsonErrorBody,
 } from '../harness/vocabulary/must.ts';
-import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { atReadOnlyBudget, requireFixture, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
@@ -63,7 +63,7 @@ test.describe('client grant by id @client-grants', () => {
       }
       // The grant's other identifiers as its id: its client_id and its audience name a client and an API, not
       // this grant (a lookup by any identifier answers it). Beyond a read-only run's request budget.
-      if (!config.embedded && config.writes === 'none') return;
+      if (atReadOnlyBudget(config)) return;
       const own = (await api.get(path(id))).json as { client_id?: unknown; audience?: unknown } | undefined;
       for (const [what, other] of [
         ['its client_id', own?.client_id],

@@ -15,7 +15,7 @@ import {
   requestLine,
   mustBeJsonErrorBody,
 } from '../harness/vocabulary/must.ts';
-import { test } from '../harness/fixtures/fixtures.ts';
+import { skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
@@ -278,10 +278,7 @@ test.describe('event streams @event-streams', () => {
         !config.eventStreamIds.length,
         'CONFORMANCE_EVENT_STREAM_IDS is not set: which streams the tenant holds is unknown, so an empty listing cannot be told from an empty tenant',
       );
-      test.skip(
-        !config.embedded && config.writes === 'none',
-        'Against an external target sent only with writes on (the read-only run is at its request budget)',
-      );
+      skipBeyondReadOnlyBudget(config, 'these requests are');
       // The listing as read (its own rules are decided by the walks), then each known stream by its id.
       const listed = new Map<string, unknown>();
       let last: Exchange | undefined;

@@ -25,7 +25,7 @@ import {
   type Spelling,
 } from '../harness/vocabulary/events.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import { skipBeyondReadOnlyBudget, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import type { SseConnection } from '../harness/requests/sse.ts';
 import { canTrigger, causedBy, nonce } from '../harness/fixtures/triggers.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
@@ -340,10 +340,7 @@ test.describe("events stream: the tenant's history @sse", () => {
     partition,
     async ({ events, config }) => {
       // One stream per point: more than a read-only run against a tenant may send (its request budget).
-      test.skip(
-        !config.embedded && config.writes === 'none',
-        'A read-only run against an external target: the streams of this partition are past its request budget',
-      );
+      skipBeyondReadOnlyBudget(config, 'the streams of this partition are');
       const h = await history(partition, events, config);
       requireHistory(h, 1, 'to start streams at their times');
       const dated = h.events.map(timeOf).filter((t) => Number.isFinite(t));

@@ -22,7 +22,7 @@ import {
   waitMs,
 } from '../harness/vocabulary/events.ts';
 import { must, observe } from '../harness/vocabulary/must.ts';
-import { test } from '../harness/fixtures/fixtures.ts';
+import { skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import {
   CAUSED_CONNECTION_STRATEGY,
   causeAndRead,
@@ -59,10 +59,7 @@ test.describe('events stream @sse', () => {
     'should answer an event stream to every Accept that admits text/event-stream (RFC 9110 12.5.1): none, */*, text/*, a list',
     anyAccept,
     async ({ events, config }) => {
-      test.skip(
-        !config.embedded && config.writes === 'none',
-        'Against an external target the Accept spellings are sent only with writes on (the read-only run is at its request budget)',
-      );
+      skipBeyondReadOnlyBudget(config, 'the Accept spellings are');
       // RFC 9110 12.5.1: no Accept means any media type is acceptable. Against an external target one: */*.
       const accepts: Array<string | null> = [null, '*/*', 'text/*', 'application/json;q=0.5, text/event-stream'];
       for (const accept of config.embedded ? accepts : ['*/*']) {

@@ -29,7 +29,7 @@ import {
 } from '../harness/vocabulary/events.ts';
 import { must, mustRefuse } from '../harness/vocabulary/must.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import { test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import { skipBeyondReadOnlyBudget, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -383,10 +383,7 @@ test.describe('events stream @sse', () => {
     "should take from_timestamp at every calendar edge RFC 3339 allows as it takes its neighbour: a leap second (5.6, 5.7: second 60), February 29 of a leap year (2024, 2000), a month's and a year's last day, the epoch and a second before it, a time in the future (as the present)",
     calendar,
     async ({ events, config }) => {
-      test.skip(
-        !config.embedded && config.writes === 'none',
-        'Against an external target the calendar edges are sent only with writes on (the read-only run is at its request budget)',
-      );
+      skipBeyondReadOnlyBudget(config, 'the calendar edges are');
       // Each valid date-time within 20 characters beside a neighbour a date library takes without question: whatever
       // a target answers a start that old or that far ahead (not shown), it answers both of a pair alike.
       const now = new Date();
@@ -424,10 +421,7 @@ test.describe('events stream @sse', () => {
     "should refuse a from_timestamp within 20 characters that is no RFC 3339 date-time (5.6, 5.7): a day past its month's end, February 29 of a common year, month 00 or 13, day 00, hour 24, minute 60, second 61, no time zone, a date alone, a space for T",
     notRfc3339,
     async ({ events, config }) => {
-      test.skip(
-        !config.embedded && config.writes === 'none',
-        'Against an external target the invalid timestamps are sent only with writes on (the read-only run is at its request budget)',
-      );
+      skipBeyondReadOnlyBudget(config, 'the invalid timestamps are');
       // Each within the 20-character limit, so that only its grammar or its calendar refuses it.
       const invalid: Array<[string, string]> = [
         ['2025-02-30T00:00:00Z', 'February 30'],

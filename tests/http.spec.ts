@@ -11,7 +11,7 @@
  * 2.1, 2.5), in every segment of every operation with a path parameter.
  * Writes go only to ids that do not exist, so nothing on the target can change.
  */
-import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
+import { requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import type { Api, Exchange, RequestOptions } from '../harness/requests/client.ts';
 import { isJsonMediaType } from '../harness/requests/client.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
@@ -182,10 +182,7 @@ test.describe('the HTTP layer answers JSON @http', () => {
     );
     test(`should answer ${p.what} in JSON, and never with a server error`, json, async ({ api, config }) => {
       if (p.writes) requireWrites(config);
-      test.skip(
-        !!p.beyondBudget && !config.embedded && config.writes === 'none',
-        'Against an external target sent only with writes on (the read-only run is at its request budget)',
-      );
+      if (p.beyondBudget) skipBeyondReadOnlyBudget(config, 'these requests are');
       for (const ex of [await p.send(api, config)].flat()) {
         // RFC 9110 15.5.6 / 11.6.1, whatever status the target chose: a 405 names the methods, a 401 challenges.
         mustFollowStatusChecklist(json, ex);
@@ -259,10 +256,7 @@ test.describe('Allow lists what a path serves @http', () => {
     'should list in the Allow of a 405 every method the path serves, not only the documented one: a GET that answers 2xx on a path whose operation is a write (RFC 9110 15.5.6: "the target resource\'s currently supported methods"; relation)',
     served,
     async ({ api, config }) => {
-      test.skip(
-        !config.embedded && config.writes === 'none',
-        'Against an external target sent only with writes on (the read-only run is at its request budget)',
-      );
+      skipBeyondReadOnlyBudget(config, 'these requests are');
       // The writes whose paths a target may also serve GET on (other endpoints of these resources: not shown),
       // each with a real resource of its path for the GET, and a method the path cannot take: a PATCH without
       // a body (custom text: of a profile that does not exist), which changes nothing where PATCH is served;

@@ -7,7 +7,7 @@
 import { isJsonMediaType, type Api, type Exchange } from '../harness/requests/client.ts';
 import { must, mustMatchSchema, observe } from '../harness/vocabulary/must.ts';
 import type { ClientCredentials, Config } from '../harness/run/config.ts';
-import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { requireFixture, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import { countRequest } from '../harness/verdicts/request-log.ts';
 import {
   contentTypeOf,
@@ -148,17 +148,6 @@ async function otherForms(config: Config, creds: ClientCredentials): Promise<str
   ].join('\n');
 }
 
-/**
- * Token requests beyond the documented one go to an external target only with writes on: a read-only run is
- * at its request budget, and token requests count against the tenant's quota.
- */
-function skipBeyondReadOnlyBudget(config: Config): void {
-  test.skip(
-    !config.embedded && config.writes === 'none',
-    "Against an external target these token requests are sent only with writes on (the read-only run is at its request budget, and token requests count against the tenant's quota)",
-  );
-}
-
 test.describe('token endpoint @auth', () => {
   const endpoint = declareRules('oauth.token.endpoint', 'oauth.token.response', schemaRules('token-response'));
   test(
@@ -204,7 +193,7 @@ test.describe('token endpoint @auth', () => {
     endpoint,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
-      skipBeyondReadOnlyBudget(config);
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       // Against an external target one request: the type with "; charset=utf-8", what many HTTP clients send.
       const spellings = sameMediaType('application/x-www-form-urlencoded').slice(1);
       for (const contentType of config.embedded ? spellings : spellings.slice(2, 3)) {
@@ -224,7 +213,7 @@ test.describe('token endpoint @auth', () => {
     endpoint,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
-      skipBeyondReadOnlyBudget(config);
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       // Against an external target one request: no Accept at all, what a bare HTTP client sends.
       const accepts: Array<string | null> = config.embedded ? [null, ...ADMITS_JSON] : [null];
       for (const accept of accepts) {
@@ -250,7 +239,7 @@ test.describe('token endpoint @auth', () => {
     endpoint,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
-      skipBeyondReadOnlyBudget(config);
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       const extra = { 'x-conformance': 'ignore-me', state: 'abc' };
       const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, extra);
       must(endpoint.oauthTokenEndpoint, ex.status === 200 && typeof accessToken(ex) === 'string', {
@@ -268,7 +257,7 @@ test.describe('token endpoint @auth', () => {
     grantType,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
-      skipBeyondReadOnlyBudget(config);
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       const others: Array<[string, string]> = [
         ['', 'empty'],
         ['password', 'the password grant, without username and password'],
@@ -305,7 +294,7 @@ test.describe('token endpoint @auth', () => {
     repeated,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
-      skipBeyondReadOnlyBudget(config);
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       const last = creds.clientSecret.at(-1);
       // Each parameter of the request (scope: the one a client may add, RFC 6749 4.4.2), its value as the
       // documented request sends it, another value that alone gets no token, and the rule that decides it.
@@ -532,7 +521,7 @@ test.describe('the audience the document gives @auth', () => {
     'should take on the operations a token issued for the audience /api/v2/ the document gives, as for the configured audience',
     documented,
     async ({ anonApi, config }) => {
-      skipBeyondReadOnlyBudget(config);
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
       const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { audience: DOCUMENTED_AUDIENCE });
       const token = accessToken(ex);

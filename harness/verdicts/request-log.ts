@@ -2,12 +2,12 @@
  * Counts the requests a test sends, per operation, so the report can show
  * what a run costs a tenant (the request budget).
  */
-import { operations, type OperationId } from '../../spec/operations.ts';
+import { operations, pathPattern, type OperationId } from '../../spec/operations.ts';
 
 const matchers: Array<{ id: OperationId | 'other'; method: string; re: RegExp }> = operations.map((o) => ({
   id: o.id,
   method: o.method,
-  re: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  re: pathPattern(o, true),
 }));
 
 let counts: Record<string, number> = {};

@@ -31,7 +31,7 @@ import {
   tenantPublicKeys,
   unsignedToken,
 } from './jwt.ts';
-import { inScopeScopes, operation, operations, type OperationId } from '../../spec/operations.ts';
+import { inScopeScopes, operation, operations, pathPattern, type OperationId } from '../../spec/operations.ts';
 import { narrowedToken, accessTokenOf } from '../requests/tokens.ts';
 import { grantedScope } from './jwt.ts';
 
@@ -188,9 +188,7 @@ export function mustFollowStatusChecklist(
 /** The methods the document gives the path of `target` (under {base_url}, its query left out); none for another path. */
 function documentedMethodsOf(target: string): string[] {
   const path = target.split('?')[0]!;
-  return operations
-    .filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
-    .map((o) => o.method);
+  return operations.filter((o) => pathPattern(o).test(path)).map((o) => o.method);
 }
 
 /**

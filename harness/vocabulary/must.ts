@@ -25,7 +25,7 @@ import {
   type SchemaName,
 } from '../../schemas/index.ts';
 import { rule, type RuleId } from '../../spec/rules.ts';
-import { operation } from '../../spec/operations.ts';
+import { operation, pathPattern } from '../../spec/operations.ts';
 import { isJsonMediaType, type Exchange } from '../requests/client.ts';
 import { expectedProfile, profileKey } from '../run/profile.ts';
 import { ANNOTATION, formatViolationRecord, type Violation } from '../verdicts/decide.ts';
@@ -248,9 +248,7 @@ function jsonErrorBody(r: RuleRef | RuleId, ex: Exchange): void {
 }
 
 /** The paths of the operations whose bodies are JSON (http.json-bodies: every one but the event stream's). */
-const JSON_PATHS = (rule('http.json-bodies').operations ?? []).map(
-  (o) => new RegExp(`^${operation(o).path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-);
+const JSON_PATHS = (rule('http.json-bodies').operations ?? []).map((o) => pathPattern(operation(o)));
 
 /**
  * Holds every answer a check got from an operation whose bodies are JSON to "All request and response

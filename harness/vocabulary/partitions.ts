@@ -12,7 +12,7 @@
  *   styling tags and hyperlinks": script-bearing elements, event-handler
  *   attributes, script URLs, in the spellings a naive filter misses.
  */
-import { Parser } from 'htmlparser2';
+import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 import { exportJWK, generateKeyPair, type GenerateKeyPairResult } from 'jose';
 import { fc } from './properties.ts';
 
@@ -607,6 +607,17 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'after an abruptly closed comment <!-->, before -->', at: (m) => `<!-->${m}-->` },
   { what: 'after an abruptly closed comment <!--->, before -->', at: (m) => `<!--->${m}-->` },
   { what: 'after a comment closed by --!>', at: (m) => `<!-- x --!>${m}<!-- -->` },
+  // Where a lenient parser or a pattern reads on and the standard's tokenizer has ended the construct: "<?",
+  // "<!" not followed by "--" or DOCTYPE, and "<![CDATA[" outside SVG and MathML each open a bogus comment
+  // that the first ">" closes (13.2.5.6, 13.2.5.41-42); what follows it is live markup.
+  { what: 'after a processing instruction <?x >, before ?>', at: (m) => `<?x >${m}?>` },
+  { what: 'after a CDATA section outside SVG and MathML <![CDATA[>, before ]]>', at: (m) => `<![CDATA[>${m}]]>` },
+  { what: 'after a declaration <!x>', at: (m) => `<!x>${m}` },
+  // Where a pattern sees a comment and HTML sees two attribute values that spell "<!--" and "-->".
+  {
+    what: 'between attribute values spelling <!-- and -->',
+    at: (m) => `<b title="<!--">x</b>${m}<b title="-->">y</b>`,
+  },
 ];
 
 /**
@@ -743,23 +754,40 @@ export const basicMarkup: fc.Arbitrary<string> = fc
  * nothing is.
  */
 export function activeContent(value: string): string | undefined {
-  let found: string | undefined;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if ((ACTIVE_ELEMENTS as readonly string[]).includes(name)) found ??= `a <${name}> element`;
-        for (const [attr, v] of Object.entries(attributes)) {
-          if (/^on/i.test(attr)) found ??= `an ${attr} attribute on <${name}>`;
-          if (URL_ATTRIBUTES.has(attr) && SCRIPT_SCHEME.test(squash(v))) found ??= `${attr}="${v}" on <${name}>`;
-          if (attr === 'style' && SCRIPT_CSS.test(squash(v))) found ??= `style="${v}" on <${name}>`;
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(value);
-  parser.end();
-  return found;
+  for (const el of elementsIn(value)) {
+    if ((ACTIVE_ELEMENTS as readonly string[]).includes(el.tagName)) return `a <${el.tagName}> element`;
+    for (const { name, prefix, value: v } of el.attrs) {
+      const attr = prefix ? `${prefix}:${name}` : name;
+      if (/^on/i.test(attr)) return `an ${attr} attribute on <${el.tagName}>`;
+      if (URL_ATTRIBUTES.has(attr) && SCRIPT_SCHEME.test(squash(v))) return `${attr}="${v}" on <${el.tagName}>`;
+      if (attr === 'style' && SCRIPT_CSS.test(squash(v))) return `style="${v}" on <${el.tagName}>`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The elements a browser makes of `value` as the content of an element of
+ * the page, in tree order (a template's content included): the HTML
+ * standard's tokenizer and tree construction (13.2, by parse5), with
+ * scripting on, as in a browser. Not a lenient parser's reading: where a
+ * filter's parser sees a comment, a CDATA section or an attribute value, the
+ * standard's may see live markup (a CDATA section outside SVG and MathML is
+ * a bogus comment up to the first `>`, 13.2.5.42), and the judge of a
+ * stored value must read it as the browser that renders it.
+ */
+function elementsIn(value: string): DefaultTreeAdapterTypes.Element[] {
+  const out: DefaultTreeAdapterTypes.Element[] = [];
+  const walk = (nodes: DefaultTreeAdapterTypes.ChildNode[]) => {
+    for (const node of nodes) {
+      if (!('tagName' in node)) continue;
+      out.push(node);
+      walk(node.childNodes);
+      if ('content' in node) walk((node as DefaultTreeAdapterTypes.Template).content.childNodes);
+    }
+  };
+  walk(parseFragment(value, { scriptingEnabled: true }).childNodes);
+  return out;
 }
 
 // ------------------------------------------------------------ enum values
@@ -1259,11 +1287,7 @@ export function jsonSpellings(value: unknown): Array<{ what: string; text: strin
   ];
 }
 
-/** The elements a value holds as HTML, in order (names in lower case): what rendering it makes of its markup. */
+/** The elements a value holds as HTML, in tree order (names in lower case): what rendering it makes of its markup. */
 export function elementsOf(value: string): string[] {
-  const names: string[] = [];
-  const parser = new Parser({ onopentag: (name) => names.push(name) }, { lowerCaseTags: true });
-  parser.write(value);
-  parser.end();
-  return names;
+  return elementsIn(value).map((el) => el.tagName);
 }
