@@ -619,7 +619,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const anyPosition = declareRules('custom-text.put.html.restricted');
   test(
-    'should never store active markup at any position of a value: alone, after plain text, after, between and inside allowed markup, inside a hyperlink, after a line break (<br>, LF, CRLF, CR), before allowed markup, sent as JSON and form-encoded (property)',
+    'should never store active markup at any position of a value: alone, after plain text, after, between and inside allowed markup, inside a hyperlink, after a line break (<br>, LF, CRLF, CR), before allowed markup, after comments and bogus comments, after a NUL or another control character, sent as JSON and form-encoded (property)',
     anyPosition,
     async ({ api, config }) => {
       const id = profile(config);

@@ -11,10 +11,10 @@
  * 2.1, 2.5), in every segment of every operation with a path parameter.
  * Writes go only to ids that do not exist, so nothing on the target can change.
  */
-import { requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
+import { atReadOnlyBudget, requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import type { Api, Exchange, RequestOptions } from '../harness/requests/client.ts';
 import { isJsonMediaType } from '../harness/requests/client.ts';
-import { declareRules } from '../harness/vocabulary/declare.ts';
+import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import { must } from '../harness/vocabulary/must.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
 import { ADMITS_JSON, MALFORMED_PERCENT_ENDINGS } from '../harness/vocabulary/partitions.ts';
@@ -219,35 +219,50 @@ test.describe('every Accept that admits JSON is met @http', () => {
   const served = declareRules(
     'client-grants.get.success',
     'event-streams.list.success',
+    'event-streams.get.success',
     'token-sets.list.success',
     'http.json-bodies',
   );
-  test('should answer the reads with JSON to every Accept that admits it', served, async ({ api, config }) => {
-    const reads = [
-      ...(config.clientGrantId
-        ? [[served.clientGrantsGetSuccess, pathOf('client-grants.get', { id: config.clientGrantId })] as const]
-        : []),
-      [served.eventStreamsListSuccess, pathOf('event-streams.list')] as const,
-      ...(config.userId
-        ? [[served.tokenSetsListSuccess, pathOf('token-sets.list', { id: config.userId })] as const]
-        : []),
-    ];
-    // Against an external target, the list clients send by default.
-    for (const accept of config.embedded ? ADMITS_JSON : ADMITS_JSON.slice(0, 1))
-      for (const [rule, path] of reads) {
-        const ex = await api.get(path, { headers: { accept } });
-        must(rule, ex.status >= 200 && ex.status < 300, {
-          expected: `a 2xx: Accept ${accept} admits application/json`,
-          actual: `status ${ex.status}`,
-          exchange: ex,
-        });
-        must(served.httpJsonBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
-          expected: 'a JSON body with a JSON media type',
-          actual: `Content-Type ${ex.contentType || '(none)'}`,
-          exchange: ex,
-        });
+  test(
+    'should answer every read with JSON to every Accept that admits it: the token-set listing, a client grant, the event-stream listing and an event stream it lists',
+    served,
+    async ({ api, config }) => {
+      const reads: Array<readonly [RuleRef, string]> = [
+        ...(config.clientGrantId
+          ? [[served.clientGrantsGetSuccess, pathOf('client-grants.get', { id: config.clientGrantId })] as const]
+          : []),
+        ...(config.userId
+          ? [[served.tokenSetsListSuccess, pathOf('token-sets.list', { id: config.userId })] as const]
+          : []),
+      ];
+      reads.push([served.eventStreamsListSuccess, pathOf('event-streams.list')]);
+      // The event stream by an id the listing gives (the listing read first); against an external target without
+      // writes, none (its budget).
+      if (!atReadOnlyBudget(config)) {
+        const page = (await api.get(pathOf('event-streams.list'))).json as { eventStreams?: unknown } | unknown[];
+        const streams = Array.isArray(page) ? page : page?.eventStreams;
+        const id = (Array.isArray(streams) ? (streams as Array<{ id?: unknown }>) : []).find(
+          (s) => typeof s.id === 'string',
+        )?.id as string | undefined;
+        if (id) reads.push([served.eventStreamsGetSuccess, pathOf('event-streams.get', { id })]);
       }
-  });
+      // Against an external target, the list clients send by default.
+      for (const accept of config.embedded ? ADMITS_JSON : ADMITS_JSON.slice(0, 1))
+        for (const [rule, path] of reads) {
+          const ex = await api.get(path, { headers: { accept } });
+          must(rule, ex.status >= 200 && ex.status < 300, {
+            expected: `a 2xx: Accept ${accept} admits application/json`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          must(served.httpJsonBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+            expected: 'a JSON body with a JSON media type',
+            actual: `Content-Type ${ex.contentType || '(none)'}`,
+            exchange: ex,
+          });
+        }
+    },
+  );
 });
 
 test.describe('Allow lists what a path serves @http', () => {

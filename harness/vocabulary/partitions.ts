@@ -613,6 +613,14 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'after a processing instruction <?x >, before ?>', at: (m) => `<?x >${m}?>` },
   { what: 'after a CDATA section outside SVG and MathML <![CDATA[>, before ]]>', at: (m) => `<![CDATA[>${m}]]>` },
   { what: 'after a declaration <!x>', at: (m) => `<!x>${m}` },
+  // After a character a reader of C strings or of printable text stops at, and the HTML tokenizer reads past
+  // (13.2.5.1: U+0000 in the data state is a parse error, the character kept, the markup after it live; the other
+  // C0 controls, DEL and a BOM inside the text are text): a check that reads up to it misses what follows. JSON
+  // carries each in a string (RFC 8259 7: \u0000); a server may refuse such a value, never store the markup live.
+  { what: 'after a NUL (U+0000)', at: (m) => `Hi\u0000${m}` },
+  { what: 'after an escape character (U+001B)', at: (m) => `Hi\u001b${m}` },
+  { what: 'after a DEL (U+007F)', at: (m) => `Hi\u007f${m}` },
+  { what: 'after a byte order mark (U+FEFF) inside the text', at: (m) => `Hi\ufeff${m}` },
   // Where a pattern sees a comment and HTML sees two attribute values that spell "<!--" and "-->".
   {
     what: 'between attribute values spelling <!-- and -->',
@@ -1199,6 +1207,8 @@ export const ADMITS_JSON = [
   '*/*',
   'application/*',
   'text/html;q=0.9, application/json;q=0.8',
+  // What a browser sends by default: HTML first, JSON admitted only by the wildcard.
+  'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 ] as const;
 
 /**
