@@ -253,8 +253,11 @@ async function takenKeyTypes(api: Api, config: Config): Promise<SigningKeyType[]
 interface KeySet {
   what: string;
   size: number;
-  /** On every key, on none, on the first only, or spelt as JSON literals (a number, true, null) on every key. */
-  kid: 'every' | 'none' | 'first' | 'literal';
+  /**
+   * On every key, on none, on the first only, spelt as JSON literals (a number, true, null) on every key, or
+   * holding text beyond ASCII letters on every key.
+   */
+  kid: 'every' | 'none' | 'first' | 'literal' | 'text';
   /** use, key_ops, alg and x5u (in turn from its partitions) on every key, or none of them. */
   members: boolean;
   mixed: boolean;
@@ -282,6 +285,13 @@ const KEY_SETS: readonly KeySet[] = [
     mixed: false,
   },
   {
+    what: '5 keys whose kids hold letters beyond ASCII (Latin-1, Cyrillic, CJK), a character beyond the BMP, and the delimiters of a form body (+ & = % and a space)',
+    size: 5,
+    kid: 'text',
+    members: false,
+    mixed: false,
+  },
+  {
     what: '2 keys, the first with kid and its certificate chain (x5c, standard base64 holding + and /)',
     size: 2,
     kid: 'first',
@@ -294,6 +304,20 @@ const KEY_SETS: readonly KeySet[] = [
 /** Kids a form reader coercing its values would turn into a number, a boolean or null (each a string, RFC 7517 4.5). */
 const LITERAL_KIDS = ['1', '-2.5', 'true', 'null'] as const;
 
+/**
+ * Kids whose text a body's encoding must carry as it is (RFC 7517 4.5: a case-sensitive string): letters
+ * beyond ASCII, which a form body carries percent-encoded as UTF-8 (the URL standard's
+ * application/x-www-form-urlencoded) and a reader decoding another charset turns into other letters, a
+ * character beyond the BMP (a surrogate pair in UTF-16), and the characters a form body gives meaning to.
+ */
+const TEXT_KIDS = [
+  'conformance-clé',
+  'conformance-ключ',
+  'conformance-鍵',
+  'conformance-🔑',
+  'conformance-a+b c&d=e%41',
+] as const;
+
 /** The keys of a set, of the types taken. */
 async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string): Promise<Record<string, unknown>[]> {
   const keys: Record<string, unknown>[] = [];
@@ -301,9 +325,11 @@ async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string
     const kid =
       set.kid === 'literal'
         ? LITERAL_KIDS[i % LITERAL_KIDS.length]
-        : set.kid === 'every' || (set.kid === 'first' && i === 0)
-          ? `conformance-${tag}-${i + 1}`
-          : undefined;
+        : set.kid === 'text'
+          ? TEXT_KIDS[i % TEXT_KIDS.length]
+          : set.kid === 'every' || (set.kid === 'first' && i === 0)
+            ? `conformance-${tag}-${i + 1}`
+            : undefined;
     if (set.certified && i === 0 && taken.some((t) => t.what === 'EC P-256')) {
       keys.push(chainedJwk(kid ?? `conformance-${tag}-chain`, CHAIN.length));
       continue;
@@ -537,7 +563,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     'custom-signing-keys.put.replaces',
   );
   test(
-    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3, 4 and 25 keys, kids spelt as JSON literals and a key with its certificate chain among them (relation), where it reads a form-encoded JWKS',
+    'should give a JWKS sent form-encoded the verdict and the keys it gives the same JWKS sent as JSON, for sets of 1, 2, 3, 4, 5 and 25 keys, kids spelt as JSON literals, kids beyond ASCII and a key with its certificate chain among them (relation), where it reads a form-encoded JWKS',
     sameAsJson,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -558,7 +584,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
         const taken = await takenKeyTypes(api, config);
         // Against an external target, the sets that decide the most: 2 keys without kid, 25 keys, a certificate chain.
         const chosen = KEY_SETS.filter(
-          (s, i) => config.embedded || i === 1 || i === 4 || s.certified || s.kid === 'literal',
+          (s, i) => config.embedded || i === 1 || i === 4 || s.certified || s.kid === 'literal' || s.kid === 'text',
         );
         for (const [n, set] of chosen.entries()) {
           const keys = await keysOf(set, taken, `form-${n}`);
