@@ -13,7 +13,9 @@
  *    every on* attribute, comments, CDATA, processing instructions/doctypes.
  *
  * `htmlViolation(value)` answers the first violation as a short sentence, or
- * undefined when the value is acceptable.
+ * undefined when the value is acceptable. A value is read alone and as the
+ * page reads it, followed by markup: a tag the value leaves open is checked
+ * as the page's markup completes it.
  */
 import { Parser } from 'htmlparser2';
 
@@ -52,6 +54,13 @@ function squash(value: string): string {
 export function htmlViolation(value: string): string | undefined {
   // Plain text fast path: no markup at all.
   if (!value.includes('<') && !value.includes('&')) return undefined;
+  // A value that ends inside a tag (its name, an attribute, a quoted value) is completed by whatever markup the
+  // page puts after it: `Hello <b onclick="alert(1)//` is a live handler there. Checked as the page would read it,
+  // with the quotes and the > that end any tag state after it.
+  return violationIn(value) ?? violationIn(`${value}"'>`);
+}
+
+function violationIn(value: string): string | undefined {
   let violation: string | undefined;
   let tag = '';
   const fail = (why: string) => {

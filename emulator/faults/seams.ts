@@ -1606,12 +1606,16 @@ function mapValues(map: object, f: (v: unknown) => unknown): Record<string, unkn
   return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, f(v)]));
 }
 
-/** Markup outside the allow-list removed: script and style elements with their content, then every tag. */
+/**
+ * Markup outside the allow-list removed: script and style elements with their content, then every tag, then
+ * a tag the value leaves open at its end (which the page's markup after it would complete).
+ */
 export function sanitise(value: string): string {
   return value
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<[^>]*>/g, '');
+    .replace(/<[^>]*>/g, '')
+    .replace(/<[^>]*$/, '');
 }
 
 /** What a style attribute may not hold, searched in the value as written (`custom-text-style-entities-not-decoded`). */

@@ -613,6 +613,13 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'after a processing instruction <?x >, before ?>', at: (m) => `<?x >${m}?>` },
   { what: 'after a CDATA section outside SVG and MathML <![CDATA[>, before ]]>', at: (m) => `<![CDATA[>${m}]]>` },
   { what: 'after a declaration <!x>', at: (m) => `<!x>${m}` },
+  // At the end of the value, its first tag left open, after its last attribute or inside that attribute's value:
+  // alone, no element (13.2.5: end of file in a tag drops it); the page's markup after it completes the tag.
+  { what: 'at the end, its tag left open', at: (m) => `Hello ${m.slice(0, m.indexOf('>'))}` },
+  {
+    what: 'at the end, inside its last attribute value',
+    at: (m) => `Hello ${m.slice(0, m.indexOf('>')).replace(/["']$/, '')}`,
+  },
   // After a character a reader of C strings or of printable text stops at, and the HTML tokenizer reads past
   // (13.2.5.1: U+0000 in the data state is a parse error, the character kept, the markup after it live; the other
   // C0 controls, DEL and a BOM inside the text are text): a check that reads up to it misses what follows. JSON
@@ -762,6 +769,17 @@ export const basicMarkup: fc.Arbitrary<string> = fc
  * nothing is.
  */
 export function activeContent(value: string): string | undefined {
+  return activeIn(value) ?? activeIn(`${value}${PAGE_AFTER}`);
+}
+
+/**
+ * Markup a page puts after a stored value: quotes and a > end whatever tag state the value ends in (HTML
+ * 13.2.5.32-40), so a tag the value leaves open is read as the page completes it (`Hello <b onclick="alert(1)//`
+ * alone makes no element; followed by the page, a live handler).
+ */
+const PAGE_AFTER = `"'></p><p class="page">Page text</p>`;
+
+function activeIn(value: string): string | undefined {
   for (const el of elementsIn(value)) {
     if ((ACTIVE_ELEMENTS as readonly string[]).includes(el.tagName)) return `a <${el.tagName}> element`;
     for (const { name, prefix, value: v } of el.attrs) {
@@ -1038,6 +1056,8 @@ export function htmlPlainText(n: number): fc.Arbitrary<string> {
   const inner = Math.max(0, n - 2);
   return fc.array(HTML_CHARACTERS, { minLength: inner, maxLength: inner }).map((chars) => {
     for (let i = 1; i < chars.length; i++) if (chars[i - 1] === '<' && /[A-Za-z/!?]/.test(chars[i]!)) chars[i] = '1';
+    // Nor the last: the closing letter after it would open a tag.
+    if (chars[chars.length - 1] === '<') chars[chars.length - 1] = '1';
     return n === 1 ? 'T' : `T${chars.join('')}Z`;
   });
 }
