@@ -26,6 +26,7 @@ import type { Config } from '../harness/run/config.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   activeContent,
+  DANGLING_ENDS,
   activeMarkup,
   activeMarkupGrid,
   TEXT_ALPHABETS,
@@ -648,7 +649,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const activeRefused = declareRules('custom-text.put.html.restricted');
   test(
-    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, sent as JSON and form-encoded (property)',
+    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, and at the end of a value with its tag left open, sent as JSON and form-encoded (property)',
     activeRefused,
     async ({ api, config }) => {
       const id = profile(config);
@@ -673,6 +674,14 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
                 config.customTextKey,
                 `${what}, its ${casing} (${JSON.stringify(cased).slice(0, 80)}), sent ${media}`,
               );
+              // And at the end of a value, its tag left open for the page's markup to complete.
+              for (const end of DANGLING_ENDS)
+                mustHoldNoActiveMarkup(
+                  activeRefused.customTextPutHtmlRestricted,
+                  await putAs(api, id, media, { [config.customTextKey]: end.at(html) }),
+                  config.customTextKey,
+                  `${what}, ${end.what} (${JSON.stringify(end.at(html)).slice(0, 80)}), sent ${media}`,
+                );
             }
           }),
           fcParams(config, 4),

@@ -584,6 +584,19 @@ export const activeMarkupGrid: fc.Arbitrary<Array<{ what: string; value: string;
   );
 
 /**
+ * A construct at the end of a value, its first tag left open, after its last attribute or inside that
+ * attribute's value: alone, no element (HTML 13.2.5: end of file in a tag drops it); the page's markup after
+ * the value completes the tag.
+ */
+export const DANGLING_ENDS: ReadonlyArray<{ what: string; at: (construct: string) => string }> = [
+  { what: 'at the end, its tag left open', at: (m) => `Hello ${m.slice(0, m.indexOf('>'))}` },
+  {
+    what: 'at the end, inside its last attribute value',
+    at: (m) => `Hello ${m.slice(0, m.indexOf('>')).replace(/["']$/, '')}`,
+  },
+];
+
+/**
  * Positions of a construct in a value, relative to allowed markup and plain
  * text: a policy that looks at the first tag only, or only outside (or
  * inside) allowed elements, misses it at one of them.
@@ -613,13 +626,7 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'after a processing instruction <?x >, before ?>', at: (m) => `<?x >${m}?>` },
   { what: 'after a CDATA section outside SVG and MathML <![CDATA[>, before ]]>', at: (m) => `<![CDATA[>${m}]]>` },
   { what: 'after a declaration <!x>', at: (m) => `<!x>${m}` },
-  // At the end of the value, its first tag left open, after its last attribute or inside that attribute's value:
-  // alone, no element (13.2.5: end of file in a tag drops it); the page's markup after it completes the tag.
-  { what: 'at the end, its tag left open', at: (m) => `Hello ${m.slice(0, m.indexOf('>'))}` },
-  {
-    what: 'at the end, inside its last attribute value',
-    at: (m) => `Hello ${m.slice(0, m.indexOf('>')).replace(/["']$/, '')}`,
-  },
+  ...DANGLING_ENDS,
   // After a character a reader of C strings or of printable text stops at, and the HTML tokenizer reads past
   // (13.2.5.1: U+0000 in the data state is a parse error, the character kept, the markup after it live; the other
   // C0 controls, DEL and a BOM inside the text are text): a check that reads up to it misses what follows. JSON
