@@ -27,6 +27,7 @@ import {
   foreignKeyToken,
   forgeries,
   notCompactForms,
+  segmentPartitions,
   tamperSignature,
   tenantPublicKeys,
   unsignedToken,
@@ -81,6 +82,77 @@ const OPERATION_INDEX: Record<ProbedOperation, number> = {
  */
 function shareOut<T>(config: Config, id: ProbedOperation, items: readonly T[], shares = items.length): readonly T[] {
   return config.embedded ? items : items.filter((_, i) => i % shares === OPERATION_INDEX[id] % shares);
+}
+
+/** A resource the probe addresses: the config and target handed to it, and what it is. */
+interface Address {
+  what: string;
+  config: Config;
+  target: string | undefined;
+  /** The existing resource (or the operation's only one), against which the others' refusals are compared. */
+  existing: boolean;
+}
+
+/**
+ * Ids no resource has, for the operations with a path parameter: authorisation is decided before the
+ * resource is looked up (Errors: the 401 and 403 rows hold whatever the path names; the 404 row is the
+ * user that does not exist, for a request that is authorised), so every refusal for the credentials is the
+ * same on an unknown id as on an existing one. For the token-set listing also an id over its maximum
+ * length (300: Path parameter). Each is handed to the probe as the config field or target it addresses by.
+ */
+const UNKNOWN_IDS: Partial<
+  Record<ProbedOperation, (c: Config) => Array<{ what: string; config: Config; target?: string }>>
+> = {
+  'token-sets.list': (c) => [
+    { what: 'an unknown user', config: { ...c, userId: 'conformance-nobody-auth' } },
+    {
+      what: 'a user id of 301 characters (over the maximum of 300)',
+      config: { ...c, userId: 'conformance-nobody-'.padEnd(301, 'x') },
+    },
+  ],
+  'client-grants.get': (c) => [
+    { what: 'an unknown client grant', config: { ...c, clientGrantId: 'cgr_conformanceNobody1' } },
+  ],
+  'event-streams.get': (c) => [{ what: 'an unknown event stream', config: c, target: 'z'.repeat(26) }],
+  'experiments.transition': (c) => [
+    { what: 'an unknown experiment', config: { ...c, experimentIds: ['exp_conformance_nobody'] } },
+  ],
+  'custom-text.put': (c) => [
+    { what: 'an unknown self-service profile', config: { ...c, selfServiceProfileId: 'conformance-nobody-profile' } },
+  ],
+};
+
+/**
+ * What a check's probes address: the resource the operation's checks address (an existing one where the
+ * run names one), then, on the embedded emulator, every unknown id of the operation; against an external
+ * target (the read-only request budget), the first unknown id only where `external` is set (one check's share).
+ */
+function addresses(id: ProbedOperation, config: Config, target: string | undefined, external = false): Address[] {
+  const out: Address[] = [{ what: 'the resource the checks address', config, target, existing: true }];
+  if (config.embedded || external)
+    for (const u of (UNKNOWN_IDS[id]?.(config) ?? []).slice(0, config.embedded ? undefined : 1))
+      out.push({ what: u.what, config: u.config, target: u.target ?? target, existing: false });
+  return out;
+}
+
+/**
+ * Authorisation before lookup, as a relation between answers: where the existing resource's request was
+ * refused for its credentials (401 or 403), the unknown id's is refused with the same status, whatever the
+ * status is (not shown beyond the token-set listing): a server that looks the resource up first answers
+ * the unknown one differently (a 404).
+ */
+function mustMatchExisting(
+  rule: Parameters<typeof must>[0],
+  first: Exchange | undefined,
+  ex: Exchange,
+  a: Address,
+): void {
+  if (a.existing || !first || (first.status !== 401 && first.status !== 403)) return;
+  must(rule, ex.status === first.status, {
+    expected: `the refusal the existing resource got (${first.status}) for ${a.what}: authorisation is decided before the resource is looked up`,
+    actual: `status ${ex.status}`,
+    exchange: ex,
+  });
 }
 
 const ACCEPTANCE: Record<ProbedOperation, Acceptance> = {
@@ -305,16 +377,22 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         // alive connection it reuses, so that a server remembering a connection's principal is caught too. The
         // accepted request first where it costs nothing a read-only run counts; there, the client's earlier ones.
         if (config.embedded || config.writes !== 'none') await probe(api, config, 'token', target);
-        const ex = await probe(api, config, 'none', target);
-        mustRefuse(
-          noToken.authBearerRequired,
-          ex,
-          "no Authorization header, after the run's token on the same connection",
-        );
-        mustBeJsonErrorBody(noToken, ex);
-        if (noToken.tokenSetsListUnauthorized) mustStatus(noToken.tokenSetsListUnauthorized, ex, 401);
-        else observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
-        mustFollowStatusChecklist(noToken, ex);
+        // On the resource addressed, then on ids no resource has (authorisation before lookup).
+        let first: Exchange | undefined;
+        for (const a of addresses(id, config, target, listing)) {
+          const ex = await probe(api, a.config, 'none', a.target);
+          mustRefuse(
+            noToken.authBearerRequired,
+            ex,
+            `no Authorization header, after the run's token on the same connection (${a.what})`,
+          );
+          mustBeJsonErrorBody(noToken, ex);
+          if (noToken.tokenSetsListUnauthorized) mustStatus(noToken.tokenSetsListUnauthorized, ex, 401);
+          else observe('auth.unauthenticated.status', `${id}: no token answered`, String(ex.status));
+          mustFollowStatusChecklist(noToken, ex);
+          mustMatchExisting(noToken.authBearerRequired, first, ex, a);
+          first ??= ex;
+        }
       });
     },
   );
@@ -364,14 +442,24 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
             ] as Array<[string, string]>)
           : []),
       ];
+      // Each on the resource addressed, then (on the embedded emulator) on ids no resource has.
       for (const [what, header] of shareOut(config, id, headers)) {
-        const ex = await probe(anonApi, config, { header }, target);
-        mustRefuse(malformed.authBearerMalformed, ex, `Authorization: ${what}, not "Bearer" 1*SP b64token`);
-        mustBeJsonErrorBody(malformed, ex);
-        // An invalid bearer token on the token-set listing: 401.
-        if (malformed.tokenSetsListUnauthorized && header.startsWith('Bearer '))
-          mustStatus(malformed.tokenSetsListUnauthorized, ex, 401);
-        mustFollowStatusChecklist(malformed, ex);
+        let first: Exchange | undefined;
+        for (const a of addresses(id, config, target)) {
+          const ex = await probe(anonApi, a.config, { header }, a.target);
+          mustRefuse(
+            malformed.authBearerMalformed,
+            ex,
+            `Authorization: ${what}, not "Bearer" 1*SP b64token (${a.what})`,
+          );
+          mustBeJsonErrorBody(malformed, ex);
+          // An invalid bearer token on the token-set listing: 401.
+          if (malformed.tokenSetsListUnauthorized && header.startsWith('Bearer '))
+            mustStatus(malformed.tokenSetsListUnauthorized, ex, 401);
+          mustFollowStatusChecklist(malformed, ex);
+          mustMatchExisting(malformed.authBearerMalformed, first, ex, a);
+          first ??= ex;
+        }
       }
     });
   });
@@ -408,13 +496,47 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
     const token = config.runToken!;
     const target = await lookUp(api, config);
     await around(api, config, async () => {
-      refusedAsInvalid(
-        altered,
-        await probe(anonApi, config, bearer(tamperSignature(token)), target),
-        'the JWT signature is invalid',
-      );
+      // On the resource addressed, then (on the embedded emulator) on ids no resource has.
+      let first: Exchange | undefined;
+      for (const a of addresses(id, config, target)) {
+        const ex = await probe(anonApi, a.config, bearer(tamperSignature(token)), a.target);
+        refusedAsInvalid(altered, ex, `the JWT signature is invalid (${a.what})`);
+        mustMatchExisting(altered.authJwtSignature, first, ex, a);
+        first ??= ex;
+      }
     });
   });
+
+  const segments = signature();
+  test(
+    "should refuse the run's token with each JWS segment out of its base64url partition (RFC 7515 3.1, 5.2, 7.1; RFC 4648 5): characters appended or cut, padding, characters outside the alphabet, the standard alphabet, a fourth segment, another token's signature",
+    segments,
+    async ({ api, anonApi, config }) => {
+      const token = runJws("run's token", config.runToken);
+      const all = segmentPartitions(token, config.limitedRunToken);
+      // Against an external target (the read-only run's request budget, selftest/suite/budget.test.ts) one
+      // partition, to the token-set listing (whose refusal is 401): the signature segment with characters
+      // appended (the first that changes its bytes), the segment a verifier decodes rather than signs.
+      const share = config.embedded
+        ? all
+        : id === 'token-sets.list'
+          ? all.filter((f) => f.what.startsWith('the signature segment')).slice(0, 1)
+          : [];
+      test.skip(
+        share.length === 0,
+        "Against an external target the JWS segment partitions go to the token-set listing only (the read-only run's request budget)",
+      );
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        for (const f of share)
+          refusedAsInvalid(
+            segments,
+            await probe(anonApi, config, bearer(f.token), target),
+            `the JWT signature does not verify over what was signed: the run's token with ${f.what}`,
+          );
+      });
+    },
+  );
 
   const partitions = signature();
   test(
@@ -509,16 +631,22 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
   test('should refuse a token without the in-scope scopes', scope, async ({ api, limitedApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
-      const ex = await probe(limitedApi, config, 'token', target);
-      mustRefuse(
-        scope.authScopeEnforced,
-        ex,
-        `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')})`,
-      );
-      mustBeJsonErrorBody(scope, ex);
-      if (id !== 'token-sets.list')
-        observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
-      mustFollowStatusChecklist(scope, ex);
+      // On the resource addressed, then (on the embedded emulator) on ids no resource has.
+      let first: Exchange | undefined;
+      for (const a of addresses(id, config, target)) {
+        const ex = await probe(limitedApi, a.config, 'token', a.target);
+        mustRefuse(
+          scope.authScopeEnforced,
+          ex,
+          `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')}) (${a.what})`,
+        );
+        mustBeJsonErrorBody(scope, ex);
+        if (id !== 'token-sets.list')
+          observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+        mustFollowStatusChecklist(scope, ex);
+        mustMatchExisting(scope.authScopeEnforced, first, ex, a);
+        first ??= ex;
+      }
     });
   });
 
@@ -627,14 +755,22 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
         if (granted.some((g) => op.scopes.includes(g) || !wanted.includes(g))) continue;
         tried++;
         await around(api, config, async () => {
-          const ex = await probe(anonApi, config, bearer(token), target);
-          const why = `a token narrowed to ${wanted.join(' ') || 'no scope (scope= empty)'}, none of ${op.scopes.join(', ')}`;
-          if (narrowedAway.tokenSetsListInsufficientScope)
-            mustStatus(narrowedAway.tokenSetsListInsufficientScope, ex, 403);
-          mustRefuse(narrowedAway.authScopeEnforced, ex, why);
-          mustBeJsonErrorBody(narrowedAway, ex);
-          mustFollowStatusChecklist(narrowedAway, ex);
-          if (!listing) observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+          // On the resource addressed, then (on the embedded emulator) on ids no resource has: the listing's 403
+          // holds whatever user the path names (Errors), the one that does not exist and the over-length id too.
+          let first: Exchange | undefined;
+          for (const a of addresses(id, config, target)) {
+            const ex = await probe(anonApi, a.config, bearer(token), a.target);
+            const why = `a token narrowed to ${wanted.join(' ') || 'no scope (scope= empty)'}, none of ${op.scopes.join(', ')} (${a.what})`;
+            if (narrowedAway.tokenSetsListInsufficientScope)
+              mustStatus(narrowedAway.tokenSetsListInsufficientScope, ex, 403);
+            mustRefuse(narrowedAway.authScopeEnforced, ex, why);
+            mustBeJsonErrorBody(narrowedAway, ex);
+            mustFollowStatusChecklist(narrowedAway, ex);
+            if (!listing)
+              observe('auth.forbidden.status', `${id}: token without the scopes answered`, String(ex.status));
+            mustMatchExisting(narrowedAway.authScopeEnforced, first, ex, a);
+            first ??= ex;
+          }
         });
       }
       test.skip(

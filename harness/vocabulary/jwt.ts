@@ -265,3 +265,74 @@ export function notCompactForms(token: string): Array<{ what: string; token: str
     out.push({ what: 'the header segment in the standard alphabet (+ /)', token: `${std(h)}.${p}.${sig}` });
   return out;
 }
+
+/**
+ * The partitions of each segment of a JWS compact serialisation (RFC 7515 3.1, 7.1; BASE64URL per RFC
+ * 7515 2 and RFC 4648 5: the URL-safe alphabet, no padding, no other character), applied to the run's
+ * token: each segment with base64url characters appended, cut by one character and by several, padded
+ * with =, with a character outside the alphabet inside (+, /, a space, a non-ASCII letter), in the
+ * standard alphabet; a fourth segment; and the signature of `other` (another token) on the run token's
+ * header and payload. Every one is a token whose signature does not verify over what was signed (RFC
+ * 7515 5.2: the signing input is the segments as sent, each decoded with no other characters allowed),
+ * or that is not a JWS: every conformant verifier refuses it.
+ *
+ * The opposite question, which alterations leave the same JWS: a decoder may ignore the unused bits of
+ * a segment's last character (RFC 4648 3.5), so an alteration made of alphabet characters is kept only
+ * where it changes the decoded bytes (their length or their value); those made of characters outside
+ * the alphabet or padding change no byte but are refused by RFC 7515 5.2's decoding (steps 2, 4, 7).
+ */
+export function segmentPartitions(token: string, other?: string): Array<{ what: string; token: string }> {
+  const parts = token.split('.');
+  if (parts.length !== 3) return [];
+  const names = ['header', 'payload', 'signature'] as const;
+  const decoded = (s: string) => Buffer.from(s, 'base64url');
+  const out: Array<{ what: string; token: string }> = [];
+  const seen = new Set<string>([token]);
+  const push = (what: string, t: string) => {
+    if (seen.has(t)) return;
+    seen.add(t);
+    out.push({ what, token: t });
+  };
+  names.forEach((name, i) => {
+    const seg = parts[i]!;
+    const withSeg = (s: string) => parts.map((x, j) => (j === i ? s : x)).join('.');
+    // Alphabet characters only: kept where the bytes a lenient decoder reads differ from the segment's.
+    const changesBytes = (s: string) => !decoded(s).equals(decoded(seg));
+    const alphabet: Array<[string, string]> = [
+      ['one base64url character appended (A)', `${seg}A`],
+      ['two base64url characters appended (AA)', `${seg}AA`],
+      ['four base64url characters appended (AAAA: three more bytes)', `${seg}AAAA`],
+      ['a copy of itself appended', `${seg}${seg}`],
+      ['its last character cut', seg.slice(0, -1)],
+      ['its last four characters cut (three bytes fewer)', seg.slice(0, -4)],
+      ['its first character cut', seg.slice(1)],
+    ];
+    for (const [what, s] of alphabet) if (s && changesBytes(s)) push(`the ${name} segment with ${what}`, withSeg(s));
+    // Outside the alphabet or padding: refused by the decoding RFC 7515 5.2 prescribes, whatever the bytes.
+    const mid = Math.floor(seg.length / 2);
+    const inside = (c: string) => `${seg.slice(0, mid)}${c}${seg.slice(mid)}`;
+    const outside: Array<[string, string]> = [
+      [
+        'padded with = (to a multiple of 4, or with one more)',
+        `${seg}${'='.repeat(seg.length % 4 ? 4 - (seg.length % 4) : 1)}`,
+      ],
+      ['two = appended', `${seg}==`],
+      ['a + inside (standard base64, not base64url)', inside('+')],
+      ['a / inside (standard base64, not base64url)', inside('/')],
+      ['a space inside', inside(' ')],
+      ['a non-ASCII letter (é) inside', inside('é')],
+      ['+ appended', `${seg}+`],
+    ];
+    for (const [what, s] of outside) push(`the ${name} segment with ${what}`, withSeg(s));
+    const std = seg.replace(/-/g, '+').replace(/_/g, '/');
+    if (std !== seg) push(`the ${name} segment in the standard alphabet (+ / for - _)`, withSeg(std));
+  });
+  push('a fourth segment appended (a copy of the signature)', `${token}.${parts[2] || 'AAAA'}`);
+  const otherSig = other?.split('.');
+  if (otherSig?.length === 3 && otherSig[2] && otherSig[2] !== parts[2])
+    push(
+      "the signature of another token on the run token's header and payload",
+      `${parts[0]}.${parts[1]}.${otherSig[2]}`,
+    );
+  return out;
+}
