@@ -22,6 +22,12 @@
  *    every move to an allowed target conforms;
  *  - the statements that set started_at and ended_at.
  * The body's validation (the allowed targets, draft refused) stays mutated.
+ *
+ * `html-policy-prose`: the words of a custom text value's HTML violation, in
+ * emulator/html-policy.ts: the message argument of fail(MESSAGE), which the
+ * route answers only as the prose of its invalid_body error ("The shape of
+ * error response bodies: not shown"). An empty message still refuses (the
+ * callers compare with undefined); which inputs fail stays mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -98,7 +104,27 @@ function shouldIgnoreMove(path) {
   return undefined;
 }
 
+const HTML_POLICY_PROSE =
+  'html policy prose: the message of fail(...) is error prose, "The shape of error response bodies: not shown" (which inputs fail stays mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreHtmlPolicyProse(path) {
+  const file = /** @type {string | undefined} */ (path.hub?.file?.opts?.filename);
+  if (!file?.replaceAll('\\', '/').endsWith('emulator/html-policy.ts')) return undefined;
+  // fail(MESSAGE)
+  const parent = path.parentPath;
+  if (
+    parent?.isCallExpression() &&
+    parent.node.callee.type === 'Identifier' &&
+    parent.node.callee.name === 'fail' &&
+    parent.node.arguments[0] === path.node
+  )
+    return HTML_POLICY_PROSE;
+  return undefined;
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
   declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
+  declareValuePlugin(PluginKind.Ignore, 'html-policy-prose', { shouldIgnore: shouldIgnoreHtmlPolicyProse }),
 ];

@@ -17,10 +17,10 @@ export default {
   commandRunner: { command: 'CONFORMANCE_FC_SHRINK=off npm run -s conformance -- --max-failures=1 --reporter=dot' },
   // The conforming code: not the fault layer, the seed (data), the CLI or the control surface.
   mutate: ['emulator/**/*.ts', '!emulator/faults/**', '!emulator/seed/**', '!emulator/cli.ts', '!emulator/control.ts'],
-  // Mutants of what the document leaves open (the prose of an error, an experiment's allowed moves and
-  // run timestamps), each kind with its reason: mutation/ignorers.mjs.
+  // Mutants of what the document leaves open (the prose of an error or of an HTML policy violation, an
+  // experiment's allowed moves and run timestamps), each kind with its reason: mutation/ignorers.mjs.
   plugins: ['@stryker-mutator/*', './mutation/ignorers.mjs'],
-  ignorers: ['error-prose', 'experiment-moves-left-open'],
+  ignorers: ['error-prose', 'experiment-moves-left-open', 'html-policy-prose'],
   ignorePatterns: ['reports', 'node_modules', '.git', 'mutation/stryker-incremental.json', 'tmp'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
