@@ -756,6 +756,18 @@ export const HYPERLINK_URLS: ReadonlyArray<{ what: string; url: string }> = [
     what: 'a mailto URL with header fields joined by & (RFC 6068 2)',
     url: 'mailto:help@example.com?subject=Hi&body=Hello%20there',
   },
+  // A path segment may hold ":" (RFC 3986 3.3 pchar), and a path or query words a CSS or script blocklist
+  // matches: still a hyperlink, which a check matching "javascript:" or "url(" anywhere in a value refuses.
+  {
+    what: 'an https URL whose path segment holds a colon (RFC 3986 3.3)',
+    url: 'https://www.wikidata.org/wiki/Help:Contents',
+  },
+  {
+    what: 'an https URL whose path and query hold words of CSS (behavior, url(, @import, expression)',
+    url: 'https://example.com/help/behavior/url(1)?topic=@import&q=expression',
+  },
+  // The URL standard strips leading and trailing C0 control or space from an href's value before parsing it.
+  { what: 'an https URL with spaces around it in the attribute', url: ' https://example.com/help ' },
 ];
 
 export const basicMarkup: fc.Arbitrary<string> = fc
