@@ -300,6 +300,23 @@ export function mustFollowTokenResponseChecklist(d: Declared<'oauth.token.respon
       exchange: ex,
     },
   );
+  // Relation between the response and the token it carries: expires_in is "the lifetime in seconds of the access
+  // token" (RFC 6749 5.1), and a JWT's exp the moment it expires (RFC 7519 4.1.4). Where both are given, the
+  // lifetime left by exp (from the answer's Date, the server's clock, else the suite's) is the same order of
+  // magnitude: within a factor of 10 either way (a unit slip is 60× or 1000×; a server's rounding, clock skew or
+  // a token re-served part-way through its life stay well inside). A token whose payload is unreadable (JWE)
+  // or without exp: not compared.
+  const exp = typeof access_token === 'string' ? decodeJwt(access_token)?.payload.exp : undefined;
+  if (typeof expires_in === 'number' && typeof exp === 'number') {
+    const date = Date.parse(ex.headers['date'] ?? '');
+    const left = exp - (Number.isNaN(date) ? Date.now() : date) / 1000;
+    if (left > 60)
+      must(d.oauthTokenResponse, expires_in * 10 >= left && expires_in <= left * 10, {
+        expected: `expires_in the token's lifetime in seconds (RFC 6749 5.1): about ${Math.round(left)}, what its exp claim leaves (RFC 7519 4.1.4), within a factor of 10`,
+        actual: `expires_in ${expires_in}`,
+        exchange: ex,
+      });
+  }
   must(d.oauthTokenResponse, scope === undefined || typeof scope === 'string', {
     expected: 'scope absent, or a string (RFC 6749 5.1, 3.3)',
     actual: `scope ${JSON.stringify(scope)}`,
