@@ -370,7 +370,7 @@ test.describe('token endpoint @auth', () => {
   });
   const wrongPartitions = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test(
-    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed",
+    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed, cased, cut and by the same near misses",
     wrongPartitions,
     async ({ config }) => {
       const { clientId: id, clientSecret: secret } = requireFixture(
@@ -395,6 +395,15 @@ test.describe('token endpoint @auth', () => {
         ...nearMissSpellings(secret).map((v): [string, ClientCredentials] => [
           nearMissOf(v, secret),
           { clientId: id, clientSecret: v },
+        ]), // The client id by the same partitions, with the client's own secret: a client looked up by a comparison
+        // without case, by prefix or after clean-up authenticates a client that is not registered (RFC 6749 2.2:
+        // the identifier is a string the server issued, compared as it is; 2.3.1).
+        ['the client id with its case swapped', { clientId: swapCase(id), clientSecret: secret }],
+        ['the client id cut by one character', { clientId: id.slice(0, -1), clientSecret: secret }],
+        ['the client id with its first character changed', { clientId: flip(id, 0), clientSecret: secret }],
+        ...nearMissSpellings(id).map((v): [string, ClientCredentials] => [
+          `the client id ${nearMissOf(v, id)}`,
+          { clientId: v, clientSecret: secret },
         ]),
       ];
       // Against an external target (failed logins may count against the client there), one of each
