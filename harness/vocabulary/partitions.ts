@@ -266,7 +266,9 @@ const ACTIVE_ELEMENT_CLASSES: ReadonlyArray<{
   elements: ReadonlyArray<(typeof ACTIVE_ELEMENTS)[number]>;
 }> = [
   { what: 'script', elements: ['script', 'template'] },
-  { what: 'embedding another document or plug-in', elements: ['iframe', 'frame', 'object', 'embed', 'applet'] },
+  // Not frame: outside a frameset, tree construction ignores its start tag (HTML 13.2.6.4.7, "in body"), so a
+  // value's <frame> makes no element; the judge still names one wherever it is made.
+  { what: 'embedding another document or plug-in', elements: ['iframe', 'object', 'embed', 'applet'] },
   { what: 'media, which load and fire handlers', elements: ['img', 'video', 'audio', 'source'] },
   { what: 'foreign content', elements: ['svg', 'math'] },
   { what: 'a form control', elements: ['form', 'input', 'button', 'textarea'] },
