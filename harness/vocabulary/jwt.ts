@@ -271,9 +271,10 @@ export function notCompactForms(token: string): Array<{ what: string; token: str
  * 7515 2 and RFC 4648 5: the URL-safe alphabet, no padding, no other character), applied to the run's
  * token: each segment with base64url characters appended, cut by one character and by several, padded
  * with =, with a character outside the alphabet inside (+, /, a space, a non-ASCII letter), in the
- * standard alphabet; a fourth segment; and the signature of `other` (another token) on the run token's
- * header and payload. Every one is a token whose signature does not verify over what was signed (RFC
- * 7515 5.2: the signing input is the segments as sent, each decoded with no other characters allowed),
+ * standard alphabet; and the signature of `other` (another token) on the run token's header and
+ * payload. Those notCompactForms already makes are left out. Every one is a token whose signature does
+ * not verify over what was signed (RFC 7515 5.2: the signing input is the segments as sent, each
+ * decoded with no other characters allowed),
  * or that is not a JWS: every conformant verifier refuses it.
  *
  * The opposite question, which alterations leave the same JWS: a decoder may ignore the unused bits of
@@ -287,7 +288,9 @@ export function segmentPartitions(token: string, other?: string): Array<{ what: 
   const names = ['header', 'payload', 'signature'] as const;
   const decoded = (s: string) => Buffer.from(s, 'base64url');
   const out: Array<{ what: string; token: string }> = [];
-  const seen = new Set<string>([token]);
+  // Not the forms notCompactForms makes (a fourth segment, a doubled dot, white space, padding, the standard
+  // alphabet): the check of the compact serialisation sends those.
+  const seen = new Set<string>([token, ...notCompactForms(token).map((f) => f.token)]);
   const push = (what: string, t: string) => {
     if (seen.has(t)) return;
     seen.add(t);
@@ -327,7 +330,6 @@ export function segmentPartitions(token: string, other?: string): Array<{ what: 
     const std = seg.replace(/-/g, '+').replace(/_/g, '/');
     if (std !== seg) push(`the ${name} segment in the standard alphabet (+ / for - _)`, withSeg(std));
   });
-  push('a fourth segment appended (a copy of the signature)', `${token}.${parts[2] || 'AAAA'}`);
   const otherSig = other?.split('.');
   if (otherSig?.length === 3 && otherSig[2] && otherSig[2] !== parts[2])
     push(
