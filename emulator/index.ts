@@ -188,7 +188,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),
       CONFORMANCE_EVENT_STREAM_IDS: fixtures.eventStreamIds.join(','),
       CONFORMANCE_USER_CONNECTION: fixtures.userConnection,
-      CONFORMANCE_WRITES: 'restore',
+      CONFORMANCE_WRITES: 'disposable',
       CONFORMANCE_RATE_LIMIT_PROBE: 'on',
       CONFORMANCE_EVENTS_TRIGGER: 'management-api',
       ...(controlUrl ? { CONFORMANCE_CONTROL_URL: controlUrl } : {}),

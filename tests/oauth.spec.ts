@@ -370,7 +370,7 @@ test.describe('token endpoint @auth', () => {
   });
   const wrongPartitions = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test(
-    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed, cased, cut and by the same near misses",
+    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed, cased, cut and by the same near misses; in the form body and by HTTP Basic",
     wrongPartitions,
     async ({ config }) => {
       const { clientId: id, clientSecret: secret } = requireFixture(
@@ -411,11 +411,22 @@ test.describe('token endpoint @auth', () => {
       // (The last changed is sent by HTTP Basic there: see the client authentication checks.)
       const trimmed = wrong.find(([what]) => what === 'with " " before it');
       const sent = config.embedded ? wrong : [wrong[2]!, wrong[4]!, wrong[6]!, ...(trimmed ? [trimmed] : [])];
+      // Against the embedded emulator, every one also by HTTP Basic (RFC 6749 2.3.1): the credentials reach the
+      // comparison through another decoding (base64, then the form encoding of each half), and a lookup that folds,
+      // trims or normalises on that path alone lets a near miss through there.
+      const ways: Array<[string, ClientAuthentication]> = config.embedded
+        ? [
+            ['', { in: 'body' }],
+            [' (by HTTP Basic)', { in: 'basic' }],
+          ]
+        : [['', { in: 'body' }]];
       for (const [what, creds] of sent) {
         if (creds.clientSecret === secret && creds.clientId === id) continue;
-        const ex = await tokenExchange(config, creds);
-        mustRefuseToken(wrongPartitions.oauthTokenBadClient, ex, `the client secret ${what}`);
-        mustFollowStatusChecklist(wrongPartitions, ex, null);
+        for (const [how, clientAuth] of ways) {
+          const ex = await tokenExchange(config, creds, DOCUMENTED, clientAuth);
+          mustRefuseToken(wrongPartitions.oauthTokenBadClient, ex, `the client secret ${what}${how}`);
+          mustFollowStatusChecklist(wrongPartitions, ex, null);
+        }
       }
     },
   );

@@ -146,6 +146,9 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       testInfo.project.outputDir,
       `rate-limit-probe-${createHash('sha256').update(testInfo.project.name).digest('hex').slice(0, 16)}.json`,
     );
+    // Playwright runs this once per group of tests a worker takes (with fullyParallel, once per test): what the
+    // probe found is loaded into this worker once, never appended again.
+    if (seen.length) return;
     if (existsSync(kept)) {
       const found = JSON.parse(readFileSync(kept, 'utf8')) as Found;
       ({ limited, unrefused, afterReset, noRetry } = found);
@@ -364,6 +367,50 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         seen[0]!.ex.status === 429
           ? 'no answer before the 429'
           : HEADERS.filter((h) => first[h] !== undefined).join(', ') || 'none',
+      );
+    },
+  );
+
+  const everyAnswer = declareRules('rate-limit.header-values');
+  test(
+    'should describe one possible limit on every answer that carries the headers, 429 or not: Remaining between 0 and Limit, a Reset not already past',
+    everyAnswer,
+    async () => {
+      test.skip(!seen.length, 'The probe sent no request');
+      // The headers are named once for the interface (Limits: "Rate-limit headers are ..."): wherever a target sends
+      // them, they describe its limit. Whether a 429 comes within the probe or not, a Remaining above the Limit or
+      // below 0, or an epoch Reset already past when the answer arrived, describes no limit at all.
+      let judged = 0;
+      for (const x of [...seen, ...after429, ...second]) {
+        const h = x.ex.headers;
+        const [limit, remaining, reset] = [
+          num(h['x-ratelimit-limit']),
+          num(h['x-ratelimit-remaining']),
+          num(h['x-ratelimit-reset']),
+        ];
+        if (limit === undefined && remaining === undefined && reset === undefined) continue;
+        judged++;
+        must(
+          everyAnswer.rateLimitHeaderValues,
+          (remaining === undefined || remaining >= 0) &&
+            (limit === undefined || remaining === undefined || remaining <= limit),
+          {
+            expected: '0 ≤ X-RateLimit-Remaining ≤ X-RateLimit-Limit',
+            actual: `Remaining ${h['x-ratelimit-remaining']}, Limit ${h['x-ratelimit-limit']} (status ${x.ex.status})`,
+            exchange: x.ex,
+          },
+        );
+        if (reset === undefined || reset <= 1e9) continue;
+        must(everyAnswer.rateLimitHeaderValues, reset * 1000 >= x.at - RESET_TOLERANCE_MS, {
+          expected: `an epoch-seconds X-RateLimit-Reset not before the answer arrived (${new Date(x.at).toISOString()})`,
+          actual: `X-RateLimit-Reset ${reset}: ${new Date(reset * 1000).toISOString()}, ${Math.round((x.at - reset * 1000) / 1000)} s before (status ${x.ex.status})`,
+          exchange: x.ex,
+        });
+      }
+      observe(
+        'rate-limit.values',
+        'answers of the probe carrying the headers',
+        `${judged} of ${seen.length + after429.length + second.length}`,
       );
     },
   );

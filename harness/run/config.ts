@@ -53,7 +53,13 @@ export function commandEnv(): Env {
   return { ...process.env };
 }
 
-export type WritesMode = 'none' | 'restore';
+/**
+ * none: not one write is sent. restore: writes allowed, and a write is sent only where what it changes can be put
+ * back (the reads a snapshot needs are not shown by the document). disposable: writes allowed on a target whose state
+ * may be lost (the embedded emulator, an emulator under test, a scratch tenant): put back where a snapshot can be
+ * taken, and sent all the same where it cannot, so no check is skipped for a read the document does not show.
+ */
+export type WritesMode = 'none' | 'restore' | 'disposable';
 export type EventsTrigger = 'management-api' | 'none';
 
 export interface ClientCredentials {
@@ -216,7 +222,7 @@ export function readConfig(env: Env = processEnv()): Config {
       .filter(Boolean),
     userConnection: opt(env, 'CONFORMANCE_USER_CONNECTION'),
     customTextKey: opt(env, 'CONFORMANCE_CUSTOM_TEXT_KEY') ?? 'introduction',
-    writes: oneOf(env, 'CONFORMANCE_WRITES', ['none', 'restore'], 'none'),
+    writes: oneOf(env, 'CONFORMANCE_WRITES', ['none', 'restore', 'disposable'], 'none'),
     rateLimitProbe: oneOf(env, 'CONFORMANCE_RATE_LIMIT_PROBE', ['off', 'on'], 'off') === 'on',
     rateLimitProbeMax: probeMax,
     eventsTrigger: oneOf(env, 'CONFORMANCE_EVENTS_TRIGGER', ['management-api', 'none'], 'none'),
