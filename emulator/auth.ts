@@ -198,7 +198,13 @@ export class TokenAuthority {
     client: Client,
     origin: string,
     scopes: readonly string[],
-    overrides: { ttlSeconds?: number; audience?: string; issuer?: string; notBeforeSkewSeconds?: number } = {},
+    overrides: {
+      ttlSeconds?: number;
+      audience?: string;
+      issuer?: string;
+      notBeforeSkewSeconds?: number;
+      issuedAt?: number;
+    } = {},
   ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const jwt = new SignJWT({ scope: scopes.join(' '), gty: 'client-credentials', azp: client.clientId })
@@ -206,7 +212,7 @@ export class TokenAuthority {
       .setIssuer(overrides.issuer ?? `${origin}/`)
       .setSubject(`${client.clientId}@clients`)
       .setAudience(overrides.audience ?? audienceOf(origin))
-      .setIssuedAt(now)
+      .setIssuedAt(overrides.issuedAt ?? now)
       .setExpirationTime(now + (overrides.ttlSeconds ?? TOKEN_TTL_SECONDS))
       .setJti(randomUUID());
     if (overrides.notBeforeSkewSeconds !== undefined) jwt.setNotBefore(now + overrides.notBeforeSkewSeconds);

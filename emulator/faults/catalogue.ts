@@ -34,6 +34,7 @@ import { round15 } from './blind/round-15.ts';
 import { round16 } from './blind/round-16.ts';
 import { round17 } from './blind/round-17.ts';
 import { round18 } from './blind/round-18.ts';
+import { round19 } from './blind/round-19.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -777,6 +778,7 @@ export const faults = [
   ...round16,
   ...round17,
   ...round18,
+  ...round19,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

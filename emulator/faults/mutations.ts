@@ -2225,6 +2225,92 @@ const answerMutations: readonly AnswerMutation[] = [
       body: '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n</body>\r\n</html>\r\n',
     }),
   },
+  // blind round 19
+  {
+    by: 'keys-x5c-pem-wrapped',
+    on: ['custom-signing-keys.put'],
+    // Certificates re-encoded through a PEM writer: the base64 broken into lines of 64 characters.
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          Array.isArray(k['x5c'])
+            ? { ...k, x5c: (k['x5c'] as unknown[]).map((c) => (typeof c === 'string' ? pemWrapped(c) : c)) }
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'keys-ec-coordinate-leading-zero-stripped',
+    on: ['custom-signing-keys.put'],
+    // Coordinates stored as integers: leading zero octets lost when written back.
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          k['kty'] === 'EC' ? { ...k, x: zeroOctetsStripped(k['x']), y: zeroOctetsStripped(k['y']) } : k,
+        ),
+      })),
+  },
+  {
+    by: 'accept-json-charset-406',
+    on: ['event-streams.list'],
+    // Accept ranges compared with their parameters: application/json; charset=utf-8 is not application/json to it.
+    when: (_a, q) => {
+      const ranges = (q.request.headers.accept ?? '').split(',').map((r) => r.trim().toLowerCase());
+      const bare = ranges.map((r) => r.split(';', 1)[0]!.trim());
+      return (
+        ranges.some((r) => r.startsWith('application/json') && r.includes('charset')) &&
+        !ranges.some((r) => r === 'application/json' || r === '*/*' || r === 'application/*') &&
+        bare.includes('application/json')
+      );
+    },
+    reshape: () => withStatus(error('bad_request', 'Not Acceptable: use Accept: application/json'), 406),
+  },
+  {
+    by: 'unknown-route-404-html',
+    on: 'every',
+    answers: 'errors',
+    // The router's own not-found page, not the API's error.
+    when: (a, q) => is('not_found')(a) && q.operation === undefined,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET</pre>\n</body>\n</html>\n',
+    }),
+  },
+  {
+    by: 'token-response-json-bom',
+    on: ['oauth.token'],
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(a.body), 'utf8')]),
+    }),
+  },
+  {
+    by: 'user-id-length-after-provider-prefix',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The limit counted on the provider's part of the id, after its |: a longer id is looked up, and not found.
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      return is('invalid_uri')(a) && id.includes('|') && codePoints(id.slice(id.indexOf('|') + 1)) <= USER_ID_MAX;
+    },
+    reshape: () => error('inexistent_user'),
+  },
+  {
+    by: 'bearer-challenge-realm-unquoted',
+    on: 'every',
+    answers: 'errors',
+    // The realm written without quotes: a value with a space is no token, so the field is no challenge list.
+    when: (a) => a.status === 401 && String(a.headers['www-authenticate'] ?? '').startsWith('Bearer'),
+    reshape: (a) => {
+      const params = String(a.headers['www-authenticate']).slice('Bearer'.length).trim();
+      const challenge = `Bearer realm=Management API${params === '' ? '' : `, ${params}`}`;
+      return { ...a, headers: { ...a.headers, 'www-authenticate': challenge } };
+    },
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2574,6 +2660,14 @@ const frameMutations: readonly FrameMutation[] = [
       envelope(f, (e) => {
         if (e.data.context['connection'] === undefined) e.data.context['connection'] = null;
       }),
+  },
+  // blind round 19
+  {
+    by: 'replayed-envelope-time-regenerated',
+    frames: ['message'],
+    // The replay path rebuilds the envelope and stamps it with the time it is written.
+    when: (_f, at) => at.afterCursor,
+    reshape: (f) => envelope(f, (e) => (e['time'] = new Date().toISOString())),
   },
 ];
 
@@ -3254,6 +3348,65 @@ const refusals: readonly Refusal[] = [
       return apiError('invalid_body', `Value: ${htmlViolation(referencesDecoded(v)) ?? 'markup is not allowed'}`);
     },
   },
+  // blind round 19
+  {
+    by: 'event-type-group-types-refused',
+    on: 'events.subscribe',
+    // The allow-list built from the resources the service manages (users, organizations, connections): no group types.
+    when: (r) => {
+      const v = (r.query as Record<string, unknown> | undefined)?.['event_type'];
+      return (Array.isArray(v) ? v : [v]).some((t) => typeof t === 'string' && /^(?:organization\.)?group\./.test(t));
+    },
+    error: () => apiError('invalid_query_string', 'event_type is not an event type'),
+  },
+  {
+    by: 'token-sets-users-cached-at-start',
+    on: 'token-sets.list',
+    // Users read from a directory loaded at start: one created since is not found.
+    when: (r, state) => {
+      const user = state.users.get(param(r, 'id'));
+      return user !== undefined && Date.parse(user.created_at) >= state.startMs;
+    },
+    error: () => apiError('inexistent_user'),
+  },
+  {
+    by: 'custom-text-form-charset-415',
+    on: 'custom-text.put',
+    // The form media type compared with the whole Content-Type, parameters included.
+    when: (r) => mediaTypeOf(r) === FORM && (r.headers['content-type'] ?? '').includes(';'),
+    error: () =>
+      apiError(
+        'unsupported_media_type',
+        'Unsupported Media Type: use application/json or application/x-www-form-urlencoded',
+      ),
+  },
+  {
+    by: 'custom-text-empty-value-refused',
+    on: 'custom-text.put',
+    // The keys' minimum length applied to the values too.
+    when: (r) => textsOf(r).some(([, v]) => v === ''),
+    error: () => apiError('invalid_body', 'Payload validation error: values must be at least 1 character'),
+  },
+  {
+    by: 'custom-text-astral-refused',
+    on: 'custom-text.put',
+    // A strict 3-byte utf8 column: a character outside the BMP is an "incorrect string value".
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /[\u{10000}-\u{10FFFF}]/u.test(v)),
+    error: () => apiError('invalid_body', 'Incorrect string value'),
+  },
+  {
+    by: 'custom-text-href-padded-refused',
+    on: 'custom-text.put',
+    // The href tested as written: a URL with white space around it (valid, HTML strips it) fails the scheme test.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          htmlViolation(v) === undefined &&
+          /\shref\s*=\s*(?:"[\t\n\f\r ][^"]*"|"[^"]*[\t\n\f\r ]"|'[\t\n\f\r ][^']*'|'[^']*[\t\n\f\r ]')/i.test(v),
+      ),
+    error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -3455,4 +3608,18 @@ function referencesDecoded(value: string): string {
     if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : m;
     return named[name!.toLowerCase()] ?? m;
   });
+}
+
+/** A base64 text broken into lines of 64 characters, as a PEM writer does (`keys-x5c-pem-wrapped`). */
+function pemWrapped(b64: string): string {
+  return (b64.match(/.{1,64}/g) ?? [b64]).join('\n');
+}
+
+/** A base64url octet string without its leading zero octets (`keys-ec-coordinate-leading-zero-stripped`). */
+function zeroOctetsStripped(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const bytes = Buffer.from(v, 'base64url');
+  let i = 0;
+  while (i < bytes.length - 1 && bytes[i] === 0) i++;
+  return i === 0 ? v : bytes.subarray(i).toString('base64url');
 }

@@ -170,6 +170,8 @@ export class Deviations {
   private askedTypes: readonly string[] = [];
   /** Users deleted, kept as soft-deleted rows (`token-sets-deleted-user-listed`). */
   private readonly deletedUsers = new Set<string>();
+  /** The first characters of verified tokens, a cache key cut to its column (`verify-cache-key-cut-at-255`). */
+  private readonly verifiedPrefixes = new Set<string>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
@@ -307,6 +309,8 @@ export class Deviations {
       return claimedPrincipal(auth, token);
     if (this.on('jwt-custom-signing-key-trusted')) return customKeyPrincipal(auth, token, origin, customKeys() ?? []);
     if (this.on('jwt-signature-trailing-chars-ignored')) return signatureCutToKeySize(auth, token, origin);
+    if (this.on('verify-cache-key-cut-at-255') && this.verifiedPrefixes.has(token.slice(0, TOKEN_KEY_COLUMN)))
+      return claimedPrincipal(auth, token);
     return undefined;
   }
 
@@ -314,6 +318,7 @@ export class Deviations {
   verified(token: string): void {
     if (this.on('signature-cache-ignores-payload')) this.standIns.rememberSignature(token);
     if (this.on('verify-cache-keyed-by-claims')) this.verifiedInputs.add(signingInput(token));
+    if (this.on('verify-cache-key-cut-at-255')) this.verifiedPrefixes.add(token.slice(0, TOKEN_KEY_COLUMN));
     if (this.on('verify-cache-keyed-by-jti')) {
       const jti = jtiOf(token);
       if (jti !== undefined) this.verifiedJtis.add(jti);
@@ -403,6 +408,8 @@ export class Deviations {
     // Scopes looked up by path, not method: the PUT takes those of GET and DELETE on the same path too.
     if (this.on('keys-scope-by-path-not-method') && operation === 'custom-signing-keys.put' && scopes !== undefined)
       return { scopes: [...scopes, 'read:custom_signing_keys', 'delete:custom_signing_keys'], all: false };
+    if (this.on('custom-text-put-accepts-read-scope') && operation === 'custom-text.put' && scopes !== undefined)
+      return { scopes: [...scopes, 'read:self_service_profile_custom_texts'], all: false };
     if (this.on('wrong-scope-required') && operation === 'client-grants.get')
       return { scopes: ['read:client_grant'], all: false };
     if (this.on('limited-token-accepted') && operation === 'custom-signing-keys.put') return undefined;
@@ -453,6 +460,7 @@ export class Deviations {
 
   /** The token request's parameters, `raw` being the form body as sent (undefined for JSON). */
   tokenParams(params: Record<string, string>, raw: string | undefined): Record<string, string> {
+    if (this.on('token-body-plus-after-percent-decode') && raw !== undefined) return plusAfterPercentForm(raw, params);
     if (!this.on('token-form-not-percent-decoded') || raw === undefined) return params;
     // Split on & and =, + read as a space, and no percent-decoding.
     const out: Record<string, string> = {};
@@ -694,6 +702,8 @@ export class Deviations {
     if (this.on('transition-status-unchanged') && operation === 'experiments.transition') return previous;
     if (this.on('custom-text-answers-previous-map') && operation === 'custom-text.put') return previous;
     if (this.on('keys-answer-previous-set') && operation === 'custom-signing-keys.put') return previous;
+    if (this.on('custom-text-answer-only-changed-keys') && operation === 'custom-text.put')
+      return changedEntries(written as Record<string, unknown>, previous as Record<string, unknown>) as T;
     return written;
   }
 
@@ -719,6 +729,12 @@ export class Deviations {
     }
     if (this.on('keys-only-first-stored') && operation === 'custom-signing-keys.put')
       return (sent as unknown[]).slice(0, 1);
+    if (this.on('keys-put-replaces-same-kty-only') && operation === 'custom-signing-keys.put') {
+      // DELETE ... WHERE kty IN (the types sent), then INSERT: keys of other types stay.
+      const types = new Set((sent as Array<{ kty?: unknown }>).map((k) => k.kty));
+      const kept = ((stored as Array<{ kty?: unknown }> | null) ?? []).filter((k) => !types.has(k.kty));
+      return [...kept, ...(sent as unknown[])];
+    }
     if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
@@ -1234,6 +1250,7 @@ export class Deviations {
 
   /** The order replayed events come in. */
   replayOrder(events: LoggedEvent[]): LoggedEvent[] {
+    if (this.on('resume-same-second-ordered-by-type')) return [...events].sort(bySecondThenType);
     return this.on('resume-reordered') ? [...events].reverse() : events;
   }
 
@@ -1351,7 +1368,9 @@ export class Deviations {
   }
 
   /** What a token is issued with besides the conforming claims (`token-nbf-in-future`: a not-before skewed the wrong way). */
-  tokenIssueOverrides(audience?: string): { notBeforeSkewSeconds?: number; audience?: string } {
+  tokenIssueOverrides(audience?: string): { notBeforeSkewSeconds?: number; audience?: string; issuedAt?: number } {
+    // iat written from Date.now() without the division (`token-iat-milliseconds`).
+    if (this.on('token-iat-milliseconds')) return { issuedAt: Date.now() };
     // The aud claim written as the client spelt the audience (`token-audience-claim-as-requested`).
     if (this.on('token-audience-claim-as-requested') && audience?.startsWith('/')) return { audience };
     return this.on('token-nbf-in-future') ? { notBeforeSkewSeconds: 300 } : {};
@@ -1359,6 +1378,7 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    if (this.on('rate-limit-counts-each-request-twice')) return countedTwice(d);
     if (!this.on('rate-limit-reset-first-window')) return d;
     const first = this.firstWindowEnd.get(key);
     if (first === undefined) {
@@ -1423,6 +1443,7 @@ export class Deviations {
 
   /** The request URL routed (`api-version-segment-ignored`: any /api/v<n> read as /api/v2). */
   routedUrl(url: string): string {
+    if (this.on('api-prefix-case-insensitive')) url = url.replace(/^\/api\/v2(?=\/|\?|$)/i, '/api/v2');
     if (this.on('api-prefix-optional') && OPERATION_ROOTS.test(url)) return `/api/v2${url}`;
     if (!this.on('api-version-segment-ignored')) return url;
     return url.replace(/^\/api\/v[0-9]+(?=\/|\?|$)/, '/api/v2');
@@ -1501,6 +1522,12 @@ export class Deviations {
           ),
         ) === undefined
       );
+    // Elements checked as open/close pairs: a tag no end tag closes (void or left open) is not read.
+    if (this.on('custom-text-unclosed-elements-unchecked'))
+      return htmlViolation(closedElementsOnly(value)) === undefined;
+    // Tags found as < name followed by white space or >: a tag whose name a slash ends is not read.
+    if (this.on('custom-text-tag-name-slash-unchecked'))
+      return htmlViolation(value.replace(/<[A-Za-z][A-Za-z0-9]*\/[^>]*>?/g, '')) === undefined;
     return false;
   }
 
@@ -1715,4 +1742,50 @@ function latin1Strings(v: unknown): unknown {
   if (typeof v === 'string') return Buffer.from(v, 'utf8').toString('latin1');
   if (Array.isArray(v)) return v.map(latin1Strings);
   return isMap(v) ? mapValues(v, latin1Strings) : v;
+}
+
+/** How many characters of a token the verification cache keys it by (`verify-cache-key-cut-at-255`). */
+const TOKEN_KEY_COLUMN = 255;
+
+/** A rate-limit decision as if the request had been counted twice (`rate-limit-counts-each-request-twice`). */
+function countedTwice(d: RateLimitDecision): RateLimitDecision {
+  const count = d.count * 2;
+  return { ...d, count, allowed: count <= d.limit, remaining: Math.max(0, d.limit - count) };
+}
+
+/** Events ordered by the second of their time, then by type (`resume-same-second-ordered-by-type`). */
+function bySecondThenType(a: LoggedEvent, b: LoggedEvent): number {
+  const bySecond = Math.floor(a.timeMs / 1000) - Math.floor(b.timeMs / 1000);
+  return bySecond !== 0 ? bySecond : a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+}
+
+/** Token parameters of a raw form decoded the wrong way round: percent-escapes first, + as a space after (`token-body-plus-after-percent-decode`). */
+function plusAfterPercentForm(raw: string, params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of raw.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    try {
+      const name = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
+      if (Object.hasOwn(params, name))
+        out[name] = decodeURIComponent(eq < 0 ? '' : pair.slice(eq + 1)).replace(/\+/g, ' ');
+    } catch {
+      return params;
+    }
+  }
+  return out;
+}
+
+/** The members of a map whose value differs from the one before (`custom-text-answer-only-changed-keys`). */
+function changedEntries(written: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(written).filter(([k, v]) => !Object.hasOwn(previous, k) || previous[k] !== v),
+  );
+}
+
+/** A value with every tag removed that no later end tag of its name closes (`custom-text-unclosed-elements-unchecked`). */
+function closedElementsOnly(value: string): string {
+  return value.replace(/<([A-Za-z][A-Za-z0-9]*)\b[^>]*>?/g, (tag, name: string, at: number) =>
+    new RegExp(`</${name}\\s*>`, 'i').test(value.slice(at + tag.length)) ? tag : '',
+  );
 }
