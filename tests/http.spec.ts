@@ -17,7 +17,8 @@ import { isJsonMediaType } from '../harness/requests/client.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import { must } from '../harness/vocabulary/must.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
-import { ADMITS_JSON, MALFORMED_PERCENT_ENDINGS } from '../harness/vocabulary/partitions.ts';
+import { ADMITS_JSON, MALFORMED_PERCENT_ENDINGS, admitsJsonArb } from '../harness/vocabulary/partitions.ts';
+import { fc } from '../harness/vocabulary/properties.ts';
 import type { Config } from '../harness/run/config.ts';
 import { operations, pathOf, type OperationId } from '../spec/operations.ts';
 
@@ -246,8 +247,13 @@ test.describe('every Accept that admits JSON is met @http', () => {
         )?.id as string | undefined;
         if (id) reads.push([served.eventStreamsGetSuccess, pathOf('event-streams.get', { id })]);
       }
-      // Against an external target, the list clients send by default.
-      for (const accept of config.embedded ? ADMITS_JSON : ADMITS_JSON.slice(0, 1))
+      // Against an external target, the list clients send by default; against the embedded emulator, every listed
+      // value and a few drawn from the grammar (case, parameters, weights, white space, other ranges around).
+      const seed = config.fc.seed;
+      const accepts = config.embedded
+        ? [...ADMITS_JSON, ...fc.sample(admitsJsonArb(), { numRuns: 4, ...(seed === undefined ? {} : { seed }) })]
+        : ADMITS_JSON.slice(0, 1);
+      for (const accept of accepts)
         for (const [rule, path] of reads) {
           const ex = await api.get(path, { headers: { accept } });
           must(rule, ex.status >= 200 && ex.status < 300, {

@@ -29,7 +29,8 @@ import {
   mustFollowStatusChecklist,
   mustFollowTokenResponseChecklist,
 } from '../harness/vocabulary/auth-checks.ts';
-import { ADMITS_JSON, nearMissSpellings, sameMediaType } from '../harness/vocabulary/partitions.ts';
+import { ADMITS_JSON, admitsJsonArb, nearMissSpellings, sameMediaType } from '../harness/vocabulary/partitions.ts';
+import { fc } from '../harness/vocabulary/properties.ts';
 import { pathOf } from '../spec/operations.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
@@ -215,7 +216,11 @@ test.describe('token endpoint @auth', () => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
       skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
       // Against an external target one request: no Accept at all, what a bare HTTP client sends.
-      const accepts: Array<string | null> = config.embedded ? [null, ...ADMITS_JSON] : [null];
+      // Against the embedded emulator, no Accept, every listed value and a few drawn from RFC 9110's grammar.
+      const seed = config.fc.seed;
+      const accepts: Array<string | null> = config.embedded
+        ? [null, ...ADMITS_JSON, ...fc.sample(admitsJsonArb(), { numRuns: 3, ...(seed === undefined ? {} : { seed }) })]
+        : [null];
       for (const accept of accepts) {
         const ex = await tokenExchange(config, creds, { ...DOCUMENTED, accept });
         const sent = accept === null ? 'no Accept header' : `Accept: ${accept}`;

@@ -1250,7 +1250,49 @@ export const ADMITS_JSON = [
   'text/html;q=0.9, application/json;q=0.8',
   // What a browser sends by default: HTML first, JSON admitted only by the wildcard.
   'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  // One of each class admitsJsonArb draws from, so every run meets each: a parameter, another case, a weight.
+  'application/json; charset=utf-8',
+  'Application/JSON;q=0.5',
 ] as const;
+
+/**
+ * Accept values that admit application/json, drawn from RFC 9110 12.5.1's grammar rather than listed: a media
+ * range naming JSON (application/json, the application wildcard, the full wildcard) in any case (type, subtype and parameter names are
+ * case-insensitive: 8.3.1), with parameters (a charset, quoted or not, in any case; a weight above 0 with up to
+ * three decimals), optional white space around each ";" and "," (OWS: spaces or tabs), and other ranges before or
+ * after it. Each admits JSON exactly as the plain `application/json` does: a server that compares the range as
+ * a string, or the whole header, refuses one of them.
+ */
+export function admitsJsonArb(): fc.Arbitrary<string> {
+  const anyCase = (s: string) =>
+    fc
+      .array(fc.boolean(), { minLength: s.length, maxLength: s.length })
+      .map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+  const ows = fc.constantFrom('', ' ', '  ', '\t');
+  const weight = fc.oneof(
+    fc.constantFrom('1', '1.0', '1.000', '0.001'),
+    fc.integer({ min: 1, max: 999 }).map((n) => `0.${String(n).padStart(3, '0').replace(/0+$/, '')}`),
+  );
+  const param = (name: fc.Arbitrary<string>, value: fc.Arbitrary<string>) =>
+    fc.tuple(ows, ows, name, value).map(([a, b, n, v]) => `${a};${b}${n}=${v}`);
+  // application/json with its charset (RFC 8259 11: no effect on a recipient, yet clients send it), quoted or
+  // not; any range with a weight last (12.4.2).
+  const charset = fc.option(param(anyCase('charset'), fc.constantFrom('utf-8', 'UTF-8', '"utf-8"', '"UTF-8"')));
+  const json = fc
+    .tuple(
+      fc.oneof(
+        fc.tuple(anyCase('application/json'), charset).map(([r, c]) => r + (c ?? '')),
+        anyCase('application/*'),
+        fc.constant('*/*'),
+      ),
+      fc.option(param(anyCase('q'), weight)),
+    )
+    .map(([range, q]) => range + (q ?? ''));
+  const other = fc.constantFrom('text/html', 'text/plain;q=0.5', 'application/xml;q=0.9', 'image/*;q=0.1');
+  return fc
+    .tuple(fc.array(other, { maxLength: 2 }), json, fc.array(other, { maxLength: 2 }), ows, ows)
+    .map(([before, range, after, a, b]) => [...before, range, ...after].join(`${a},${b}`));
+}
 
 /**
  * Near spellings of a JSON member name, none of them the name: JSON matches
