@@ -207,7 +207,7 @@ test.describe("events stream: the tenant's history @sse", () => {
                 `uncut ${label} stream: ${ids.join(', ')}`,
               ),
             );
-          judgeResume(filteredResume, conn, ids, k, c.from, got, unfinished, c.what);
+          judgeResume(filteredResume, conn, ids, k, c.from, got, unfinished, c.what, h.events);
           conn.close();
         }),
         // Every run: the head of a one-type stream, and the newest event of another type the unfiltered stream

@@ -50,7 +50,7 @@ test.describe("events stream: the tenant's history @sse", () => {
         if (refused) return;
         resumed++;
         const { got, unfinished } = await readResumed(conn, config, h.ids.slice(k + 1), h.ids);
-        judgeResume(resume, conn, h.ids, k, from!, got, unfinished);
+        judgeResume(resume, conn, h.ids, k, from!, got, unfinished, undefined, h.events);
         // Resume again from an offset the resumed stream carried: later requests use the cursor from `from`.
         const j = k + 1 + Math.floor((h.ids.length - k - 2) / 2);
         const again = conn.events.find((m) => identity(m) === h.ids[j]);
@@ -66,7 +66,7 @@ test.describe("events stream: the tenant's history @sse", () => {
         );
         if (second.refused) return;
         const r2 = await readUpTo(second.conn, config, h.ids.slice(j + 1), h.ids);
-        judgeResume(resume, second.conn, h.ids, j, from2, r2.got, r2.unfinished);
+        judgeResume(resume, second.conn, h.ids, j, from2, r2.got, r2.unfinished, undefined, h.events);
         second.conn.close();
       };
       const n = h.ids.length;
@@ -129,7 +129,7 @@ test.describe("events stream: the tenant's history @sse", () => {
               .join(', ')}`,
           ),
         );
-        judgeResume(heartbeatCut, conn, h.ids, k, from, got, unfinished);
+        judgeResume(heartbeatCut, conn, h.ids, k, from, got, unfinished, undefined, h.events);
         conn.close();
       }
       test.skip(

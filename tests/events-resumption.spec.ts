@@ -71,7 +71,7 @@ async function checkResume(
     .slice(0, end ? end.index : undefined)
     .filter(causedBy(n))
     .map(identity);
-  judgeResume(d, conn, ids, k, from!, got, end ? undefined : 'the sentinel never arrived');
+  judgeResume(d, conn, ids, k, from!, got, end ? undefined : 'the sentinel never arrived', undefined, caused);
   conn.close();
 }
 
@@ -331,7 +331,7 @@ test.describe('events stream @sse', () => {
             `live stream: ${uncut.map((m) => (m.event === 'offset-only' ? `[heartbeat ${cursorOf(m)}]` : identity(m))).join(', ')}`,
           ),
         );
-        judgeResume(liveCut, resumed, ids, k, from, got, unfinished);
+        judgeResume(liveCut, resumed, ids, k, from, got, unfinished, undefined, read);
         resumed.close();
       }
     },
@@ -368,6 +368,8 @@ test.describe('events stream @sse', () => {
         offsetOf(read[0]!)!,
         got,
         end ? undefined : `event ${ids[2]} did not arrive within ${config.eventsWaitMs} ms`,
+        undefined,
+        read,
       );
     },
   );

@@ -184,6 +184,7 @@ export function judgeResume(
   got: string[],
   unfinished?: string,
   source?: string,
+  first?: readonly SseMessage[],
 ): void {
   const expected = ids.slice(k + 1);
   const at = k >= 0 ? `event ${k} (${ids[k]})` : 'a point before the first event';
@@ -210,6 +211,67 @@ export function judgeResume(
     d.eventsResumeOrder,
     JSON.stringify(got) === JSON.stringify(expected),
     ev(conn, `the order of the first read: ${expected.join(', ')}`, got.join(', '), context),
+  );
+  if (first) mustBeTheSameEvents(d.eventsResumeNoLoss, conn, first, context);
+}
+
+/** An envelope as compared across deliveries: its members in one order, without the stream it was delivered on. */
+function envelopeKey(m: SseMessage): string | undefined {
+  const e = envelopeOf(m) as Record<string, unknown> | undefined;
+  if (!e || typeof e !== 'object') return undefined;
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  const { svcstream: _stream, ...rest } = e;
+  return JSON.stringify([m.event, canon(rest)]);
+}
+
+/**
+ * Relation: an event id names one event, whichever stream delivers it. Every event of `conn` whose id the first
+ * read delivered is that event again, member for member (type, source, time, data, tenant...: all but svcstream,
+ * the stream identifier, which may name the subscription): a resumed stream that re-renders what it replays
+ * (a time regenerated, a field rebuilt) is not the stream that was cut.
+ */
+export function mustBeTheSameEvents(
+  rule: RuleRef,
+  conn: SseConnection,
+  first: readonly SseMessage[],
+  context?: string,
+): void {
+  const before = new Map<string, SseMessage>();
+  for (const m of first) if (isEvent(m) && envelopeOf(m)?.id !== undefined) before.set(String(envelopeOf(m)!.id), m);
+  const changed: string[] = [];
+  for (const m of conn.events) {
+    const was = before.get(String(envelopeOf(m)?.id));
+    if (!was || envelopeKey(was) === envelopeKey(m)) continue;
+    const a = (envelopeOf(was) ?? {}) as Record<string, unknown>;
+    const b = (envelopeOf(m) ?? {}) as Record<string, unknown>;
+    const members = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+      (k) => k !== 'svcstream' && JSON.stringify(a[k]) !== JSON.stringify(b[k]),
+    );
+    const show = (v: unknown) => JSON.stringify(v)?.slice(0, 120) ?? 'absent';
+    changed.push(
+      `message #${m.index} (event ${String(b['id'])}): ${
+        was.event !== m.event ? `SSE event ${JSON.stringify(m.event)}, first ${JSON.stringify(was.event)}; ` : ''
+      }${members.map((k) => `${k} ${show(b[k])}, first ${show(a[k])}`).join('; ') || 'members in another order only'}`,
+    );
+  }
+  must(
+    rule,
+    changed.length === 0,
+    ev(
+      conn,
+      'every event delivered again by id identical to its first delivery (all but svcstream)',
+      `${changed.length} changed:\n${changed.slice(0, 3).join('\n')}`,
+      context,
+    ),
   );
 }
 
