@@ -205,6 +205,105 @@ export function hasChallenge(value: string | undefined, scheme?: string): boolea
   return new RegExp(`(?:^|[,\\n])\\s*${scheme}(?=$|[ \\t,\\n])`, 'i').test(value);
 }
 
+/** One challenge of a WWW-Authenticate value: its scheme and its auth-params (names lower-cased) or its token68. */
+export interface Challenge {
+  scheme: string;
+  params: Array<[string, string]>;
+  token68?: string;
+}
+
+/**
+ * Parses a WWW-Authenticate value by RFC 9110's grammar (11.6.1, 11.2, 5.6): `#challenge`, each
+ * `auth-scheme [ 1*SP ( token68 / #auth-param ) ]`, `auth-param = token BWS "=" BWS ( token / quoted-string )`,
+ * empty list elements allowed. Answers the challenges, or why the value is not one (the first position that
+ * fails), so that a client's parser and this one agree: a realm with a space and no quotes, an unterminated
+ * quoted string, a parameter named twice in one challenge (11.2: "MUST only occur once per challenge") are not
+ * challenges a client can read.
+ */
+export function parseChallenges(value: string): Challenge[] | { error: string } {
+  const TOKEN = /[!#$%&'*+.^_`|~0-9A-Za-z-]+/y;
+  const TOKEN68 = /[A-Za-z0-9\-._~+/]+=*(?=[ \t]*(?:,|$))/y;
+  const QUOTED = /"((?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*)"/y;
+  const OWS = /[ \t]*/y;
+  let i = 0;
+  const at = (re: RegExp): RegExpExecArray | null => {
+    re.lastIndex = i;
+    const m = re.exec(value);
+    if (m) i = re.lastIndex;
+    return m;
+  };
+  const fail = (what: string) => ({
+    error: `${what} at character ${i + 1}: ${JSON.stringify(value.slice(0, i))} ^ ${JSON.stringify(value.slice(i, i + 40))}`,
+  });
+  /** An auth-param at i (token BWS "=" BWS value), or undefined with i unchanged. */
+  const param = (): [string, string] | undefined | { error: string } => {
+    const start = i;
+    const name = at(TOKEN);
+    at(OWS);
+    if (!name || value[i] !== '=') {
+      i = start;
+      return undefined;
+    }
+    i++;
+    at(OWS);
+    const quoted = at(QUOTED);
+    if (quoted) return [name[0].toLowerCase(), quoted[1]!.replace(/\\(.)/g, '$1')];
+    const token = at(TOKEN);
+    if (token) return [name[0].toLowerCase(), token[0]];
+    if (value[i] !== '"') {
+      // Not a parameter: after a scheme, a token68 ending in "=" (read by the caller).
+      i = start;
+      return undefined;
+    }
+    return fail('a quoted-string that does not end');
+  };
+  const challenges: Challenge[] = [];
+  const skipSeparators = () => {
+    for (;;) {
+      at(OWS);
+      if (value[i] !== ',') return;
+      i++;
+    }
+  };
+  skipSeparators();
+  while (i < value.length) {
+    const current = challenges.at(-1);
+    // Within a challenge's params, an element that is an auth-param belongs to it; anything else starts a challenge.
+    if (current && !current.token68 && current.params.length) {
+      const p = param();
+      if (p && 'error' in p) return p;
+      if (p) {
+        if (current.params.some(([n]) => n === p[0]))
+          return fail(`the parameter ${p[0]} a second time in one challenge`);
+        current.params.push(p);
+        at(OWS);
+        if (i < value.length && value[i] !== ',') return fail('text after an auth-param that is not a list separator');
+        skipSeparators();
+        continue;
+      }
+    }
+    const scheme = at(TOKEN);
+    if (!scheme) return fail('no auth-scheme (a token)');
+    const c: Challenge = { scheme: scheme[0], params: [] };
+    challenges.push(c);
+    const spaces = /[ ]+/y;
+    if (at(spaces) && i < value.length && value[i] !== ',') {
+      const p = param();
+      if (p && 'error' in p) return p;
+      if (p) c.params.push(p);
+      else {
+        const t = at(TOKEN68);
+        if (!t) return fail('after the scheme and a space, neither an auth-param nor a token68');
+        c.token68 = t[0];
+      }
+    }
+    at(OWS);
+    if (i < value.length && value[i] !== ',') return fail('text after a challenge that is not a list separator');
+    skipSeparators();
+  }
+  return challenges;
+}
+
 /**
  * RFC 9110's checklist for the statuses that must carry a header, on any answer a check gets: a 401
  * carries WWW-Authenticate with a challenge (11.6.1), on the operations a Bearer one (RFC 6750 3; on
@@ -223,6 +322,16 @@ export function mustFollowStatusChecklist(
       actual: `WWW-Authenticate: ${value === undefined ? '(none)' : JSON.stringify(value)}`,
       exchange: ex,
     });
+    // The value as a client's parser reads it: RFC 9110's grammar, every challenge and parameter of it.
+    // (Several fields arrive joined by a line feed: each is a list of its own, 5.3.)
+    const parsed = value === undefined ? undefined : parseChallenges(value.replace(/\n/g, ', '));
+    if (parsed !== undefined)
+      must(d.httpUnauthorizedChallenge, !('error' in parsed), {
+        expected:
+          "WWW-Authenticate by RFC 9110's grammar (11.6.1, 11.2): challenges of a scheme, then a token68 or auth-params, each a token = token or quoted-string, named once",
+        actual: 'error' in parsed ? `${parsed.error}` : '',
+        exchange: ex,
+      });
   }
   if (ex.status === 405 && d.httpMethodNotAllowedAllow) {
     const allow = ex.headers['allow'];
