@@ -358,6 +358,52 @@ test.describe('token endpoint @auth', () => {
           : `${token.split('.').length} segment(s), not decodable as a JWS or JWE`,
       exchange: ex,
     });
+    // A JWS's registered claims, where present, as RFC 7519 4.1 types them: iss, sub and jti strings (StringOrURI),
+    // aud a string or an array of strings, exp, nbf and iat NumericDates: seconds since the epoch (2). And as a
+    // token just issued reads them against the answer's Date (the server's clock; RFC 9110 6.6.1), five minutes
+    // of clock skew allowed: issued (iat) and valid (nbf) no later than now, expiring (exp) after now and after iat.
+    // Which claims it carries and the lifetime are not shown: only what is carried is judged.
+    const payload = typeof token === 'string' ? decodeJwt(token)?.payload : undefined;
+    if (!payload) return;
+    const wrongType = [
+      ...(['iss', 'sub', 'jti'] as const).filter((c) => c in payload && typeof payload[c] !== 'string'),
+      ...('aud' in payload &&
+      !(
+        typeof payload.aud === 'string' ||
+        (Array.isArray(payload.aud) && payload.aud.every((a) => typeof a === 'string'))
+      )
+        ? ['aud']
+        : []),
+      ...(['exp', 'nbf', 'iat'] as const).filter(
+        (c) => c in payload && !(typeof payload[c] === 'number' && Number.isFinite(payload[c])),
+      ),
+    ];
+    must(jwt.oauthTokenJwt, wrongType.length === 0, {
+      expected:
+        'registered claims of their RFC 7519 4.1 types: iss, sub, jti strings; aud a string or strings; exp, nbf, iat numbers (NumericDate)',
+      actual: wrongType.map((c) => `${c} ${JSON.stringify(payload[c])}`).join(', '),
+      exchange: ex,
+    });
+    const date = Date.parse(ex.headers['date'] ?? '');
+    const now = (Number.isNaN(date) ? Date.now() : date) / 1000;
+    const SKEW = 300;
+    const at = (c: string) => (typeof payload[c] === 'number' ? (payload[c] as number) : undefined);
+    const [iat, nbf, exp] = [at('iat'), at('nbf'), at('exp')];
+    const when = (n: number) => {
+      const t = new Date(n * 1000);
+      return Number.isNaN(t.getTime()) ? `${n}` : `${n} (${t.toISOString()})`;
+    };
+    const wrongTime = [
+      ...(iat !== undefined && iat > now + SKEW ? [`iat ${when(iat)}: issued after the answer`] : []),
+      ...(nbf !== undefined && nbf > now + SKEW ? [`nbf ${when(nbf)}: not valid yet`] : []),
+      ...(exp !== undefined && exp <= now - SKEW ? [`exp ${when(exp)}: expired already`] : []),
+      ...(exp !== undefined && iat !== undefined && exp <= iat ? [`exp ${exp} not after iat ${iat}`] : []),
+    ];
+    must(jwt.oauthTokenJwt, wrongTime.length === 0, {
+      expected: `NumericDates in seconds (RFC 7519 2, 4.1.4-6) of a token issued at the answer's Date, ${when(Math.round(now))}, within ${SKEW} s: iat and nbf not later, exp later, exp after iat`,
+      actual: wrongTime.join('; '),
+      exchange: ex,
+    });
   });
 
   const badClient = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
