@@ -204,16 +204,33 @@ test.describe('token sets of a user @token-sets', () => {
   );
 
   const maxLength = declareRules('token-sets.list.user-id.max-length');
-  test('should accept a user id of 300 characters and refuse one of 301', maxLength, async ({ api }) => {
-    const at = await api.get(path(unknownUser(300)));
-    must(maxLength.tokenSetsListUserIdMaxLength, at.status === 404, {
-      expected: 'status 404 (an unknown user, not a refused length)',
-      actual: `status ${at.status}`,
-      exchange: at,
-    });
-    const over = await api.get(path(unknownUser(301)));
-    mustRefuse(maxLength.tokenSetsListUserIdMaxLength, over, 'user id of 301 characters, over the maximum of 300');
-  });
+  test(
+    'should accept a user id of 300 characters and refuse one of 301, plain and in the shape of a user id (provider|id, one and two provider parts): the whole id counts',
+    maxLength,
+    async ({ api, config }) => {
+      // The limit is on the whole path parameter ("maximum length 300 (user identifier)"). User ids carry their
+      // identity provider before a | (the configured user's own prefix, where it has one): a server counting only
+      // the part after it, or the part before it, takes 301 in that shape. Against an external target, the shape
+      // of the configured user alone (the read-only budget).
+      const own = config.userId?.includes('|') ? config.userId.slice(0, config.userId.lastIndexOf('|') + 1) : undefined;
+      const prefixes = [...new Set(['conformance-nobody-', ...(own ? [own] : []), 'auth0|', 'samlp|conformance|'])];
+      const sent = config.embedded ? prefixes : [own ?? 'auth0|'];
+      for (const prefix of sent) {
+        const [at, over] = [300, 301].map((n) => `${prefix}${'x'.repeat(n - prefix.length)}`);
+        const atEx = await api.get(path(at!));
+        must(maxLength.tokenSetsListUserIdMaxLength, atEx.status === 404, {
+          expected: `status 404 for an unknown user id of 300 characters beginning ${JSON.stringify(prefix)} (an unknown user, not a refused length)`,
+          actual: `status ${atEx.status}`,
+          exchange: atEx,
+        });
+        mustRefuse(
+          maxLength.tokenSetsListUserIdMaxLength,
+          await api.get(path(over!)),
+          `user id of 301 characters beginning ${JSON.stringify(prefix)}, over the maximum of 300`,
+        );
+      }
+    },
+  );
 
   const counted = declareRules('token-sets.list.user-id.max-length');
   test(
@@ -247,7 +264,10 @@ test.describe('token sets of a user @token-sets', () => {
   test('should refuse user ids over 300 characters (property)', maxLength2, async ({ api, config }) => {
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 301, max: 1200 }).chain((n) => pathSafeString(n)),
+        // Plain, or in a user id's shape: a provider prefix before a |, the whole counted.
+        fc
+          .tuple(fc.integer({ min: 301, max: 1200 }), fc.constantFrom('', 'auth0|', 'google-oauth2|', 'samlp|corp|'))
+          .chain(([n, prefix]) => pathSafeString(n - prefix.length).map((rest) => `${prefix}${rest}`)),
         async (id) => {
           mustRefuse(
             maxLength2.tokenSetsListUserIdMaxLength,

@@ -69,6 +69,8 @@ export const round19 = [
     rule: 'token-sets.list.user-id.max-length',
     how: 'The 300-character limit is counted on the part of the user id after its provider prefix (after the |): auth0| followed by 295 to 300 characters (301 to 306 in all) is looked up and answered 404 instead of refused 400 as too long.',
     round: 19,
+    disputed:
+      'Both of its answers say the same to a client: an id of 301 characters can name no user, so the 404 it gets (the user does not exist) is as true as a 400, and the document leaves validation statuses open ("Status codes for validation failures ... not shown"); no request tells a lookup that finds nothing from a length refused.',
   },
 
   // ------------------------------------------------------------ GET /events
@@ -172,6 +174,8 @@ export const round19 = [
     rule: 'versioning.path-prefix',
     how: 'The /api/v2 prefix is matched ignoring case (a router mounted case-insensitively): /API/V2/... and /Api/v2/... answer the operations instead of 404, though paths are case-sensitive (RFC 3986 6.2.2.1) and every operation lives under /api/v2.',
     round: 19,
+    disputed:
+      'The document says where the interface lives ("every path is under the prefix /api/v2"), not that nothing answers elsewhere: a router that matches without case (the default of Express) serves the same operations at /API/V2 as well, and no documented operation answers differently for it.',
   },
   {
     name: 'accept-json-charset-406',
