@@ -382,7 +382,7 @@ test.describe('events stream @sse', () => {
 
   const calendar = declareRules('events.from-timestamp.start');
   test(
-    "should take from_timestamp at every calendar edge RFC 3339 allows as it takes its neighbour: a leap second (5.6, 5.7: second 60), February 29 of a leap year (2024, 2000), a month's and a year's last day, the epoch and a second before it, a time in the future (as the present)",
+    "should take from_timestamp at every calendar edge RFC 3339 allows as it takes its neighbour: a leap second (5.6, 5.7: second 60), February 29 of a leap year (2024, 2000, 0000), a month's and a year's last day, the epoch and a second before it, a time in the future (as the present)",
     calendar,
     async ({ events, config }) => {
       skipBeyondReadOnlyBudget(config, 'the calendar edges are');
@@ -395,6 +395,8 @@ test.describe('events stream @sse', () => {
         ['2016-12-31T23:59:60Z', '2017-01-01T00:00:00Z', 'a leap second'],
         ['2024-02-29T00:00:00Z', '2024-02-28T00:00:00Z', 'February 29 of a leap year'],
         ['2000-02-29T12:00:00Z', '2000-02-28T12:00:00Z', 'February 29 of 2000 (divisible by 400)'],
+        // The years 0000-0099 (RFC 3339 5.6: date-fullyear = 4DIGIT), where a date library reads two-digit years as 19xx.
+        ['0000-02-29T00:00:00Z', '0000-02-28T00:00:00Z', 'February 29 of the year 0000 (divisible by 400)'],
         ['2024-04-30T00:00:00Z', '2024-04-29T00:00:00Z', "April 30, a 30-day month's last day"],
         ['2024-12-31T23:59:59Z', '2024-12-31T23:59:58Z', "a year's last second"],
         ['1970-01-01T00:00:00Z', '1970-01-01T00:00:01Z', 'the epoch'],
@@ -429,6 +431,7 @@ test.describe('events stream @sse', () => {
         ['2025-02-30T00:00:00Z', 'February 30'],
         ['2025-04-31T00:00:00Z', 'April 31'],
         ['2025-02-29T00:00:00Z', 'February 29 of a common year'],
+        ['1900-02-29T00:00:00Z', 'February 29 of 1900 (divisible by 100, not by 400: a common year)'],
         ['2025-13-01T00:00:00Z', 'month 13'],
         ['2025-00-10T00:00:00Z', 'month 00'],
         ['2025-01-00T00:00:00Z', 'day 00'],

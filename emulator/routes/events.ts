@@ -33,7 +33,10 @@ export function parseRfc3339(s: string): number | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, se] = m.map(Number) as [number, number, number, number, number, number, number];
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 60) return undefined;
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  // The Gregorian calendar's own rule (RFC 3339 5.7, Appendix C), for every year 0000-9999: Date.UTC would read
+  // the years 0-99 as 1900-1999.
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
   if (d > daysInMonth) return undefined;
   const ms = Date.parse(s.toUpperCase().replace(/:60(\.\d+)?(?=Z|[+-])/, ':59$1'));
   return Number.isNaN(ms) ? undefined : ms;
