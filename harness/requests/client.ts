@@ -273,7 +273,24 @@ export function mediaType(contentType: string): string {
   return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
+const TCHAR = "[!#$%&'*+.^_`|~0-9A-Za-z-]";
+/** RFC 9110 8.3.1: media-type = type "/" subtype parameters; parameters = *( OWS ";" OWS [ token "=" ( token / quoted-string ) ] ). */
+const MEDIA_TYPE = new RegExp(
+  `^(${TCHAR}+/${TCHAR}+)((?:[ \\t]*;[ \\t]*(?:${TCHAR}+=(?:${TCHAR}+|"(?:[^"\\\\]|\\\\.)*"))?)*)[ \\t]*$`,
+);
+const PARAMETER = new RegExp(`(${TCHAR}+)=(${TCHAR}+|"(?:[^"\\\\]|\\\\.)*")`, 'g');
+
+/**
+ * A JSON media type, read by RFC 9110's grammar (8.3.1): application/json or a +json type (RFC 6839), its
+ * parameters well formed, and a charset, where one is given, UTF-8 (RFC 8259 8.1: JSON exchanged between systems
+ * "MUST be encoded using UTF-8"; a label naming another encoding tells a client to decode it wrongly).
+ */
 export function isJsonMediaType(contentType: string): boolean {
-  const m = mediaType(contentType);
-  return m === 'application/json' || m.endsWith('+json');
+  const m = MEDIA_TYPE.exec(contentType.trim());
+  if (!m) return false;
+  const type = m[1]!.toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) return false;
+  for (const [, name, value] of m[2]!.matchAll(PARAMETER))
+    if (name!.toLowerCase() === 'charset' && value!.replace(/^"|"$/g, '').toLowerCase() !== 'utf-8') return false;
+  return true;
 }
