@@ -205,6 +205,18 @@ export async function fetchToken(
   }
   const err = (a.json as { error?: unknown; error_description?: unknown } | undefined) ?? {};
   const why = [err.error, err.error_description].filter((x) => typeof x === 'string').join(': ');
+  if (a.status >= 200 && a.status < 300) {
+    // Accepted, but no token a client can read: say what is wrong with the answer, never its content (the token).
+    const body = a.text.startsWith('\ufeff')
+      ? 'its body begins with a byte order mark (EF BB BF), which RFC 8259 8.1 forbids, so it is not read as JSON'
+      : a.json === undefined
+        ? 'its body is not JSON'
+        : 'its JSON has no access_token string';
+    throw new TargetError(
+      `The token endpoint ${config.authUrl}${TOKEN_PATH} answered the ${which} client credentials with status ${a.status} ` +
+        `(Content-Type ${a.contentType || '(none)'}), but ${body}: no token to run with (RFC 6749 5.1: access_token in a JSON object).`,
+    );
+  }
   throw new TargetError(
     `The token endpoint ${config.authUrl}${TOKEN_PATH} refused the ${which} client credentials ` +
       `(status ${a.status}${why ? `, ${why}` : ''}). Check the client id and secret, and that the client is authorised for audience ${config.audience}.`,
