@@ -57,7 +57,7 @@ test.describe('startEmulator', () => {
       const env = emu.env();
       expect(Object.keys(env).sort()).toEqual([...ENV_NAMES].sort());
       expect(env['CONFORMANCE_EXPERIMENT_IDS']!.split(',').length).toBeGreaterThanOrEqual(12);
-      expect(env['CONFORMANCE_WRITES']).toBe('restore');
+      expect(env['CONFORMANCE_WRITES']).toBe('disposable');
       for (const prefix of ['', 'LIMITED_', 'RATE_LIMIT_'] as const) {
         const res = await tokenFor(env, prefix);
         expect(res.status).toBe(200);
