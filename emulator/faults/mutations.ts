@@ -140,6 +140,12 @@ const error = (code: ErrorCode, message?: string, headers?: Record<string, strin
   return { status: e.statusCode, body: e.toBody(), headers: e.headers };
 };
 const ok = (body: unknown): Answer => ({ status: 200, body, headers: {} });
+/** The JSON answer with a UTF-8 byte order mark before it (RFC 8259 8.1: "MUST NOT add a byte order mark"). */
+const withByteOrderMark = (a: Answer): Answer => ({
+  ...a,
+  headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+  body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(a.body), 'utf8')]),
+});
 const errorCode = (a: Answer): string | undefined =>
   isPlainObject(a.body) && typeof a.body['errorCode'] === 'string' ? a.body['errorCode'] : undefined;
 const is =
@@ -929,11 +935,7 @@ const answerMutations: readonly AnswerMutation[] = [
   {
     by: 'event-stream-json-bom',
     on: ['event-streams.get'],
-    reshape: (a) => ({
-      ...a,
-      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
-      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(a.body), 'utf8')]),
-    }),
+    reshape: withByteOrderMark,
   },
   {
     by: 'jwk-x5t-s256-dropped',
@@ -2282,11 +2284,7 @@ const answerMutations: readonly AnswerMutation[] = [
   {
     by: 'token-response-json-bom',
     on: ['oauth.token'],
-    reshape: (a) => ({
-      ...a,
-      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
-      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(a.body), 'utf8')]),
-    }),
+    reshape: withByteOrderMark,
   },
   {
     by: 'user-id-length-after-provider-prefix',
