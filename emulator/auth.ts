@@ -306,7 +306,7 @@ async function tokenHandler(
     stringParams(ctx.deviations.tokenBody(request.body)),
     rawFormOf(request.body),
   );
-  const grantType = ctx.deviations.grantType(params['grant_type']);
+  const grantType = ctx.deviations.grantType(params['grant_type'], params);
   if (!grantType && ctx.deviations.checksGrantType)
     throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');
   if (grantType !== 'client_credentials' && ctx.deviations.checksGrantType)
@@ -517,7 +517,7 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiPath(request.url)) return done();
-    const header = request.headers.authorization;
+    const header = request.headers.authorization ?? ctx.deviations.bearerFromQuery(operationOf(request), request.query);
     const connection = request.raw.socket ?? undefined;
     const session = header === undefined ? ctx.deviations.sessionPrincipal(connection) : undefined;
     if (session !== undefined) return done(admit(ctx, request, reply, session, true));

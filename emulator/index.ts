@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import qs from 'qs';
-import { sendApiError } from './answers.js';
+import { operationOf, sendApiError } from './answers.js';
 import { isApiPath, limitAnonymous, registerAuth, TokenAuthority } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
@@ -93,6 +93,27 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   // Bodies are JSON or form-urlencoded; every other media type is 415.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
+  // JSON bodies: fastify's own parser, through the fault layer for the operations a fault reads them otherwise.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const operation = operationOf(request);
+    if (!ctx.deviations.readsJsonBody(operation)) return defaultJson(request, body as string, done);
+    const parse = (text: string): unknown => {
+      let out: unknown;
+      let failed: Error | null = null;
+      defaultJson(request, text, (err, value) => {
+        failed = err;
+        out = value;
+      });
+      if (failed !== null) throw failed;
+      return out;
+    };
+    try {
+      done(null, ctx.deviations.jsonBody(body as string, operation, parse));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.setErrorHandler(async (err, request, reply) => {
     const e = toApiError(err);
     if (e.statusCode === 413) await drainUnreadBody(request.raw);

@@ -35,6 +35,7 @@ import { round16 } from './blind/round-16.ts';
 import { round17 } from './blind/round-17.ts';
 import { round18 } from './blind/round-18.ts';
 import { round19 } from './blind/round-19.ts';
+import { round20 } from './blind/round-20.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -779,6 +780,7 @@ export const faults = [
   ...round17,
   ...round18,
   ...round19,
+  ...round20,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -2309,6 +2309,113 @@ const answerMutations: readonly AnswerMutation[] = [
       return { ...a, headers: { ...a.headers, 'www-authenticate': challenge } };
     },
   },
+  // blind round 20
+  {
+    by: 'token-expires-in-absolute',
+    on: ['oauth.token'],
+    // The exp claim written where the lifetime belongs.
+    when: (a) => isPlainObject(a.body) && typeof a.body['expires_in'] === 'number',
+    reshape: (a) =>
+      body(a, (b) => ({ ...b, expires_in: expClaimOf(b['access_token']) ?? nowSeconds() + Number(b['expires_in']) })),
+  },
+  {
+    by: 'challenge-description-unescaped-quotes',
+    on: 'every',
+    answers: 'errors',
+    // The verifier's message interpolated into the quoted-string as it is.
+    when: (a) => a.status === 401 && errorCode(a) === 'invalid_token',
+    reshape: (a, q) => ({
+      ...a,
+      headers: {
+        ...a.headers,
+        'www-authenticate': `Bearer error="invalid_token", error_description="${verifierMessage(q.request.headers.authorization)}"`,
+      },
+    }),
+  },
+  {
+    by: 'allow-header-adds-head-to-get',
+    on: 'every',
+    answers: 'errors',
+    // GET implies HEAD in the Allow list; no HEAD route is registered.
+    when: (a) => a.status === 405 && /\bGET\b/.test(String(a.headers['allow'] ?? '')),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: `${String(a.headers['allow'])}, HEAD` } }),
+  },
+  {
+    by: 'custom-text-answer-apostrophe-escaped',
+    on: ['custom-text.put'],
+    // A JavaScript string escaper: ' becomes \', which JSON has not.
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(a.body).replace(/'/g, "\\'"),
+    }),
+  },
+  {
+    by: 'events-errors-as-sse',
+    on: ['events.subscribe'],
+    answers: 'errors',
+    // The refusal written as the stream's own error message.
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/event-stream; charset=utf-8' },
+      body: `event: error\ndata: ${JSON.stringify(a.body)}\n\n`,
+    }),
+  },
+  {
+    by: 'experiment-percentage-segment-id-null',
+    on: ['experiments.transition'],
+    when: (a) => isPlainObject(a.body) && a.body['allocation_strategy'] === 'percentage',
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as Json[]).map((x) => ({ ...x, segment_id: null })),
+      })),
+  },
+  {
+    by: 'client-grant-scope-key-preserving-sort',
+    on: ['client-grants.get'],
+    // asort keeps each item's index: a reordered list is encoded as an object, in the sorted order.
+    when: (a) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['scope']) &&
+      (a.body['scope'] as string[]).some((s, i, all) => i > 0 && all[i - 1]! > s),
+    reshape: (a) => {
+      const g = a.body as Json;
+      const sorted = (g['scope'] as string[])
+        .map((s, i) => [String(i), s] as const)
+        .sort((x, y) => (x[1] < y[1] ? -1 : 1));
+      const asObject = `{${sorted.map(([i, s]) => `${JSON.stringify(i)}:${JSON.stringify(s)}`).join(',')}}`;
+      const placeholder = '\u0000scope\u0000';
+      return {
+        ...a,
+        headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ ...g, scope: placeholder }).replace(JSON.stringify(placeholder), asObject),
+      };
+    },
+  },
+  {
+    by: 'event-stream-never-updated-zero-date',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => (s['updated_at'] === s['created_at'] ? { ...s, updated_at: '0000-00-00T00:00:00Z' } : s)),
+  },
+  {
+    by: 'event-streams-last-page-next-null',
+    on: ['event-streams.list'],
+    when: (a) => isPlainObject(a.body) && a.body['next'] === undefined,
+    reshape: (a) => body(a, (b) => ({ ...b, next: null })),
+  },
+  {
+    by: 'keys-key-ops-set-serialised',
+    on: ['custom-signing-keys.put'],
+    // JSON.stringify(new Set([...])) is {}.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) => (Array.isArray(k['key_ops']) ? { ...k, key_ops: {} } : k)),
+      })),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -3620,4 +3727,33 @@ function zeroOctetsStripped(v: unknown): unknown {
   let i = 0;
   while (i < bytes.length - 1 && bytes[i] === 0) i++;
   return i === 0 ? v : bytes.subarray(i).toString('base64url');
+}
+
+/** Unix time now, in seconds. */
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** The exp claim of an access token, read without verifying it (`token-expires-in-absolute`). */
+function expClaimOf(token: unknown): number | undefined {
+  if (typeof token !== 'string') return undefined;
+  try {
+    const exp = (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown })
+      .exp;
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What jose says of a bearer token it refuses (`challenge-description-unescaped-quotes`). */
+function verifierMessage(header: string | undefined): string {
+  const token = /^Bearer[ \t]+(\S+)/i.exec(header ?? '')?.[1] ?? '';
+  const parts = token.split('.');
+  if (parts.length !== 3) return 'Invalid Compact JWS';
+  try {
+    const alg = (JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+    if (alg !== 'RS256') return '"alg" (Algorithm) Header Parameter value not allowed';
+  } catch {
+    return 'JWS Protected Header is invalid';
+  }
+  return 'signature verification failed';
 }

@@ -8,6 +8,8 @@
  * each fault or variant deviates; this file only says where.
  */
 import { createHmac } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { audienceOf } from '../context.js';
 import type { OperationId } from '../../spec/operations.js';
 import type { Client, Principal, TokenAuthority } from '../auth.js';
 import { encodeOffset, type LoggedEvent, type EventLog } from '../events.js';
@@ -156,6 +158,7 @@ export class Deviations {
       'rate-limit-limit-off-by-one',
       'rate-limit-429-header-names-hyphenated',
       'rate-limit-remaining-omitted-when-zero',
+      'rate-limit-reset-delta-sign-flipped',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -309,6 +312,10 @@ export class Deviations {
       return claimedPrincipal(auth, token);
     if (this.on('jwt-custom-signing-key-trusted')) return customKeyPrincipal(auth, token, origin, customKeys() ?? []);
     if (this.on('jwt-signature-trailing-chars-ignored')) return signatureCutToKeySize(auth, token, origin);
+    if (this.on('jwt-hs256-client-secret-accepted')) {
+      const p = await clientSecretHmacPrincipal(auth, token, origin);
+      if (p !== undefined) return p;
+    }
     if (this.on('verify-cache-key-cut-at-255') && this.verifiedPrefixes.has(token.slice(0, TOKEN_KEY_COLUMN)))
       return claimedPrincipal(auth, token);
     return undefined;
@@ -594,6 +601,9 @@ export class Deviations {
     // The limiter's own refusal path names the headers X-Rate-Limit-*.
     if (this.on('rate-limit-429-header-names-hyphenated') && !d.allowed)
       return Object.fromEntries(Object.entries(out).map(([k, v]) => [k.replace(/^x-ratelimit-/, 'x-rate-limit-'), v]));
+    // Seconds to go with the operands swapped: now minus the window end.
+    if (this.on('rate-limit-reset-delta-sign-flipped'))
+      out[names.reset] = String(Math.floor((Date.now() - d.endsAtMs) / 1000));
     // Set only when truthy: a remaining count of 0 leaves the header out.
     if (this.on('rate-limit-remaining-omitted-when-zero') && !out[names.remaining]) delete out[names.remaining];
     return out;
@@ -659,7 +669,10 @@ export class Deviations {
   }
 
   /** The status a move stores, given the target asked for. */
-  storedStatus(target: ExperimentStatus): ExperimentStatus {
+  storedStatus(target: ExperimentStatus, sent?: unknown): ExperimentStatus {
+    // Validated on the first status written, applied with JSON.parse's last one.
+    if (this.on('transition-duplicate-status-first-validated') && isMap(sent) && typeof sent['status'] === 'string')
+      return sent['status'] as ExperimentStatus;
     return this.on('transition-archived-stores-completed') && target === 'archived' ? 'completed' : target;
   }
 
@@ -735,6 +748,9 @@ export class Deviations {
       const kept = ((stored as Array<{ kty?: unknown }> | null) ?? []).filter((k) => !types.has(k.kty));
       return [...kept, ...(sent as unknown[])];
     }
+    // UPDATE by position, no DELETE: stored keys past the ones sent stay.
+    if (this.on('keys-put-overwrites-by-position') && operation === 'custom-signing-keys.put')
+      return [...(sent as unknown[]), ...((stored as unknown[] | null) ?? []).slice((sent as unknown[]).length)];
     if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
@@ -779,6 +795,8 @@ export class Deviations {
 
   /** A custom text body as the form decoder left it. */
   formTextValues(body: unknown, form: boolean): unknown {
+    // Nested objects flattened to dotted keys before anything is checked (JSON and form bodies alike).
+    if (this.on('custom-text-nested-object-flattened') && isMap(body)) return flattenedDotted(body);
     if (this.on('custom-text-form-dots-nested') && form && isMap(body)) {
       // qs with allowDots: a.b=x reads as { a: { b: x } }.
       const out: Record<string, unknown> = {};
@@ -1093,6 +1111,73 @@ export class Deviations {
   }
 
   /** The position a heartbeat carries, given the current one and the one the stream connected at. */
+  /** The offset a heartbeat carries (`heartbeat-offset-last-delivered`: the stream's last delivered event's, '' before one). */
+  heartbeatOffset(offset: string, lastDelivered: string | undefined): string {
+    return this.on('heartbeat-offset-last-delivered') ? (lastDelivered ?? '') : offset;
+  }
+
+  /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR). */
+  sseWire(message: string): string {
+    return this.on('sse-line-ends-lf-cr') ? message.replace(/\n/g, '\n\r') : message;
+  }
+
+  /** The content coding of the events stream, given the request's Accept-Encoding (`events-gzip-buffered`). */
+  eventStreamCoding(acceptEncoding: string | undefined): 'gzip' | undefined {
+    return this.on('events-gzip-buffered') &&
+      /(?:^|,)\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[0-9.]+)?\s*(?:,|$)/i.test(acceptEncoding ?? '')
+      ? 'gzip'
+      : undefined;
+  }
+
+  /** The Authorization header a request without one is read with (`events-access-token-query-accepted`: ?access_token on /events). */
+  bearerFromQuery(operation: OperationId | undefined, query: unknown): string | undefined {
+    if (!this.on('events-access-token-query-accepted') || operation !== 'events.subscribe' || !isMap(query))
+      return undefined;
+    const token = query['access_token'];
+    return typeof token === 'string' && token !== '' ? `Bearer ${token}` : undefined;
+  }
+
+  /**
+   * A JSON request body as parsed, `parse` being the conforming parser: a decoder that stops after the first value
+   * (`keys-json-trailing-data-ignored`), and the raw text kept for a validator that reads it
+   * (`transition-duplicate-status-first-validated`).
+   */
+  jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    if (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') {
+      try {
+        return parse(text);
+      } catch (e) {
+        const first = firstJsonValue(text);
+        if (first === undefined) throw e;
+        return parse(first);
+      }
+    }
+    const parsed = parse(text);
+    if (
+      this.on('transition-duplicate-status-first-validated') &&
+      operation === 'experiments.transition' &&
+      isMap(parsed)
+    )
+      Object.defineProperty(parsed, RAW_JSON, { value: text, enumerable: false });
+    return parsed;
+  }
+
+  /** Whether JSON bodies of this operation go through `jsonBody` (else fastify's own parser alone reads them). */
+  readsJsonBody(operation: OperationId | undefined): boolean {
+    return (
+      (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
+      (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition')
+    );
+  }
+
+  /** The status a move is validated by, of the body as sent (`transition-duplicate-status-first-validated`: the first one written). */
+  validatedStatusOf(body: unknown): unknown {
+    if (!this.on('transition-duplicate-status-first-validated') || !isMap(body)) return body;
+    const raw = (body as { [RAW_JSON]?: string })[RAW_JSON];
+    const first = raw === undefined ? undefined : /"status"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(raw)?.[1];
+    return first === undefined ? body : { ...body, status: first };
+  }
+
   heartbeatPosition(current: number, atConnect: number): number {
     return this.on('heartbeat-offset-frozen-at-connect') ? atConnect : current;
   }
@@ -1389,7 +1474,10 @@ export class Deviations {
   }
 
   /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
-  grantType(value: string | undefined): string | undefined {
+  grantType(value: string | undefined, params: Record<string, string> = {}): string | undefined {
+    // The JWT bearer grant without its assertion falls back to the client's own credentials.
+    if (this.on('token-jwt-bearer-grant-without-assertion') && value === JWT_BEARER_GRANT && !params['assertion'])
+      return 'client_credentials';
     if (this.on('token-grant-type-missing-defaults') && (value === undefined || value === ''))
       return 'client_credentials';
     if (this.on('token-grant-type-case-insensitive') && value?.toLowerCase() === 'client_credentials')
@@ -1437,12 +1525,29 @@ export class Deviations {
 
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
+    // A repeat taken for ambiguous only when its values differ: equal values read once.
+    if (this.on('token-repeated-identical-params-collapsed') && isMap(body))
+      body = mapValues(body, (v) => (Array.isArray(v) && v.length > 0 && v.every((x) => x === v[0]) ? v[0] : v));
+    // A repeated scope read as a list of scopes.
+    if (
+      this.on('token-repeated-scope-joined') &&
+      isMap(body) &&
+      Array.isArray(body['scope']) &&
+      body['scope'].every((x) => typeof x === 'string')
+    )
+      body = { ...body, scope: (body['scope'] as string[]).join(' ') };
     if (!this.on('token-repeated-param-last-wins') || !isMap(body)) return body;
     return mapValues(body, (v) => (Array.isArray(v) ? v.at(-1) : v));
   }
 
   /** The request URL routed (`api-version-segment-ignored`: any /api/v<n> read as /api/v2). */
   routedUrl(url: string): string {
+    // A lenient UTF-8 decoder: a two-byte overlong form (C0/C1 lead) read as the ASCII character it spells.
+    if (this.on('path-overlong-utf8-decoded'))
+      url = url.replace(/%(C[01])%([89AB][0-9A-F])/gi, (_m, lead: string, cont: string) => {
+        const c = ((parseInt(lead, 16) & 0x1f) << 6) | (parseInt(cont, 16) & 0x3f);
+        return `%${c.toString(16).toUpperCase().padStart(2, '0')}`;
+      });
     if (this.on('api-prefix-case-insensitive')) url = url.replace(/^\/api\/v2(?=\/|\?|$)/i, '/api/v2');
     if (this.on('api-prefix-optional') && OPERATION_ROOTS.test(url)) return `/api/v2${url}`;
     if (!this.on('api-version-segment-ignored')) return url;
@@ -1495,6 +1600,9 @@ export class Deviations {
   /** Whether a custom text value with markup outside the allow-list passes a checker that reads the markup otherwise. */
   markupSeenOtherwise(value: string): boolean {
     // Comments removed by a regular expression first: "<!-->" does not end the comment for it.
+    // Parsed as a document of its own: a last tag without > is dropped as incomplete.
+    if (this.on('custom-text-unterminated-tag-unchecked') && /<[^<>]*$/.test(value))
+      return htmlViolation(value.replace(/<[^<>]*$/, '')) === undefined;
     if (this.on('custom-text-abrupt-comment-hides-markup'))
       return htmlViolation(value.replace(/<!--[\s\S]*?-->/g, '')) === undefined;
     // Attributes read into a map: a repeated attribute keeps only its last value.
@@ -1788,4 +1896,66 @@ function closedElementsOnly(value: string): string {
   return value.replace(/<([A-Za-z][A-Za-z0-9]*)\b[^>]*>?/g, (tag, name: string, at: number) =>
     new RegExp(`</${name}\\s*>`, 'i').test(value.slice(at + tag.length)) ? tag : '',
   );
+}
+
+/** grant_type of the JWT bearer grant (RFC 7523 2.1). */
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** The raw text of a parsed JSON body, kept (not enumerable) for `transition-duplicate-status-first-validated`. */
+const RAW_JSON: unique symbol = Symbol('raw json body');
+
+/** The text of the first JSON object or array of `text`, as a streaming decoder reads it (`keys-json-trailing-data-ignored`). */
+function firstJsonValue(text: string): string | undefined {
+  const start = text.search(/\S/);
+  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return text.slice(start, i + 1);
+    }
+  }
+  return undefined;
+}
+
+/** A map with its nested objects flattened to dotted keys (`custom-text-nested-object-flattened`). */
+function flattenedDotted(map: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(map)) {
+    if (isMap(v)) Object.assign(out, flattenedDotted(v, `${prefix}${k}.`));
+    else out[`${prefix}${k}`] = v;
+  }
+  return out;
+}
+
+/**
+ * The claims of an HS256 JWT MACed with the secret of the client it names (`jwt-hs256-client-secret-accepted`):
+ * a verifier that also takes the tokens confidential clients sign themselves.
+ */
+async function clientSecretHmacPrincipal(
+  auth: TokenAuthority,
+  token: string,
+  origin: string,
+): Promise<Principal | undefined> {
+  try {
+    if (decodeProtectedHeader(token).alg !== 'HS256') return undefined;
+    const sub = decodeJwt(token).sub ?? '';
+    const client = sub.endsWith('@clients') ? auth.client(sub.slice(0, -'@clients'.length)) : undefined;
+    if (client === undefined) return undefined;
+    await jwtVerify(token, new TextEncoder().encode(client.clientSecret), {
+      algorithms: ['HS256'],
+      issuer: `${origin}/`,
+      audience: audienceOf(origin),
+    });
+    return claimedPrincipal(auth, token);
+  } catch {
+    return undefined;
+  }
 }

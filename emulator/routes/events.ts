@@ -15,6 +15,7 @@
  * `event: <type>`, `id: <offset>` and `data: {"offset","event"}`.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
+import { createGzip, type Gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, OpenStream } from '../context.js';
 import { apiError } from '../errors.js';
@@ -76,8 +77,11 @@ function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean
 }
 
 /** A cursor-only heartbeat at the current position. */
-function heartbeatMessage(ctx: EmulatorContext, atConnect: number): string {
-  const offset = encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect));
+function heartbeatMessage(ctx: EmulatorContext, atConnect: number, lastDelivered?: string): string {
+  const offset = ctx.deviations.heartbeatOffset(
+    encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect)),
+    lastDelivered,
+  );
   return wireOf(
     ctx.mutations.frame('heartbeat', { event: OFFSET_ONLY, id: offset, data: { offset } }, { afterCursor: false }),
   );
@@ -163,26 +167,35 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
     'events.subscribe',
   );
   const headers = { ...(reply.getHeaders() as OutgoingHttpHeaders), ...head.headers } as OutgoingHttpHeaders;
+  const coding = ctx.deviations.eventStreamCoding(request.headers['accept-encoding']);
+  if (coding !== undefined) headers['content-encoding'] = coding;
   reply.hijack();
   const res = reply.raw;
   res.writeHead(head.status, headers);
   res.on('error', () => {});
+  // What the stream is written to: the response, or (a fault's content coding) a compressor in front of it.
+  const out: { write(chunk: string): unknown; end(): unknown } =
+    coding === undefined ? res : (createGzip().on('error', () => {}) as Gzip);
+  if (out !== res) (out as Gzip).pipe(res);
+  let lastDelivered: string | undefined;
+  const send = (m: string) => out.write(ctx.deviations.sseWire(m));
   const wanted = ctx.deviations.eventFilter(start.filter);
   const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs, start.filter);
   const atConnect = ctx.events.position;
-  const heartbeat = () => res.write(heartbeatMessage(ctx, atConnect));
+  const heartbeat = () => send(heartbeatMessage(ctx, atConnect, lastDelivered));
   let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
   let deliveredLive = 0;
 
-  if (typeof head.body === 'string' && head.body !== '') res.write(head.body);
+  if (typeof head.body === 'string' && head.body !== '') send(head.body);
   const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
   if (early) heartbeat();
   // Replay and subscribe in one turn of the event loop: no event falls between.
-  const replayed = ctx.deviations
+  const replayedEvents = ctx.deviations
     .replayInOrder(start.backlog, start.filter)
-    .filter((e) => wanted.replayed(e.type))
-    .map((e) => eventMessage(ctx, e, start.resumed));
-  for (const m of ctx.deviations.replayFrames(replayed)) res.write(m);
+    .filter((e) => wanted.replayed(e.type));
+  const replayed = replayedEvents.map((e) => eventMessage(ctx, e, start.resumed));
+  lastDelivered = replayedEvents.at(-1)?.offset;
+  for (const m of ctx.deviations.replayFrames(replayed)) send(m);
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
         if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq)) return;
@@ -191,7 +204,9 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
           return;
         }
         deliveredLive++;
-        res.write(eventMessage(ctx, ctx.deviations.liveEventSent(e, atConnect + deliveredLive), false));
+        const sent = ctx.deviations.liveEventSent(e, atConnect + deliveredLive);
+        lastDelivered = sent.offset;
+        send(eventMessage(ctx, sent, false));
       })
     : () => undefined;
   if (beats.first && !early) heartbeat();
@@ -200,11 +215,12 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const timer = beats.everyMs === undefined ? undefined : setInterval(heartbeat, beats.everyMs);
   timer?.unref();
 
-  const handle: OpenStream = { close: () => res.end() };
+  const handle: OpenStream = { close: () => out.end() };
   ctx.streams.add(handle);
   res.on('close', () => {
     clearInterval(timer);
     unsubscribe();
+    if (out !== res) (out as Gzip).destroy();
     ctx.streams.delete(handle);
   });
 }

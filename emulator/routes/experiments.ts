@@ -36,7 +36,10 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('experiments.transition'),
       contentTypes: JSON_ONLY,
       handler: (request) => {
-        const body: unknown = ctx.deviations.transitionBody(request.body, request.query);
+        const body: unknown = ctx.deviations.transitionBody(
+          ctx.deviations.validatedStatusOf(request.body),
+          request.query,
+        );
         const asked = isPlainObject(body) ? body['status'] : undefined;
         const id = ctx.deviations.experimentKey(param(request, 'id'), ctx.state.experiments);
         const stored = () => ctx.state.experiments.get(id)?.status;
@@ -51,7 +54,7 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         }
         const previous = { ...experiment };
         const now = nowIso();
-        experiment.status = ctx.deviations.storedStatus(target);
+        experiment.status = ctx.deviations.storedStatus(target, request.body);
         experiment.updated_at = now;
         if (target === 'active') experiment.started_at ??= now;
         if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused')))
