@@ -24,9 +24,10 @@ export default defineConfig<object, TargetFixtures>({
   // into two projects only serves `--project conformance` (playwright.config.ts).
   projects: projectsFromEnv().map((p) => ({
     name: p.name,
-    // A fault's project runs the few checks of its rule: one worker per file rather than one per
-    // check, since starting a worker (loading the harness) costs more than those checks take.
-    ...(p.grep ? { grep: new RegExp(p.grep), fullyParallel: false } : {}),
+    // A fault's project runs the few checks of its rule in one worker, file after file: starting a
+    // worker (Playwright and the harness loaded again) costs more than those checks take, and a
+    // worker serves one project only. The other worker takes the next project meanwhile.
+    ...(p.grep ? { grep: new RegExp(p.grep), fullyParallel: false, workers: 1 } : {}),
     ...(p.dependencies ? { dependencies: p.dependencies } : {}),
     use: { targetEnv: p.targetEnv },
   })),
