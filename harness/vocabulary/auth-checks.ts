@@ -666,7 +666,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
 
   const partitions = signature();
   test(
-    "should refuse every forgery RFC 7515, RFC 7518 and RFC 8725 warn of (the run token's claims unsigned in every spelling of alg none, signed by a key not the tenant's under its kid or embedded as jwk, HMAC under the public key, re-encoded segments, a foreign JWE)",
+    "should refuse every forgery RFC 7515, RFC 7518 and RFC 8725 warn of (the run token's claims unsigned in every spelling of alg none, signed by a key not the tenant's under its kid or embedded as jwk, HMAC under the public key or a client's own secret, re-encoded segments, a foreign JWE)",
     partitions,
     async ({ api, anonApi, config }) => {
       const token = runJws("run's token", config.runToken);
@@ -680,7 +680,17 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
           what: "the run token's claims signed by a key of the suite's own, that key embedded in the header (jwk)",
           token: (await foreignKeyToken(token, true))!,
         },
-        ...forgeries(token, await tenantPublicKeys(config.authUrl)),
+        ...forgeries(
+          token,
+          await tenantPublicKeys(config.authUrl),
+          (
+            [
+              ['the run client', config.credentials],
+              ['the limited client', config.limitedCredentials],
+              ['the rate-limited client', config.rateLimitCredentials],
+            ] as const
+          ).flatMap(([whose, c]) => (c ? [[whose, c.clientSecret] as const] : [])),
+        ),
       ];
       // Against an external target each operation sends a fifth of them, a different fifth per operation.
       const share = shareOut(config, id, all, 5);

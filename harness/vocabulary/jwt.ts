@@ -184,9 +184,17 @@ function publicKeyForms(jwk: JWK): Array<[string, Buffer | string]> {
  * use as the secret (RFC 8725 2.1, 3.1); an empty HMAC secret under a kid
  * naming a file (RFC 8725 3.10); the run's token with a segment re-encoded
  * in padded or standard base64 (RFC 7515 2, 5.2: the signing input is the
- * segments as sent); a JWE the tenant never issued (RFC 7516).
+ * segments as sent); a JWE the tenant never issued (RFC 7516); HMAC under
+ * a secret a client holds (`clientSecrets`: [whose, secret]), as a client
+ * signs its own ID tokens or assertions: a token the caller made itself, with
+ * any claims it likes, which only the tenant's own key may vouch for (RFC
+ * 8725 3.1, 3.2: the verifier takes only the algorithms and keys it expects).
  */
-export function forgeries(token: string, tenantKeys: readonly JWK[]): Array<{ what: string; token: string }> {
+export function forgeries(
+  token: string,
+  tenantKeys: readonly JWK[],
+  clientSecrets: ReadonlyArray<readonly [string, string]> = [],
+): Array<{ what: string; token: string }> {
   const jwt = decodeJwt(token);
   if (!jwt) return [];
   const [h, p, sig] = token.split('.') as [string, string, string];
@@ -200,6 +208,27 @@ export function forgeries(token: string, tenantKeys: readonly JWK[]): Array<{ wh
       out.push({
         what: `HS256 with the tenant's public key ${jwk.kid ?? ''} as the HMAC secret: ${form}`,
         token: hmacToken({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) }, jwt.payload, secret),
+      });
+  }
+  for (const [i, [whose, secret]] of clientSecrets.entries()) {
+    const kid = jwt.header.kid;
+    // The first client's secret in each HMAC algorithm RFC 7518 3.2 defines, with and without the token's kid,
+    // and read as the base64url it may look like (a verifier decoding "base64 secrets"); the others in HS256.
+    const algs = i === 0 ? (['HS256', 'HS384', 'HS512'] as const) : (['HS256'] as const);
+    for (const alg of algs)
+      out.push({
+        what: `${alg} with ${whose}'s client secret as the HMAC secret`,
+        token: hmacToken({ alg, typ: 'JWT' }, jwt.payload, secret),
+      });
+    if (i === 0 && typeof kid === 'string')
+      out.push({
+        what: `HS256 with ${whose}'s client secret as the HMAC secret, under the token's kid`,
+        token: hmacToken({ alg: 'HS256', typ: 'JWT', kid }, jwt.payload, secret),
+      });
+    if (i === 0)
+      out.push({
+        what: `HS256 with the bytes of ${whose}'s client secret read as base64url as the HMAC secret`,
+        token: hmacToken({ alg: 'HS256', typ: 'JWT' }, jwt.payload, Buffer.from(secret, 'base64url')),
       });
   }
   out.push({
