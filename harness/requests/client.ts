@@ -30,11 +30,37 @@ import { parseJsonBytes } from './tokens.ts';
  * How a request is authorised: `'token'` the client's token; `'none'` no
  * Authorization header; `{ header }` that value, verbatim.
  */
-export type Authorization = 'token' | 'none' | { header: string };
+/**
+ * `query`: no Authorization header, the token in the access_token query
+ * parameter instead (RFC 6750 2.3), a place the document does not name; the
+ * evidence shows ACCESS_TOKEN there, never the token.
+ */
+export type Authorization = 'token' | 'none' | 'query' | { header: string };
+
+/** The query parameter RFC 6750 2.3 carries a bearer token in. */
+const TOKEN_PARAMETER = 'access_token';
+
+/**
+ * The URL a request goes to for `auth` (with the token in its query when
+ * `auth` is `query`), and the URL its evidence shows (the token replaced).
+ */
+export function urlsFor(
+  auth: Authorization,
+  token: string | undefined,
+  baseUrl: string,
+  path: string,
+  query: Query | undefined,
+  who: string,
+): { sent: string; shown: string } {
+  const shown = buildUrl(baseUrl, path, auth === 'query' ? { ...query, [TOKEN_PARAMETER]: 'ACCESS_TOKEN' } : query);
+  if (auth !== 'query') return { sent: shown, shown };
+  if (!token) throw new Error(`${who} has no token`);
+  return { sent: buildUrl(baseUrl, path, { ...query, [TOKEN_PARAMETER]: token }), shown };
+}
 
 /** The Authorization header for `auth`, the token being `token`. */
 export function authorizationHeader(auth: Authorization, token: string | undefined, who: string): string | undefined {
-  if (auth === 'none') return undefined;
+  if (auth === 'none' || auth === 'query') return undefined;
   if (auth !== 'token') return auth.header;
   if (!token) throw new Error(`${who} has no token`);
   return `Bearer ${token}`;
@@ -42,7 +68,7 @@ export function authorizationHeader(auth: Authorization, token: string | undefin
 
 /** What evidence keeps of an Authorization: never the token. */
 export const authorizationKind = (auth: Authorization): Exchange['authorization'] =>
-  auth === 'token' ? 'token' : auth === 'none' ? 'none' : 'custom';
+  auth === 'token' ? 'token' : auth === 'none' || auth === 'query' ? 'none' : 'custom';
 
 export type Query = Record<string, string | number | readonly string[] | undefined>;
 
@@ -146,9 +172,9 @@ export class Api {
     if (!READ_METHODS.has(method) && this.config.writes === 'none') {
       throw new WritesDisabledError(`${method} ${path} not sent: CONFORMANCE_WRITES=none`);
     }
-    const url = buildUrl(this.config.baseUrl, path, opts.query);
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     const auth = opts.auth ?? 'token';
+    const url = urlsFor(auth, this.token, this.config.baseUrl, path, opts.query, 'this client');
+    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     const authorization = authorizationHeader(auth, this.token, 'this client');
     if (authorization !== undefined) headers.authorization = authorization;
     let data: string | undefined;
@@ -165,14 +191,14 @@ export class Api {
       async () => {
         await pace(this.config.maxRps, this.workers);
         countRequest(method, path);
-        const res = await answerOf(this.dispatcher, method, url, headers, data, opts.timeoutMs ?? 15_000);
+        const res = await answerOf(this.dispatcher, method, url.sent, headers, data, opts.timeoutMs ?? 15_000);
         if (!opts.see429) noteRemaining(res.headers);
         return res;
       },
       (res) => ({ status: res.status, reset: res.headers['x-ratelimit-reset'], discard: async () => {} }),
       opts.see429,
     );
-    const ex = toExchange(method, url, this.config.baseUrl, res, {
+    const ex = toExchange(method, url.shown, this.config.baseUrl, res, {
       requestContentType,
       requestBody: data,
       authorization: authorizationKind(auth),

@@ -13,7 +13,7 @@
  * the `sse` fixture also calls after each test, so no test can hang or leak.
  */
 import { createParser } from 'eventsource-parser';
-import { authorizationHeader, buildUrl, mediaType, type Authorization, type Query } from './client.ts';
+import { authorizationHeader, mediaType, urlsFor, type Authorization, type Query } from './client.ts';
 import { honouring429, pace } from './rate-limit.ts';
 import { countRequest } from '../verdicts/request-log.ts';
 import { describeNetworkError } from './tokens.ts';
@@ -255,19 +255,20 @@ async function subscribeOnce(
   token: string | undefined,
   opts: SubscribeOptions,
 ): Promise<SseConnection> {
-  const url = buildUrl(baseUrl, EVENTS_PATH, opts.query);
+  const auth = opts.auth ?? 'token';
+  const { sent, shown: url } = urlsFor(auth, token, baseUrl, EVENTS_PATH, opts.query, 'the SSE harness');
   const conn = new SseConnection(url, url.slice(baseUrl.length));
   const headers: Record<string, string> = { 'cache-control': 'no-cache' };
   const accept = opts.accept === undefined ? 'text/event-stream' : opts.accept;
   if (accept !== null) headers.accept = accept;
-  const authorization = authorizationHeader(opts.auth ?? 'token', token, 'the SSE harness');
+  const authorization = authorizationHeader(auth, token, 'the SSE harness');
   if (authorization !== undefined) headers.authorization = authorization;
 
   countRequest('GET', EVENTS_PATH);
   const connectTimer = setTimeout(() => conn.close(), opts.connectTimeoutMs ?? 10_000);
   let res: Response;
   try {
-    res = await fetch(url, { headers, signal: conn.signal });
+    res = await fetch(sent, { headers, signal: conn.signal });
   } catch (e) {
     conn.finish(e as Error);
     if (conn.signal.aborted)

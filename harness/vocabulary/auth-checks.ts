@@ -519,6 +519,20 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
           mustMatchExisting(noToken.authBearerRequired, first, ex, a);
           first ??= ex;
         }
+        // The document names one place for the token, the header (Authentication 1); RFC 6750 2.3 lets a server
+        // take it from the access_token query parameter too, as some do for a browser's EventSource, which
+        // cannot set headers. A request without the header is refused, whatever else carries the token. A
+        // read-only run against a tenant sends it on the event stream alone, within its request budget.
+        if (config.embedded || config.writes !== 'none' || id === 'events.subscribe') {
+          const ex = await probe(api, config, 'query', target);
+          mustRefuse(
+            noToken.authBearerRequired,
+            ex,
+            "no Authorization header, the run's token in the access_token query parameter (RFC 6750 2.3), a place the document does not name",
+          );
+          mustBeJsonErrorBody(noToken, ex);
+          mustFollowStatusChecklist(noToken, ex);
+        }
       });
     },
   );
