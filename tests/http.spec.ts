@@ -323,3 +323,60 @@ test.describe('Allow lists what a path serves @http', () => {
     },
   );
 });
+
+test.describe('Allow agrees with what a path answers @http', () => {
+  const allowed = declareRules('http.method-not-allowed.allow');
+  /** The methods RFC 9110 9.3 defines that a client sends to a resource (CONNECT and TRACE left out). */
+  const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+  const SAFE = new Set<string>(['GET', 'HEAD', 'OPTIONS']);
+  /** Every operation's path; where it has a path parameter, for ids that name nothing. */
+  const PATHS: ReadonlyArray<{ id: OperationId; path: string; namesNothing: boolean }> = [
+    { id: 'token-sets.list', path: pathOf('token-sets.list', { id: UNKNOWN.user }), namesNothing: true },
+    { id: 'experiments.transition', path: MOVE, namesNothing: true },
+    { id: 'client-grants.get', path: pathOf('client-grants.get', { id: UNKNOWN.grant }), namesNothing: true },
+    { id: 'events.subscribe', path: pathOf('events.subscribe'), namesNothing: false },
+    { id: 'event-streams.get', path: pathOf('event-streams.get', { id: UNKNOWN.stream }), namesNothing: true },
+    { id: 'event-streams.list', path: pathOf('event-streams.list'), namesNothing: false },
+    { id: 'custom-signing-keys.put', path: pathOf('custom-signing-keys.put'), namesNothing: false },
+    { id: 'custom-text.put', path: TEXT, namesNothing: true },
+  ];
+  test(
+    'should never refuse with 405 a method that an Allow of the same path names, nor name in Allow the method it refused: every method RFC 9110 9.3 defines on the path of every operation (the safe ones everywhere, the others where the path names nothing; relation)',
+    allowed,
+    async ({ api, config }) => {
+      skipBeyondReadOnlyBudget(config, 'these requests are');
+      // RFC 9110 15.5.6: Allow holds "the target resource's currently supported methods", so a method it names
+      // is not one the same resource refuses as not allowed. Writes go only to paths that name nothing; the event
+      // stream is asked neither GET nor HEAD (a stream that does not end), nor anything but OPTIONS otherwise.
+      let related = 0;
+      for (const p of PATHS) {
+        const answers = new Map<string, Exchange>();
+        for (const method of METHODS) {
+          if (!SAFE.has(method) && (!p.namesNothing || config.writes === 'none')) continue;
+          if (p.id === 'events.subscribe' && method !== 'OPTIONS') continue;
+          const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? { json: {} } : {};
+          answers.set(method, await api.send(method, p.path, body));
+        }
+        for (const refused of answers.values()) {
+          if (refused.status !== 405) continue;
+          mustFollowStatusChecklist(allowed, refused);
+          const allow = (refused.headers['allow'] ?? '').split(',').map((m) => m.trim());
+          for (const named of allow) {
+            const other = answers.get(named);
+            if (!other || other === refused) continue;
+            related++;
+            must(allowed.httpMethodNotAllowedAllow, other.status !== 405, {
+              expected: `${named} ${p.path} not refused as a method the path does not take: the 405 to ${refused.method} names it in Allow (${refused.headers['allow']})`,
+              actual: `status ${other.status}`,
+              exchange: other,
+            });
+          }
+        }
+      }
+      test.skip(
+        related === 0,
+        'No 405 named in its Allow another method the suite sent to the same path: nothing to relate',
+      );
+    },
+  );
+});
