@@ -893,8 +893,9 @@ export function sameMediaType(type: string): string[] {
  * paths compare character by character): a character added at either end,
  * one cut from either end, one changed (at the start, middle or end), a
  * percent-encoded reserved character inserted, a format suffix or a matrix
- * parameter after it, a character encoded twice, white space or an invisible
- * character around or inside it (spacedIds). Case changes are left out:
+ * parameter after it, a character encoded twice, a character in an overlong
+ * UTF-8 form (overlongIds), white space or an invisible character around or
+ * inside it (spacedIds). Case changes are left out:
  * some identifier schemes (ULIDs, Crockford base32) are case-insensitive.
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
@@ -933,8 +934,36 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
       raw: `${enc(id.slice(0, mid))}${pct(id[mid]!).replaceAll('%', '%25')}${enc(id.slice(mid + 1))}`,
       decoded: `${id.slice(0, mid)}${pct(id[mid]!)}${id.slice(mid + 1)}`,
     },
+    ...overlongIds(id),
     ...spacedIds(id),
   ].filter((v) => v.decoded !== id);
+}
+
+/**
+ * The identifier with one ASCII character in an overlong UTF-8 form, two and
+ * three octets long (C0 AF for "/"): no UTF-8 at all (RFC 3629 3: "MUST
+ * protect against decoding invalid sequences"), so no percent-encoding of the
+ * id (RFC 3986 2.5); a lenient decoder reads the real id. For the middle
+ * character and the first that is no letter or digit (a separator such as |
+ * or _, which routers and ids treat apart). `decoded` is what a strict
+ * decoder that replaces makes of it.
+ */
+function overlongIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
+  const hex = (b: number) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  const forms = (c: number) => [
+    { octets: 'two', raw: hex(0xc0 | (c >> 6)) + hex(0x80 | (c & 0x3f)) },
+    { octets: 'three', raw: hex(0xe0) + hex(0x80 | (c >> 6)) + hex(0x80 | (c & 0x3f)) },
+  ];
+  const mid = Math.floor(id.length / 2);
+  const separator = [...id].findIndex((c) => !/[A-Za-z0-9]/.test(c));
+  const positions = [...new Set([mid, ...(separator >= 0 ? [separator] : [])])].filter((i) => id.charCodeAt(i) < 0x80);
+  return positions.flatMap((i) =>
+    forms(id.charCodeAt(i)).map((f) => ({
+      what: `its character ${JSON.stringify(id[i])} in an overlong ${f.octets}-octet UTF-8 form (${f.raw})`,
+      raw: `${encodeURIComponent(id.slice(0, i))}${f.raw}${encodeURIComponent(id.slice(i + 1))}`,
+      decoded: `${id.slice(0, i)}\ufffd${id.slice(i + 1)}`,
+    })),
+  );
 }
 
 /**
