@@ -19,6 +19,7 @@ import {
   observe,
   mustBeJsonErrorBody,
   MALFORMED_JSON_BODIES,
+  notJsonTexts,
   notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -1020,15 +1021,28 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
   );
 
   const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
-  test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api }) => {
-    await withCustomSigningKeysRestored(api, async () => {
-      for (const body of MALFORMED_JSON_BODIES) {
-        const ex = await api.put(KEYS_PATH, { body, contentType: 'application/json' });
-        mustRefuse(jsonRequestBodies.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON`);
-        mustBeJsonErrorBody(jsonRequestBodies, ex);
-      }
-    });
-  });
+  test(
+    'should refuse a body sent as JSON that is not JSON, a valid JWKS with more around it included (RFC 8259 2)',
+    jsonRequestBodies,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        const valid = JSON.stringify({ keys: [await publicJwk('conformance-not-json-text')] });
+        const bodies = [
+          ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
+          ...notJsonTexts(valid).map((n) => ({ what: `a valid JWKS with ${n.what}`, body: n.body })),
+        ];
+        for (const { what, body } of bodies) {
+          const ex = await api.put(KEYS_PATH, { body, contentType: 'application/json' });
+          mustRefuse(
+            jsonRequestBodies.httpJsonRequestBodies,
+            ex,
+            `the body ${JSON.stringify(body)} is not JSON (${what})`,
+          );
+          mustBeJsonErrorBody(jsonRequestBodies, ex);
+        }
+      });
+    },
+  );
 });
 
 authChecks(

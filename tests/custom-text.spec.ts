@@ -16,6 +16,7 @@ import {
   observe,
   mustBeJsonErrorBody,
   MALFORMED_JSON_BODIES,
+  notJsonTexts,
   notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -1023,16 +1024,29 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
   }
 
   const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
-  test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api, config }) => {
-    const id = profile(config);
-    await withCustomTextRestored(api, id, async () => {
-      for (const body of MALFORMED_JSON_BODIES) {
-        const ex = await api.put(customTextPath(id), { body, contentType: 'application/json' });
-        mustRefuse(jsonRequestBodies.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON`);
-        mustBeJsonErrorBody(jsonRequestBodies, ex);
-      }
-    });
-  });
+  test(
+    'should refuse a body sent as JSON that is not JSON, a valid map with more around it included (RFC 8259 2)',
+    jsonRequestBodies,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        const valid = JSON.stringify({ [config.customTextKey]: 'conformance not a JSON text' });
+        const bodies = [
+          ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
+          ...notJsonTexts(valid).map((n) => ({ what: `a valid map with ${n.what}`, body: n.body })),
+        ];
+        for (const { what, body } of bodies) {
+          const ex = await api.put(customTextPath(id), { body, contentType: 'application/json' });
+          mustRefuse(
+            jsonRequestBodies.httpJsonRequestBodies,
+            ex,
+            `the body ${JSON.stringify(body)} is not JSON (${what})`,
+          );
+          mustBeJsonErrorBody(jsonRequestBodies, ex);
+        }
+      });
+    },
+  );
 
   for (const page of ['login', 'Get-Started', 'get_started']) {
     const pageEnum = declareRules('custom-text.put.page.enum');

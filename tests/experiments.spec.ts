@@ -17,6 +17,7 @@ import {
   recordUsedUpFixture,
   mustBeJsonErrorBody,
   MALFORMED_JSON_BODIES,
+  notJsonTexts,
   notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -467,14 +468,32 @@ test.describe('experiment transitions @experiments @writes', () => {
   }
 
   const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
-  test('should refuse a body sent as JSON that is not JSON', jsonRequestBodies, async ({ api, config }) => {
-    const id = experiment(config, 1);
-    for (const body of MALFORMED_JSON_BODIES) {
-      const ex = await api.post(path(id), { body, contentType: 'application/json' });
-      mustRefuse(jsonRequestBodies.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON`);
-      mustBeJsonErrorBody(jsonRequestBodies, ex);
-    }
-  });
+  test(
+    'should refuse a body sent as JSON that is not JSON, a valid move to each target with more around it included (RFC 8259 2)',
+    jsonRequestBodies,
+    async ({ api, config }) => {
+      const id = experiment(config, 1);
+      // Each target in turn, so that one of them is a move the experiment's status allows.
+      const bodies = [
+        ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
+        ...TARGETS.flatMap((status) =>
+          notJsonTexts(JSON.stringify({ status })).map((n) => ({
+            what: `a valid move to ${status} with ${n.what}`,
+            body: n.body,
+          })),
+        ),
+      ];
+      for (const { what, body } of bodies) {
+        const ex = await api.post(path(id), { body, contentType: 'application/json' });
+        mustRefuse(
+          jsonRequestBodies.httpJsonRequestBodies,
+          ex,
+          `the body ${JSON.stringify(body)} is not JSON (${what})`,
+        );
+        mustBeJsonErrorBody(jsonRequestBodies, ex);
+      }
+    },
+  );
 
   const spelt = declareRules('http.json-request-bodies', 'experiments.transition.status-enum');
   test(

@@ -315,6 +315,33 @@ export const notAnObject = (valid: Record<string, unknown>): ReadonlyArray<reado
 export const MALFORMED_JSON_BODIES: readonly string[] = ['{"status": ', '{keys: []}', 'not json'];
 
 /**
+ * Bodies that hold a valid body (`valid`, serialised) and are still no JSON
+ * text (RFC 8259 2: JSON-text = ws value ws, nothing else before or after it;
+ * ws is space, tab, line feed and carriage return only): a stray character
+ * or a second value after it, a trailing comma inside it, comments, single
+ * quotes, white space JSON does not know around it. A parser that stops
+ * after the first value (a streaming decoder), or reads JSON5 or JavaScript,
+ * takes them and acts on the valid body.
+ */
+export function notJsonTexts(valid: string): Array<{ what: string; body: string }> {
+  return [
+    { what: 'a closing brace after it', body: `${valid}}` },
+    { what: 'a letter after it', body: `${valid}x` },
+    { what: 'the same value again after it', body: `${valid}${valid}` },
+    { what: 'a second value after it, white space between', body: `${valid}\n${valid}` },
+    { what: 'a comma after it', body: `${valid},` },
+    { what: 'a NUL after it', body: `${valid}\u0000` },
+    { what: 'a trailing comma before its last brace', body: valid.replace(/\}$/, ',}') },
+    { what: 'a block comment before it', body: `/* c */${valid}` },
+    { what: 'a line comment after it', body: `${valid} // c` },
+    { what: 'its strings in single quotes', body: valid.replaceAll('"', "'") },
+    { what: 'a no-break space after it (no JSON white space)', body: `${valid}\u00a0` },
+    { what: 'a vertical tab before it', body: `\u000b${valid}` },
+    { what: 'a form feed after it', body: `${valid}\u000c` },
+  ];
+}
+
+/**
  * The value validates against a schema. Each schema error names its rule
  * (x-rule); the violation lists every rule broken, with the errors under it.
  */
