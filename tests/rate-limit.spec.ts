@@ -314,14 +314,16 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
           exchange: ex,
         });
         const [limit, remaining] = [num(ex.headers['x-ratelimit-limit']), num(ex.headers['x-ratelimit-remaining'])];
+        // A Reset below 0 is neither a moment (epoch seconds: before 1970) nor a wait.
         const negative = (
           [
             ['X-RateLimit-Limit', limit],
             ['X-RateLimit-Remaining', remaining],
+            ['X-RateLimit-Reset', num(ex.headers['x-ratelimit-reset'])],
           ] as const
         ).filter(([, v]) => v !== undefined && v < 0);
         must(headerValues.rateLimitHeaderValues, negative.length === 0, {
-          expected: 'a limit and a remaining count not below 0',
+          expected: 'a limit, a remaining count and a reset not below 0',
           actual: negative.map(([h, v]) => `${h}: ${v}`).join(', '),
           exchange: ex,
         });
@@ -373,7 +375,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   const everyAnswer = declareRules('rate-limit.header-values');
   test(
-    'should describe one possible limit on every answer that carries the headers, 429 or not: Remaining between 0 and Limit, a Reset not already past',
+    'should describe one possible limit on every answer that carries the headers, 429 or not: Remaining between 0 and Limit, a Reset not below 0 and not already past',
     everyAnswer,
     async () => {
       test.skip(!seen.length, 'The probe sent no request');
@@ -400,6 +402,11 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
             exchange: x.ex,
           },
         );
+        must(everyAnswer.rateLimitHeaderValues, reset === undefined || reset >= 0, {
+          expected: 'X-RateLimit-Reset not below 0: a moment in epoch seconds or a wait in seconds',
+          actual: `X-RateLimit-Reset ${h['x-ratelimit-reset']} (status ${x.ex.status})`,
+          exchange: x.ex,
+        });
         if (reset === undefined || reset <= 1e9) continue;
         must(everyAnswer.rateLimitHeaderValues, reset * 1000 >= x.at - RESET_TOLERANCE_MS, {
           expected: `an epoch-seconds X-RateLimit-Reset not before the answer arrived (${new Date(x.at).toISOString()})`,
