@@ -19,7 +19,7 @@
 import type { Api, Authorization, Exchange } from '../requests/client.ts';
 import { must, mustBeJsonErrorBody, mustRefuse, mustStatus, observe } from './must.ts';
 import type { Config } from '../run/config.ts';
-import { test } from '../fixtures/fixtures.ts';
+import { atReadOnlyBudget, test } from '../fixtures/fixtures.ts';
 import { declareRules, type Declaration, type Declared } from './declare.ts';
 import {
   changedPayloadToken,
@@ -521,9 +521,9 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         }
         // The document names one place for the token, the header (Authentication 1); RFC 6750 2.3 lets a server
         // take it from the access_token query parameter too, as some do for a browser's EventSource, which
-        // cannot set headers. A request without the header is refused, whatever else carries the token. A
-        // read-only run against a tenant sends it on the event stream alone, within its request budget.
-        if (config.embedded || config.writes !== 'none' || id === 'events.subscribe') {
+        // cannot set headers. A request without the header is refused, whatever else carries the token. Not in
+        // a read-only run against a tenant: it is at its request budget.
+        if (!atReadOnlyBudget(config)) {
           const ex = await probe(api, config, 'query', target);
           mustRefuse(
             noToken.authBearerRequired,
@@ -696,14 +696,18 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
         },
         ...forgeries(
           token,
-          await tenantPublicKeys(config.authUrl),
-          (
-            [
-              ['the run client', config.credentials],
-              ['the limited client', config.limitedCredentials],
-              ['the rate-limited client', config.rateLimitCredentials],
-            ] as const
-          ).flatMap(([whose, c]) => (c ? [[whose, c.clientSecret] as const] : [])),
+          // A read-only run against a tenant, at its request budget: the HMAC forms of its first key alone.
+          (await tenantPublicKeys(config.authUrl)).slice(0, atReadOnlyBudget(config) ? 1 : undefined),
+          // Not in a read-only run against a tenant: it is at its request budget.
+          atReadOnlyBudget(config)
+            ? []
+            : (
+                [
+                  ['the run client', config.credentials],
+                  ['the limited client', config.limitedCredentials],
+                  ['the rate-limited client', config.rateLimitCredentials],
+                ] as const
+              ).flatMap(([whose, c]) => (c ? [[whose, c.clientSecret] as const] : [])),
         ),
       ];
       // Against an external target each operation sends a fifth of them, a different fifth per operation.

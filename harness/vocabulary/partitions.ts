@@ -945,8 +945,8 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
  * protect against decoding invalid sequences"), so no percent-encoding of the
  * id (RFC 3986 2.5); a lenient decoder reads the real id. For the middle
  * character and the first that is no letter or digit (a separator such as |
- * or _, which routers and ids treat apart). `decoded` is what a strict
- * decoder that replaces makes of it.
+ * or _, which routers and ids treat apart). `decoded` is what a decoder
+ * that replaces makes of it (the Encoding Standard's: U+FFFD for each octet).
  */
 function overlongIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
   const hex = (b: number) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -961,7 +961,7 @@ function overlongIds(id: string): Array<{ what: string; raw: string; decoded: st
     forms(id.charCodeAt(i)).map((f) => ({
       what: `its character ${JSON.stringify(id[i])} in an overlong ${f.octets}-octet UTF-8 form (${f.raw})`,
       raw: `${encodeURIComponent(id.slice(0, i))}${f.raw}${encodeURIComponent(id.slice(i + 1))}`,
-      decoded: `${id.slice(0, i)}\ufffd${id.slice(i + 1)}`,
+      decoded: `${id.slice(0, i)}${'\ufffd'.repeat(f.raw.length / 3)}${id.slice(i + 1)}`,
     })),
   );
 }
