@@ -18,8 +18,7 @@ import {
   mustSucceed,
   observe,
   mustBeJsonErrorBody,
-  MALFORMED_JSON_BODIES,
-  notJsonTexts,
+  mustRefuseNotJson,
   notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -1027,19 +1026,11 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     async ({ api }) => {
       await withCustomSigningKeysRestored(api, async () => {
         const valid = JSON.stringify({ keys: [await publicJwk('conformance-not-json-text')] });
-        const bodies = [
-          ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
-          ...notJsonTexts(valid).map((n) => ({ what: `a valid JWKS with ${n.what}`, body: n.body })),
-        ];
-        for (const { what, body } of bodies) {
-          const ex = await api.put(KEYS_PATH, { body, contentType: 'application/json' });
-          mustRefuse(
-            jsonRequestBodies.httpJsonRequestBodies,
-            ex,
-            `the body ${JSON.stringify(body)} is not JSON (${what})`,
-          );
-          mustBeJsonErrorBody(jsonRequestBodies, ex);
-        }
+        await mustRefuseNotJson(
+          jsonRequestBodies,
+          (body) => api.put(KEYS_PATH, { body, contentType: 'application/json' }),
+          [{ what: 'a valid JWKS', text: valid }],
+        );
       });
     },
   );

@@ -15,8 +15,7 @@ import {
   mustSucceed,
   observe,
   mustBeJsonErrorBody,
-  MALFORMED_JSON_BODIES,
-  notJsonTexts,
+  mustRefuseNotJson,
   notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -1031,19 +1030,11 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
       const id = profile(config);
       await withCustomTextRestored(api, id, async () => {
         const valid = JSON.stringify({ [config.customTextKey]: 'conformance not a JSON text' });
-        const bodies = [
-          ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
-          ...notJsonTexts(valid).map((n) => ({ what: `a valid map with ${n.what}`, body: n.body })),
-        ];
-        for (const { what, body } of bodies) {
-          const ex = await api.put(customTextPath(id), { body, contentType: 'application/json' });
-          mustRefuse(
-            jsonRequestBodies.httpJsonRequestBodies,
-            ex,
-            `the body ${JSON.stringify(body)} is not JSON (${what})`,
-          );
-          mustBeJsonErrorBody(jsonRequestBodies, ex);
-        }
+        await mustRefuseNotJson(
+          jsonRequestBodies,
+          (body) => api.put(customTextPath(id), { body, contentType: 'application/json' }),
+          [{ what: 'a valid map', text: valid }],
+        );
       });
     },
   );

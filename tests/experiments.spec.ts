@@ -16,8 +16,7 @@ import {
   observe,
   recordUsedUpFixture,
   mustBeJsonErrorBody,
-  MALFORMED_JSON_BODIES,
-  notJsonTexts,
+  mustRefuseNotJson,
   notAnObject,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
@@ -474,24 +473,11 @@ test.describe('experiment transitions @experiments @writes', () => {
     async ({ api, config }) => {
       const id = experiment(config, 1);
       // Each target in turn, so that one of them is a move the experiment's status allows.
-      const bodies = [
-        ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
-        ...TARGETS.flatMap((status) =>
-          notJsonTexts(JSON.stringify({ status })).map((n) => ({
-            what: `a valid move to ${status} with ${n.what}`,
-            body: n.body,
-          })),
-        ),
-      ];
-      for (const { what, body } of bodies) {
-        const ex = await api.post(path(id), { body, contentType: 'application/json' });
-        mustRefuse(
-          jsonRequestBodies.httpJsonRequestBodies,
-          ex,
-          `the body ${JSON.stringify(body)} is not JSON (${what})`,
-        );
-        mustBeJsonErrorBody(jsonRequestBodies, ex);
-      }
+      await mustRefuseNotJson(
+        jsonRequestBodies,
+        (body) => api.post(path(id), { body, contentType: 'application/json' }),
+        TARGETS.map((status) => ({ what: `a valid move to ${status}`, text: JSON.stringify({ status }) })),
+      );
     },
   );
 

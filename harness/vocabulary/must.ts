@@ -342,6 +342,27 @@ export function notJsonTexts(valid: string): Array<{ what: string; body: string 
 }
 
 /**
+ * A body sent as application/json that is not JSON is refused, with a JSON
+ * error body: each of MALFORMED_JSON_BODIES, and each of notJsonTexts around
+ * every valid body given (`what` names the valid body in the evidence).
+ */
+export async function mustRefuseNotJson(
+  declared: Declared<'http.json-request-bodies' | 'http.json-error-bodies'>,
+  send: (body: string) => Promise<Exchange>,
+  valid: ReadonlyArray<{ what: string; text: string }>,
+): Promise<void> {
+  const bodies = [
+    ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
+    ...valid.flatMap((v) => notJsonTexts(v.text).map((n) => ({ what: `${v.what} with ${n.what}`, body: n.body }))),
+  ];
+  for (const { what, body } of bodies) {
+    const ex = await send(body);
+    mustRefuse(declared.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON (${what})`);
+    mustBeJsonErrorBody(declared, ex);
+  }
+}
+
+/**
  * The value validates against a schema. Each schema error names its rule
  * (x-rule); the violation lists every rule broken, with the errors under it.
  */
