@@ -343,7 +343,7 @@ async function tokenHandler(
   if (!acceptedAudience(audience, ctx.origin))
     throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
 
-  let scopes = client.scopes;
+  let scopes = ctx.deviations.issuedClientScopes(client.scopes, basic !== null);
   if (params['scope'] !== undefined && ctx.deviations.honoursRequestedScope) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const missing = requested.filter((s) => !client.scopes.includes(s));
@@ -439,7 +439,7 @@ function admit(
   principal: Principal,
   fromCache = false,
 ): ApiError | undefined {
-  if (ctx.deviations.countsRequest(fromCache)) {
+  if (ctx.deviations.countsRequest(fromCache, request.method)) {
     const d = ctx.deviations.rateDecision(principal.rateKey, ctx.limiter.hit(principal.rateKey, principal.rateLimit));
     setRateHeaders(ctx, reply, d);
     const limited = overLimit(ctx, d);
@@ -457,7 +457,7 @@ function admit(
   if (
     required !== undefined &&
     !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation) &&
-    ctx.deviations.checksScopes(config.operation, fromCache, held) &&
+    ctx.deviations.checksScopes(config.operation, fromCache, held, request.query) &&
     ctx.deviations.checksScopesOfBody(config.operation, request.headers['content-type']) &&
     !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s)))
   ) {
@@ -542,7 +542,7 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     }
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => {
-        ctx.deviations.verified(token);
+        ctx.deviations.verified(token, principal);
         ctx.deviations.admittedOn(connection, principal);
         done(admit(ctx, request, reply, principal));
       },

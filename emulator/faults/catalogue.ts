@@ -36,6 +36,7 @@ import { round17 } from './blind/round-17.ts';
 import { round18 } from './blind/round-18.ts';
 import { round19 } from './blind/round-19.ts';
 import { round20 } from './blind/round-20.ts';
+import { round21 } from './blind/round-21.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -781,6 +782,7 @@ export const faults = [
   ...round18,
   ...round19,
   ...round20,
+  ...round21,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -2416,6 +2416,83 @@ const answerMutations: readonly AnswerMutation[] = [
         keys: (b['keys'] as Json[]).map((k) => (Array.isArray(k['key_ops']) ? { ...k, key_ops: {} } : k)),
       })),
   },
+  // blind round 21
+  {
+    by: 'api-401-challenge-echoes-client-scheme',
+    on: 'every',
+    answers: 'errors',
+    // The challenge follows the scheme the client used, as the token endpoint's does.
+    when: (a, q) =>
+      a.status === 401 &&
+      q.operation !== 'oauth.token' &&
+      /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*/.test(q.request.headers.authorization ?? '') &&
+      !/^bearer\b/i.test(q.request.headers.authorization ?? ''),
+    reshape: (a, q) => {
+      const scheme = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*/.exec(q.request.headers.authorization ?? '')![0];
+      return { ...a, headers: { ...a.headers, 'www-authenticate': `${scheme} realm="api"` } };
+    },
+  },
+  {
+    by: 'insufficient-scope-html-error-page',
+    on: 'every',
+    answers: 'errors',
+    when: is('insufficient_scope'),
+    // The framework's default error handler renders the thrown error as a page.
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body:
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n' +
+        '<body>\n<pre>InsufficientScopeError: Insufficient scope</pre>\n</body>\n</html>\n',
+    }),
+  },
+  {
+    by: 'token-set-id-number',
+    on: ['token-sets.list'],
+    // The row's numeric primary key answered as the id.
+    reshape: (a) => items(a, (t) => ({ ...t, id: rowKeyOf(String(t['id'])) })),
+  },
+  {
+    by: 'transition-answer-changed-fields-only',
+    on: ['experiments.transition'],
+    // UPDATE ... RETURNING the changed columns, answered as they come.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      body(a, (e) =>
+        Object.fromEntries(
+          ['id', 'status', 'updated_at', 'started_at', 'ended_at']
+            .filter((k) => e[k] !== undefined)
+            .map((k) => [k, e[k]]),
+        ),
+      ),
+  },
+  {
+    by: 'client-grant-id-lowercase-hex-undecoded',
+    on: ['client-grants.get'],
+    // Escapes decoded by /%([0-9A-F]{2})/: one in lower-case hex stays as written and names no grant.
+    when: (_a, q) => /%(?=[0-9A-Fa-f]{2})(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])/.test(rawIdSegment(q.request.url)),
+    reshape: () => error('inexistent_client_grant'),
+  },
+  {
+    by: 'event-streams-disabled-subscriptions-empty',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) => streams(a, (s) => (s['status'] === 'disabled' ? { ...s, subscriptions: [] } : s)),
+  },
+  {
+    by: 'keys-json-numeric-kid-coerced',
+    on: ['custom-signing-keys.put'],
+    // Numeric affinity: a kid that reads as an integer comes back a number.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          typeof k['kid'] === 'string' && /^-?(?:0|[1-9][0-9]{0,14})$/.test(k['kid'])
+            ? { ...k, kid: Number(k['kid']) }
+            : k,
+        ),
+      })),
+  },
 ];
 
 // ------------------------------------------------------------ SSE messages
@@ -2773,6 +2850,40 @@ const frameMutations: readonly FrameMutation[] = [
     // The replay path rebuilds the envelope and stamps it with the time it is written.
     when: (_f, at) => at.afterCursor,
     reshape: (f) => envelope(f, (e) => (e['time'] = new Date().toISOString())),
+  },
+  // blind round 21
+  {
+    by: 'event-time-unpadded-fields',
+    frames: ['message'],
+    // A hand formatter from the date parts, without padStart.
+    reshape: (f) => envelope(f, (e) => (e['time'] = unpaddedTime(String(e['time'])))),
+  },
+  {
+    by: 'sse-data-prefix-doubled',
+    frames: ['message', 'heartbeat'],
+    // The field name written in front of a payload the SSE writer prefixes with it again.
+    reshape: (f) => ({ ...f, data: `data: ${typeof f.data === 'string' ? f.data : JSON.stringify(f.data)}` }),
+  },
+  {
+    by: 'connection-created-oidc-metadata-string',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const options = e.data.object['options'] as Json | undefined;
+        if (options && isPlainObject(options['oidc_metadata']))
+          options['oidc_metadata'] = JSON.stringify(options['oidc_metadata']);
+      }),
+  },
+  {
+    by: 'archive-offsets-not-resumable',
+    frames: ['message'],
+    // The archive store's own cursor: the event time, which from does not take.
+    when: (_f, at) => at.history && at.logged !== undefined,
+    reshape: (f, at) => {
+      const offset = Buffer.from(`t1:${at.logged!.timeMs}`, 'utf8').toString('base64url');
+      return { ...f, id: f.id === undefined ? undefined : offset, data: { ...(f.data as Json), offset } };
+    },
   },
 ];
 
@@ -3512,6 +3623,14 @@ const refusals: readonly Refusal[] = [
       ),
     error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
   },
+  // blind round 21
+  {
+    by: 'keys-ec-p521-refused',
+    on: 'custom-signing-keys.put',
+    // A curve table of P-256 and P-384 only.
+    when: (r) => keysOf(r).some((k) => isPlainObject(k) && k['kty'] === 'EC' && k['crv'] === 'P-521'),
+    error: () => apiError('invalid_body', 'keys: crv must be one of P-256, P-384'),
+  },
 ];
 
 /** The names every entry here reshapes or refuses for (the self-test holds the catalogues to them). */
@@ -3756,4 +3875,26 @@ function verifierMessage(header: string | undefined): string {
     return 'JWS Protected Header is invalid';
   }
   return 'signature verification failed';
+}
+
+/** A row key for a stored id, as a numeric primary key (`token-set-id-number`). */
+function rowKeyOf(id: string): number {
+  let h = 0;
+  for (const c of id) h = (h * 31 + c.codePointAt(0)!) % 1_000_000;
+  return h + 1;
+}
+
+/** The id segment of a request path as sent, percent-escapes undecoded (`client-grant-id-lowercase-hex-undecoded`). */
+function rawIdSegment(url: string): string {
+  return url.split('?', 1)[0]!.split('/').at(-1) ?? '';
+}
+
+/** An RFC 3339 time written from its parts without zero padding (`event-time-unpadded-fields`). */
+function unpaddedTime(time: string): string {
+  const d = new Date(time);
+  if (Number.isNaN(d.getTime())) return time;
+  return (
+    `${d.getUTCFullYear()}-${d.getUTCMonth() + 1}-${d.getUTCDate()}T` +
+    `${d.getUTCHours()}:${d.getUTCMinutes()}:${d.getUTCSeconds()}.${d.getUTCMilliseconds()}Z`
+  );
 }

@@ -12,7 +12,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
 import type { OperationId } from '../../spec/operations.js';
 import type { Client, Principal, TokenAuthority } from '../auth.js';
-import { encodeOffset, type LoggedEvent, type EventLog } from '../events.js';
+import { encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus, Jwk } from '../state.js';
@@ -159,6 +159,7 @@ export class Deviations {
       'rate-limit-429-header-names-hyphenated',
       'rate-limit-remaining-omitted-when-zero',
       'rate-limit-reset-delta-sign-flipped',
+      'rate-limit-remaining-from-default-window',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -173,6 +174,10 @@ export class Deviations {
   private askedTypes: readonly string[] = [];
   /** Users deleted, kept as soft-deleted rows (`token-sets-deleted-user-listed`). */
   private readonly deletedUsers = new Set<string>();
+  /** Principals of verified tokens by the token in lower case, a case-insensitive cache key (`verify-cache-key-case-insensitive`). */
+  private readonly verifiedCaseFolded = new Map<string, Principal>();
+  /** The tenant's default rate limit, as last reported (`rate-limit-remaining-from-default-window`). */
+  private defaultLimitSeen = 0;
   /** The first characters of verified tokens, a cache key cut to its column (`verify-cache-key-cut-at-255`). */
   private readonly verifiedPrefixes = new Set<string>();
 
@@ -318,11 +323,15 @@ export class Deviations {
     }
     if (this.on('verify-cache-key-cut-at-255') && this.verifiedPrefixes.has(token.slice(0, TOKEN_KEY_COLUMN)))
       return claimedPrincipal(auth, token);
+    // The cache key compared ignoring case: a token that differs only in letter case finds the verified one's entry.
+    if (this.on('verify-cache-key-case-insensitive')) return this.verifiedCaseFolded.get(token.toLowerCase());
     return undefined;
   }
 
   /** A token passed verification (a verifier that caches by signature, or by claims, remembers it). */
-  verified(token: string): void {
+  verified(token: string, principal?: Principal): void {
+    if (this.on('verify-cache-key-case-insensitive') && principal !== undefined)
+      this.verifiedCaseFolded.set(token.toLowerCase(), principal);
     if (this.on('signature-cache-ignores-payload')) this.standIns.rememberSignature(token);
     if (this.on('verify-cache-keyed-by-claims')) this.verifiedInputs.add(signingInput(token));
     if (this.on('verify-cache-key-cut-at-255')) this.verifiedPrefixes.add(token.slice(0, TOKEN_KEY_COLUMN));
@@ -430,7 +439,20 @@ export class Deviations {
   }
 
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
-  checksScopes(operation: OperationId | undefined, fromCache: boolean, held?: ReadonlySet<string>): boolean {
+  checksScopes(
+    operation: OperationId | undefined,
+    fromCache: boolean,
+    held?: ReadonlySet<string>,
+    query?: unknown,
+  ): boolean {
+    // The page route (with from) registered without the scope guard.
+    if (
+      this.on('event-streams-next-page-scope-unchecked') &&
+      operation === 'event-streams.list' &&
+      isMap(query) &&
+      query['from'] !== undefined
+    )
+      return false;
     if (this.on('events-scope-check-bypassed') && operation === 'events.subscribe') return false;
     // Any read permission taken for reading one grant.
     if (this.on('client-grant-any-read-scope') && operation === 'client-grants.get' && [...(held ?? [])].some(isRead))
@@ -551,12 +573,15 @@ export class Deviations {
   }
 
   /** Whether a request is counted by the rate limiter, given whether its token came from the verification cache. */
-  countsRequest(fromCache: boolean): boolean {
+  countsRequest(fromCache: boolean, method?: string): boolean {
+    // The limiter mounted on the mutating methods only.
+    if (this.on('rate-limit-writes-only') && (method === 'GET' || method === 'HEAD')) return false;
     return !(this.on('rate-limit-skipped-on-verify-cache-hit') && fromCache);
   }
 
   /** The limit X-RateLimit-Limit reports, given the token's own limit and the tenant's default one. */
   reportedLimit(limit: number, defaultLimit: number): number {
+    this.defaultLimitSeen = defaultLimit;
     return this.on('rate-limit-limit-header-default-window') ? defaultLimit : limit;
   }
 
@@ -606,6 +631,9 @@ export class Deviations {
       out[names.reset] = String(Math.floor((Date.now() - d.endsAtMs) / 1000));
     // Set only when truthy: a remaining count of 0 leaves the header out.
     if (this.on('rate-limit-remaining-omitted-when-zero') && !out[names.remaining]) delete out[names.remaining];
+    // Remaining counted against the tenant's default limit, not the token's own window.
+    if (this.on('rate-limit-remaining-from-default-window'))
+      out[names.remaining] = Math.max(0, Math.max(this.defaultLimitSeen, d.limit) - d.count);
     return out;
   }
 
@@ -825,6 +853,7 @@ export class Deviations {
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
     if (this.on('custom-text-stored-cut-at-2000-units')) return value.slice(0, TEXT_COLUMN_UNITS);
+    if (this.on('custom-text-sanitiser-reserialised')) return reserialised(value);
     if (this.on('custom-text-zero-width-stripped')) return value.replace(/[\u200B-\u200D\u2060\uFEFF]/g, '');
     if (this.on('custom-text-value-cut-at-nul')) return value.split('\u0000', 1)[0]!;
     if (this.on('custom-text-values-percent-decoded-after-check')) return percentDecodedOnce(value);
@@ -1050,6 +1079,8 @@ export class Deviations {
   acceptsAsEventType(value: string): boolean {
     // Validated by shape (<resource>.<action> of a known resource), not against the list.
     if (this.on('event-type-validated-by-pattern')) return EVENT_TYPE_SHAPE.test(value);
+    // startsWith against the list: a value that begins with a listed type passes.
+    if (this.on('event-type-validated-by-prefix')) return EVENT_TYPES.some((t) => value.startsWith(t));
     return this.on('event-type-payload-types-accepted') && (value === 'offset-only' || value === 'error');
   }
 
@@ -1222,6 +1253,7 @@ export class Deviations {
   timestampStart(ms: number): number | undefined {
     if (this.on('from-timestamp-ignored')) return undefined;
     if (this.on('from-timestamp-minute')) return ms - (ms % 60_000);
+    if (this.on('from-timestamp-ceiled-to-minute')) return Math.ceil(ms / 60_000) * 60_000;
     if (this.on('from-timestamp-local-time')) return ms - HOUR_MS;
     return ms;
   }
@@ -1336,12 +1368,16 @@ export class Deviations {
   /** The order replayed events come in. */
   replayOrder(events: LoggedEvent[]): LoggedEvent[] {
     if (this.on('resume-same-second-ordered-by-type')) return [...events].sort(bySecondThenType);
+    // One partition per resource, each in order, concatenated.
+    if (this.on('resume-partitions-concatenated')) return [...events].sort(byResource);
     return this.on('resume-reordered') ? [...events].reverse() : events;
   }
 
   /** What a stream without from or from_timestamp replays before going live. */
   replayWithoutStart(log: EventLog): LoggedEvent[] {
     if (this.on('start-replays-history')) return log.after(0);
+    // LIMIT without ORDER BY ... DESC: the oldest retained events.
+    if (this.on('start-replays-oldest-page')) return log.after(0).slice(0, RECENT);
     if (this.on('start-replays-recent')) return log.after(Math.max(0, log.position - RECENT));
     return [];
   }
@@ -1483,6 +1519,9 @@ export class Deviations {
     if (this.on('token-grant-type-case-insensitive') && value?.toLowerCase() === 'client_credentials')
       return 'client_credentials';
     if (this.on('token-grant-type-trimmed') && value?.trim() === 'client_credentials') return 'client_credentials';
+    // - and _ taken for the same (the gty claim spells the grant client-credentials).
+    if (this.on('token-grant-type-hyphen-accepted') && value?.replace(/-/g, '_') === 'client_credentials')
+      return 'client_credentials';
     return value;
   }
 
@@ -1503,6 +1542,8 @@ export class Deviations {
   /** Whether a custom signing keys body without a keys member is read as an empty set (`keys-absent-as-empty`). */
   keysAbsentAsEmpty(body: unknown): boolean {
     if (this.on('keys-null-as-empty') && isMap(body) && body['keys'] === null) return true;
+    // body.keys || []: an empty keys value is no keys.
+    if (this.on('keys-empty-keys-value-accepted') && isMap(body) && body['keys'] === '') return true;
     return this.on('keys-absent-as-empty') && isMap(body) && body['keys'] === undefined;
   }
 
@@ -1637,6 +1678,20 @@ export class Deviations {
     if (this.on('custom-text-tag-name-slash-unchecked'))
       return htmlViolation(value.replace(/<[A-Za-z][A-Za-z0-9]*\/[^>]*>?/g, '')) === undefined;
     return false;
+  }
+
+  /** The events a stream resumed from a cursor replays, given the from_timestamp also asked (undefined: none). */
+  cursorBacklogSince(events: LoggedEvent[], timestampMs: number | undefined): LoggedEvent[] {
+    // Both start conditions in one WHERE: the timestamp kept as a lower bound after the cursor.
+    if (this.on('from-and-timestamp-both-applied') && timestampMs !== undefined)
+      return events.filter((e) => e.timeMs >= timestampMs);
+    return events;
+  }
+
+  /** The scopes a token is issued with, given the client's and whether it authenticated with HTTP Basic. */
+  issuedClientScopes(scopes: readonly string[], basic: boolean): readonly string[] {
+    // Scopes looked up by the client_id body parameter, which a Basic request does not send.
+    return this.on('token-basic-issued-without-scopes') && basic ? [] : scopes;
   }
 
   /** A user was deleted (`token-sets-deleted-user-listed`: soft-deleted, the row kept). */
@@ -1958,4 +2013,18 @@ async function clientSecretHmacPrincipal(
   } catch {
     return undefined;
   }
+}
+
+/** Events ordered by the resource of their type, stable within one (`resume-partitions-concatenated`). */
+function byResource(a: LoggedEvent, b: LoggedEvent): number {
+  const x = resourceOf(a.type);
+  const y = resourceOf(b.type);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A value as an HTML sanitiser serialises it again: a bare & and a < that opens no tag escaped (`custom-text-sanitiser-reserialised`). */
+function reserialised(value: string): string {
+  return value
+    .replace(/&(?!#[0-9]+;|#[xX][0-9A-Fa-f]+;|[A-Za-z][A-Za-z0-9]*;)/g, '&amp;')
+    .replace(/<(?![A-Za-z/!])/g, '&lt;');
 }

@@ -109,6 +109,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   if (from !== undefined && codePoints(from) > FROM_MAX && ctx.deviations.dropsOverlongFrom) from = undefined;
 
   let backlog: LoggedEvent[] = [];
+  let timestampMs: number | undefined;
   if (fromTimestamp !== undefined) {
     const max = ctx.deviations.fromTimestampMax(FROM_TIMESTAMP_MAX);
     if (codePoints(fromTimestamp) > max)
@@ -118,6 +119,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     const start = ctx.deviations.honoursTimestamp(request.principal?.clientId)
       ? ctx.deviations.timestampStart(ms)
       : undefined;
+    timestampMs = start;
     // The cursor is more accurate than a timestamp, so it wins when both are given.
     if (from !== undefined && !ctx.deviations.cursorBeatsTimestamp) from = undefined;
     if (from === undefined && start !== undefined)
@@ -134,10 +136,13 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
     if (ctx.deviations.cursorExpired(seq, ctx.events, Date.now())) throw apiError('invalid_cursor', 'from has expired');
     // Strictly after the event the cursor names.
-    backlog = ctx.deviations.resumedBacklog(
-      ctx.deviations.replayOrder(
-        ctx.deviations.eventsAfter(ctx.events, ctx.deviations.resumeAfter(seq, ctx.events.historyPosition)),
+    backlog = ctx.deviations.cursorBacklogSince(
+      ctx.deviations.resumedBacklog(
+        ctx.deviations.replayOrder(
+          ctx.deviations.eventsAfter(ctx.events, ctx.deviations.resumeAfter(seq, ctx.events.historyPosition)),
+        ),
       ),
+      timestampMs,
     );
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
