@@ -258,7 +258,7 @@ test.describe('token endpoint @auth', () => {
 
   const grantType = declareRules('oauth.token.grant-type');
   test(
-    'should refuse the documented request with grant_type empty, of another grant type whose own parameters it lacks, or a near miss of client_credentials (case folded, padded, invisible characters, cut, look-alike letters), and issue no token (RFC 6749 4.4.2: "Value MUST be set to client_credentials"; 5.2)',
+    'should refuse the documented request with grant_type empty, of another grant type whose own parameters it lacks, or a near miss of client_credentials (case folded, padded, invisible characters, cut, look-alike letters, separators swapped or dropped), and issue no token (RFC 6749 4.4.2: "Value MUST be set to client_credentials"; 5.2)',
     grantType,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');

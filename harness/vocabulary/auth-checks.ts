@@ -649,7 +649,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
 
   const segments = signature();
   test(
-    "should refuse the run's token with each JWS segment out of its base64url partition (RFC 7515 3.1, 5.2, 7.1; RFC 4648 5): characters appended or cut, padding, characters outside the alphabet, the standard alphabet, another token's signature (the forms that are no compact serialisation left to their own check)",
+    "should refuse the run's token with each JWS segment out of its base64url partition (RFC 7515 3.1, 5.2, 7.1; RFC 4648 5): characters appended or cut, letters in the other case, padding, characters outside the alphabet, the standard alphabet, another token's signature (the forms that are no compact serialisation left to their own check)",
     segments,
     async ({ api, anonApi, config }) => {
       const token = runJws("run's token", config.runToken);

@@ -295,10 +295,18 @@ export function notCompactForms(token: string): Array<{ what: string; token: str
   return out;
 }
 
+/** `s` with the case of its ASCII letters swapped: all of them, or only the one at `at`. */
+function swapCase(s: string, at?: number): string {
+  const swap = (c: string) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
+  if (at === undefined) return s.replace(/[A-Za-z]/g, swap);
+  return at < 0 ? s : `${s.slice(0, at)}${swap(s.charAt(at))}${s.slice(at + 1)}`;
+}
+
 /**
  * The partitions of each segment of a JWS compact serialisation (RFC 7515 3.1, 7.1; BASE64URL per RFC
  * 7515 2 and RFC 4648 5: the URL-safe alphabet, no padding, no other character), applied to the run's
- * token: each segment with base64url characters appended, cut by one character and by several, padded
+ * token: each segment with base64url characters appended, cut by one character and by several, its
+ * letters' case swapped (all, or one), padded
  * with =, with a character outside the alphabet inside (+, /, a space, a non-ASCII letter), in the
  * standard alphabet; and the signature of `other` (another token) on the run token's header and
  * payload. Those notCompactForms already makes are left out. Every one is a token whose signature does
@@ -338,6 +346,10 @@ export function segmentPartitions(token: string, other?: string): Array<{ what: 
       ['its last character cut', seg.slice(0, -1)],
       ['its last four characters cut (three bytes fewer)', seg.slice(0, -4)],
       ['its first character cut', seg.slice(1)],
+      // Letters in the other case: base64url is case-sensitive (RFC 4648 5), so the bytes differ, though a
+      // lookup that folds case (a cache of verified tokens under a case-insensitive key) finds the original.
+      ['the case of every letter swapped', swapCase(seg)],
+      ['the case of one letter swapped', swapCase(seg, seg.search(/[A-Za-z]/))],
     ];
     for (const [what, s] of alphabet) if (s && changesBytes(s)) push(`the ${name} segment with ${what}`, withSeg(s));
     // Outside the alphabet or padding: refused by the decoding RFC 7515 5.2 prescribes, whatever the bytes.

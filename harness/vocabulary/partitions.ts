@@ -996,8 +996,9 @@ function spacedIds(id: string): Array<{ what: string; raw: string; decoded: stri
  * One near miss of an enum value in each class nearMisses() draws from, every
  * time: case folded (all upper, capitalised, one letter up), padded (space,
  * tab, no-break space, either end), invisible characters (zero-width space,
- * NUL, a byte-order mark), cut, doubled and look-alike letters. For checks
- * that must meet each class on every run, not only where the sample falls.
+ * NUL, a byte-order mark), cut, doubled, look-alike letters, separators
+ * swapped or dropped. For checks that must meet each class on every run, not
+ * only where the sample falls.
  */
 export function nearMissSpellings(value: string): string[] {
   const mid = Math.floor(value.length / 2);
@@ -1018,8 +1019,16 @@ export function nearMissSpellings(value: string): string[] {
     // Compatibility spellings NFKC folds onto the value (UAX #15): fullwidth letters, mathematical bold letters.
     compatible(value, 0xff21 - 0x41, 0xff41 - 0x61),
     compatible(value, 0x1d400 - 0x41, 0x1d41a - 0x61),
+    // Its separators read as one another or dropped (a comparison that normalises "-" to "_", or strips
+    // punctuation): each separator the value holds, every occurrence, as each other separator and as nothing.
+    ...SEPARATORS.filter((sep) => value.includes(sep)).flatMap((sep) =>
+      [...SEPARATORS.filter((other) => other !== sep), ''].map((other) => value.replaceAll(sep, other)),
+    ),
   ].filter((v, i, all) => v !== value && all.indexOf(v) === i);
 }
+
+/** The punctuation that separates the words of identifiers, enum values and event types. */
+const SEPARATORS = ['_', '-', '.', ':'] as const;
 
 /** `value` with its ASCII letters moved by the offsets given (upper, lower case) to letters NFKC folds back. */
 function compatible(value: string, upper: number, lower: number): string {
