@@ -464,6 +464,24 @@ test.describe('event streams @event-streams', () => {
 });
 
 authChecks('event-streams.list', (api, _c, auth) => api.get(LIST, { auth, query: { take: 1 } }));
+// The next page: a request with from may be served apart from the first page's.
+authChecks(
+  'event-streams.list',
+  (api, _c, auth, from) => {
+    test.skip(
+      from === undefined,
+      'The first page of one stream has no next cursor: the target lists one stream or none',
+    );
+    return api.get(LIST, { auth, query: { take: 1, from: from! } });
+  },
+  {
+    target: async (api, config) => {
+      const next = (await readOnce(api, config, { take: 1 })).body as Partial<Page> | undefined;
+      return typeof next?.next === 'string' && next.next !== '' ? next.next : undefined;
+    },
+    query: "from, the next page's cursor",
+  },
+);
 // The probe reads a listed stream, so that the run's token can be seen accepted (2xx) and a forged one seen refused.
 authChecks('event-streams.get', (api, _c, auth, id) => api.get(one(id ?? 'z'.repeat(26)), { auth }), {
   target: async (api, config) => (await firstPage(api, config))?.eventStreams?.[0]?.id,

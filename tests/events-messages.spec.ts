@@ -194,3 +194,18 @@ authChecks('events.subscribe', async (api, c, auth) => {
   conn.close();
   return { ...streamExchange(conn), authorization: authorizationKind(auth) };
 });
+// With each query parameter that chooses what the stream holds: a server may serve a filtered stream, or one
+// that starts from a time, by another route.
+for (const [query, what] of [
+  [{ event_type: 'user.created' }, 'an event_type filter'],
+  [{ from_timestamp: new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z') }, 'from_timestamp'],
+] as const)
+  authChecks(
+    'events.subscribe',
+    async (api, c, auth) => {
+      const conn = await subscribe(c.baseUrl, api.token, { auth, maxRps: c.maxRps, query });
+      conn.close();
+      return { ...streamExchange(conn), authorization: authorizationKind(auth) };
+    },
+    { query: what },
+  );

@@ -19,7 +19,7 @@
 import type { Api, Authorization, Exchange } from '../requests/client.ts';
 import { must, mustBeJsonErrorBody, mustRefuse, mustStatus, observe } from './must.ts';
 import type { Config } from '../run/config.ts';
-import { atReadOnlyBudget, test } from '../fixtures/fixtures.ts';
+import { atReadOnlyBudget, skipBeyondReadOnlyBudget, test } from '../fixtures/fixtures.ts';
 import { declareRules, type Declaration, type Declared } from './declare.ts';
 import {
   changedPayloadToken,
@@ -53,6 +53,13 @@ export interface AuthCheckOptions {
    * does not depend on the body.
    */
   body?: string;
+  /**
+   * The probe sends an optional query parameter the document gives the operation (e.g. `from, the next
+   * page's cursor`): the checks of credentials and scopes run for it too, since a server may serve the
+   * request with it by another route, one without its guard. Left out of a read-only run against a tenant
+   * (its request budget); the forged tokens are left to the plain probe.
+   */
+  query?: string;
 }
 
 /** What acceptance of the run's token is, per probe. */
@@ -466,15 +473,17 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       return found.get(config.baseUrl)!;
     },
   };
-  test.describe(`authentication of ${op.method} ${op.path}${opts.body ? ` with ${opts.body}` : ''} @auth ${op.tag}`, () => {
+  const variant = opts.body ?? opts.query;
+  test.describe(`authentication of ${op.method} ${op.path}${variant ? ` with ${variant}` : ''} @auth ${op.tag}`, () => {
     test.beforeEach(({ config }) => {
       test.skip(
         op.writes && config.writes === 'none',
         'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused',
       );
+      if (opts.query) skipBeyondReadOnlyBudget(config, `the checks of a request with ${opts.query} are`);
     });
     credentialChecks(p);
-    if (!opts.body) forgedTokenChecks(p);
+    if (!variant) forgedTokenChecks(p);
     scopeAndAcceptanceChecks(p);
   });
 }
