@@ -896,7 +896,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const otherTypes = declareRules('jwks.keys', 'jwk.types', 'custom-signing-keys.put.json');
   test(
-    'should refuse keys, and each member of a key, in another JSON type than the JWK gives it (RFC 8259 3, RFC 7517 4): wrapped in an array or an object, a number, a boolean, null, spelt as a string, and store nothing',
+    'should refuse keys, and each member of a key, in another JSON type than the JWK gives it (RFC 8259 3, RFC 7517 4): wrapped in an array or an object, a number, a boolean, null, the empty value of each other type, spelt as a string, and store nothing',
     otherTypes,
     async ({ api, config }) => {
       const key: Record<string, unknown> = { ...certifiedJwk('conformance-types'), use: 'sig', key_ops: ['verify'] };

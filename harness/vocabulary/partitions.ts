@@ -1048,8 +1048,10 @@ function compatible(value: string, upper: number, lower: number): string {
 /**
  * A valid JSON value in each other type RFC 8259 3 defines: wrapped in an
  * array, wrapped in an object, a number, true, false, null, and (for a value
- * that is not a string) a string spelling it. A server that coerces (String(),
- * the first element, a member of an object) lets one through.
+ * that is not a string) a string spelling it; and the empty value of each
+ * other type ("", 0, [], {}). A server that coerces (String(), the first
+ * element, a member of an object, a default for a falsy value) lets one
+ * through.
  */
 export function otherJsonTypes(valid: unknown): Array<{ what: string; value: unknown }> {
   const out: Array<{ what: string; value: unknown }> = [
@@ -1059,7 +1061,13 @@ export function otherJsonTypes(valid: unknown): Array<{ what: string; value: unk
     { what: 'true', value: true },
     { what: 'false', value: false },
     { what: 'null', value: null },
+    // The empty value of each type (and 0): what a server reading `value || default` takes for no value.
+    { what: 'zero', value: 0 },
   ];
+  if (typeof valid !== 'string') out.push({ what: 'an empty string', value: '' });
+  if (!Array.isArray(valid)) out.push({ what: 'an empty array', value: [] });
+  if (typeof valid !== 'object' || valid === null || Array.isArray(valid))
+    out.push({ what: 'an empty object', value: {} });
   if (typeof valid !== 'string') out.push({ what: 'the valid value spelt as a string', value: JSON.stringify(valid) });
   if (Array.isArray(valid) && valid.length) {
     out.push({ what: 'its first item, unwrapped', value: valid[0] });
