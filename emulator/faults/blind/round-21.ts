@@ -61,6 +61,8 @@ export const round21 = [
     how: 'The limiter is mounted on the mutating methods only (POST, PUT, PATCH, DELETE): GET requests, the token-set listing among them, are never counted nor answered 429 however many are sent, and carry no X-RateLimit-* headers.',
     needs: 'rate-limit-probe',
     round: 21,
+    disputed:
+      "Numeric limits and windows are not shown (Limits: \"Numeric rate-limit values and windows: not shown\"), and so neither is which requests count: a token-set listing that reaches no limit within the probe's budget is a listing whose limit lies beyond the probe (the rule's note: an observation, not a failure), and the limit on writes says nothing of the listing's (the real deployment limits each endpoint apart). Headers on the 429 alone are conformant too (the guard rate-limit-on-429-only).",
   },
 
   // ----------------------------------------------------------- token sets
@@ -136,6 +138,8 @@ export const round21 = [
     rule: 'events.resume.no-loss',
     how: 'Events served from the archive (the history before the service started, replayed by from_timestamp) carry an offset of the archive store, a time cursor (base64url of t1:<epoch ms>), which from does not take: resuming from such an event is refused 400 invalid_cursor instead of delivering the events after it.',
     round: 21,
+    disputed:
+      'How long a cursor stays valid is not shown (Open points 4): a server that refuses the cursors of events logged before some moment (its archive) and resumes from those after it has cursors that expire by the age of their position, as the guard cursor-expires (refused past an hour) does conformantly; no cursor is refused while an older one is accepted, the relation the document does fix.',
   },
   {
     name: 'from-timestamp-ceiled-to-minute',
@@ -166,6 +170,8 @@ export const round21 = [
     how: 'The EC curve table holds P-256 and P-384 only (the curves of ES256 and ES384, without ES512): a valid EC public key on P-521 (RFC 7518 6.2.1.1) is refused 400, though EC is a documented kty and the JWKS is valid.',
     needs: 'writes',
     round: 21,
+    disputed:
+      'Which key types a server takes is not shown ("kty: EC is a value; the full list of allowed values: not shown"; "Which fields are required per key type and what each field\'s format is: not shown"): a server that takes EC keys on P-256 and P-384 and refuses P-521 still takes EC keys; the curves are as open as the types, and the suite requires EC P-256 alone.',
   },
   {
     name: 'keys-empty-keys-value-accepted',
@@ -182,5 +188,7 @@ export const round21 = [
     how: 'Every value passes through the HTML sanitiser, which parses and serialises it again: plain text holding a bare & or < (Terms & Conditions, 1 < 2) is stored and answered as Terms &amp; Conditions, 1 &lt; 2, so the resulting map is not the text set.',
     needs: 'writes',
     round: 21,
+    disputed:
+      'Values "may be plain text or rich HTML limited to basic styling tags and hyperlinks" and the answer is "the resulting text keys and values": a server that treats every value as HTML and sanitises it by parsing and serialising it again (as the OWASP XSS prevention cheat sheet recommends; DOMPurify does this) answers Terms &amp; Conditions for Terms & Conditions, the same HTML, since it cannot know which a value is. Text without & < > " \' is checked answered as sent.',
   },
 ] as const satisfies readonly Fault[];
