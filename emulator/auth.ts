@@ -315,7 +315,7 @@ async function tokenHandler(
   const header = request.headers.authorization;
   let basic: { id: string; secret: string } | null = null;
   if (header !== undefined && /^Basic\b/i.test(header)) {
-    basic = parseBasic(header);
+    basic = parseBasic(ctx.deviations.basicHeader(header));
     if (basic === null)
       throw new OAuthError(401, 'invalid_client', 'Malformed HTTP Basic client authentication', {
         'www-authenticate': 'Basic realm="oauth"',
@@ -456,6 +456,7 @@ function admit(
   );
   if (
     required !== undefined &&
+    ctx.deviations.scopesFoundForPath(config.operation, request.url) &&
     !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation) &&
     ctx.deviations.checksScopes(config.operation, fromCache, held, request.query) &&
     ctx.deviations.checksScopesOfBody(config.operation, request.headers['content-type']) &&

@@ -37,6 +37,7 @@ import { round18 } from './blind/round-18.ts';
 import { round19 } from './blind/round-19.ts';
 import { round20 } from './blind/round-20.ts';
 import { round21 } from './blind/round-21.ts';
+import { round22 } from './blind/round-22.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -783,6 +784,7 @@ export const faults = [
   ...round19,
   ...round20,
   ...round21,
+  ...round22,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

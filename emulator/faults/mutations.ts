@@ -271,6 +271,68 @@ const VALIDATION_CODES: readonly ErrorCode[] = [
 // ---------------------------------------------------------------- answers
 
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 22
+  {
+    by: 'token-no-store-only-on-slashless-route',
+    on: ['oauth.token'],
+    // The alias with the trailing slash registered without the cache-header hook.
+    when: (_a, q) => q.request.url.split('?', 1)[0]!.endsWith('/'),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': undefined, pragma: undefined } }),
+  },
+  {
+    by: 'token-sets-404-message-unescaped',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('inexistent_user'),
+    // A string template: the id goes into the message as decoded, unescaped.
+    reshape: (a, q) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: `{"statusCode":404,"error":"Not Found","message":"The user ${param(q.request, 'id')} does not exist.","errorCode":"inexistent_user"}`,
+    }),
+  },
+  {
+    by: 'transition-updated-at-basic-format',
+    on: ['experiments.transition'],
+    reshape: (a) =>
+      body(a, (e) =>
+        typeof e['updated_at'] === 'string'
+          ? { ...e, updated_at: e['updated_at'].replace(/\.\d+/, '').replace(/[-:]/g, '') }
+          : e,
+      ),
+  },
+  {
+    by: 'transition-answer-id-lowercased',
+    on: ['experiments.transition'],
+    reshape: (a) => body(a, (e) => (typeof e['id'] === 'string' ? { ...e, id: e['id'].toLowerCase() } : e)),
+  },
+  {
+    by: 'client-grant-answer-trailing-comma',
+    on: ['client-grants.get'],
+    when: (a) => isPlainObject(a.body) && a.body['allow_all_scopes'] === undefined,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: `${JSON.stringify(a.body).slice(0, -1)},}`,
+    }),
+  },
+  {
+    by: 'event-streams-list-configuration-json-string',
+    on: ['event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) => {
+        const d = s['destination'];
+        return isPlainObject(d) && isPlainObject(d['configuration'])
+          ? { ...s, destination: { ...d, configuration: JSON.stringify(d['configuration']) } }
+          : s;
+      }),
+  },
+  {
+    by: 'event-stream-get-disabled-status-null',
+    on: ['event-streams.get'],
+    when: (a) => isPlainObject(a.body) && a.body['status'] === 'disabled',
+    reshape: (a) => body(a, (s) => ({ ...s, status: null })),
+  },
   // blind round 9
   {
     by: 'challenge-only-for-presented-token',
@@ -2506,6 +2568,41 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 22
+  {
+    by: 'offsets-base64-padded',
+    frames: ['message', 'heartbeat'],
+    reshape: (f) => {
+      const raw = String((f.data as Json)['offset']);
+      const offset = raw + '='.repeat((4 - (raw.length % 4)) % 4);
+      return { ...f, id: f.id === undefined ? undefined : offset, data: { ...(f.data as Json), offset } };
+    },
+  },
+  { by: 'heartbeat-without-event-field', frames: ['heartbeat'], reshape: (f) => ({ ...f, event: '' }) },
+  {
+    by: 'live-geo-names-null-for-loopback',
+    frames: ['message'],
+    when: (_f, at) => {
+      if (at.history) return false;
+      const request = at.logged?.envelope.data.context['request'] as { ip?: unknown } | undefined;
+      return typeof request?.ip === 'string' && LOCAL_ADDRESS.test(request.ip);
+    },
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const request = e.data.context['request'] as Json | undefined;
+        const geo = request?.['geo'];
+        if (request && isPlainObject(geo)) request['geo'] = Object.fromEntries(Object.keys(geo).map((k) => [k, null]));
+      }),
+  },
+  {
+    by: 'organization-event-type-from-collection',
+    frames: ['message'],
+    when: (f, at) => !at.history && (f.event === 'organization.created' || f.event === 'organization.deleted'),
+    reshape: (f) => {
+      const type = f.event.replace(/^organization\./, 'organizations.');
+      return { ...envelope(f, (e) => (e['type'] = type)), event: type };
+    },
+  },
   // blind round 9
   {
     by: 'live-envelope-id-number',
@@ -2890,6 +2987,17 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 22
+  {
+    by: 'custom-text-href-idn-refused',
+    on: 'custom-text.put',
+    // An ASCII-only URL pattern: a host name with other characters is no URL to it.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) => typeof v === 'string' && /href\s*=\s*["']?[a-z][a-z0-9+.-]*:\/\/[^/"'\s>]*[^\x00-\x7f]/i.test(v),
+      ),
+    error: () => apiError('invalid_body', 'Value holds a hyperlink that is not a valid URL'),
+  },
   // blind round 9
   {
     by: 'transition-id-undecoded',

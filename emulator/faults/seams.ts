@@ -10,7 +10,7 @@
 import { createHmac } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
-import type { OperationId } from '../../spec/operations.js';
+import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
 import type { Client, Principal, TokenAuthority } from '../auth.js';
 import { encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
@@ -160,6 +160,7 @@ export class Deviations {
       'rate-limit-remaining-omitted-when-zero',
       'rate-limit-reset-delta-sign-flipped',
       'rate-limit-remaining-from-default-window',
+      'rate-limit-reset-go-duration',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -438,6 +439,20 @@ export class Deviations {
     return scopes === undefined ? undefined : { scopes, all: false };
   }
 
+  /** Whether the route's scopes are found for the request's raw path (`scope-map-keyed-by-raw-path`: a template match on the path as sent). */
+  scopesFoundForPath(operation: OperationId | undefined, url: string): boolean {
+    if (!this.on('scope-map-keyed-by-raw-path') || operation === undefined) return true;
+    const template = new RegExp(`^/api/v2${operationSpec(operation).path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+    return template.test(url.split('?', 1)[0]!);
+  }
+
+  /** The HTTP Basic header as the token endpoint reads it (`token-basic-extra-space-refused`: split on one space). */
+  basicHeader(header: string): string {
+    if (!this.on('token-basic-extra-space-refused')) return header;
+    const parts = header.split(' ');
+    return `${parts[0]} ${parts[1] ?? ''}`;
+  }
+
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
   checksScopes(
     operation: OperationId | undefined,
@@ -464,6 +479,13 @@ export class Deviations {
 
   /** The media type a request body is matched by: the type without parameters, or a broken check's whole header. */
   requestMediaType(operation: OperationId | undefined, header: string, mediaType: string): string {
+    // Parameters split on ; and = with the quotes kept: charset="utf-8" is an unknown charset.
+    if (
+      this.on('custom-text-json-quoted-charset-415') &&
+      operation === 'custom-text.put' &&
+      /;\s*charset\s*=\s*"/i.test(header)
+    )
+      return `${mediaType}; charset=${header.split(/charset\s*=\s*/i)[1]!.trim()}`;
     if (this.on('keys-json-charset-415') && operation === 'custom-signing-keys.put') return header.trim().toLowerCase();
     // The type compared as written: Application/JSON is not application/json to it.
     if (this.on('media-type-case-sensitive-415') && operation === 'experiments.transition')
@@ -557,6 +579,8 @@ export class Deviations {
 
   /** The JWT a presented bearer token stands for. */
   bearerJwt(token: string): string {
+    // Segments decoded by a decoder that reads both base64 alphabets: + and / taken for - and _.
+    if (this.on('jwt-signature-std-base64-accepted')) return token.replace(/\+/g, '-').replace(/\//g, '_');
     if (this.on('bearer-padded-token-accepted')) return token.replace(/=+$/, '');
     if (this.on('token-jwt-padded-base64'))
       return token
@@ -629,6 +653,8 @@ export class Deviations {
     // Seconds to go with the operands swapped: now minus the window end.
     if (this.on('rate-limit-reset-delta-sign-flipped'))
       out[names.reset] = String(Math.floor((Date.now() - d.endsAtMs) / 1000));
+    // The refusal path formats the time left as a Go time.Duration ("37s", "1m0s").
+    if (this.on('rate-limit-reset-go-duration') && !d.allowed) out[names.reset] = goDuration(d.endsAtMs - Date.now());
     // Set only when truthy: a remaining count of 0 leaves the header out.
     if (this.on('rate-limit-remaining-omitted-when-zero') && !out[names.remaining]) delete out[names.remaining];
     // Remaining counted against the tenant's default limit, not the token's own window.
@@ -781,6 +807,18 @@ export class Deviations {
       return [...(sent as unknown[]), ...((stored as unknown[] | null) ?? []).slice((sent as unknown[]).length)];
     if (this.on('keys-put-appends') && operation === 'custom-signing-keys.put')
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
+    // Each text key set as a path: a dot opens a nested object.
+    if (this.on('custom-text-dotted-key-nested') && operation === 'custom-text.put' && isMap(sent)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(sent)) {
+        const path = k.split('.');
+        let at = out;
+        for (const part of path.slice(0, -1))
+          at = (isMap(at[part]) ? at[part] : (at[part] = {})) as Record<string, unknown>;
+        at[path.at(-1)!] = v;
+      }
+      return out;
+    }
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
       return { ...(stored as object), ...(sent as object) };
     // An empty map read as an update with nothing to change (`custom-text-empty-map-keeps-previous`).
@@ -938,6 +976,8 @@ export class Deviations {
       return allowed.some((l) => new RegExp(`^${l}[-_][A-Za-z0-9]+$`, 'i').test(value));
     if (part === 'language' && this.on('custom-text-language-case-insensitive'))
       return allowed.some((l) => l.toLowerCase() === value.toLowerCase());
+    if (part === 'page' && this.on('custom-text-page-regex-unanchored'))
+      return allowed.some((p) => new RegExp(p).test(value));
     if (part === 'page' && this.on('custom-text-page-case-insensitive'))
       return allowed.some((p) => p.toLowerCase() === value.toLowerCase());
     return part === 'language' ? this.on('custom-text-any-language') : this.on('custom-text-any-page');
@@ -945,6 +985,12 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    // Script tags stripped by one regex pass, the rest of the policy checked without them, the result not checked again.
+    if (this.on('custom-text-script-stripped-once') && SCRIPT_TAG.test(value)) {
+      let rest = value;
+      for (let before = ''; before !== rest;) [before, rest] = [rest, rest.replace(SCRIPT_TAGS, '')];
+      if (htmlViolation(rest) === undefined) return value.replace(SCRIPT_TAGS, '');
+    }
     if (this.markupSeenOtherwise(value)) return value;
     // Checked as a C string: up to the first NUL.
     if (this.on('custom-text-check-stops-at-nul') && htmlViolation(value.split('\u0000', 1)[0]!) === undefined)
@@ -1077,6 +1123,7 @@ export class Deviations {
 
   /** Whether an event_type value outside the list is accepted as a type (`event-type-payload-types-accepted`: the payload types). */
   acceptsAsEventType(value: string): boolean {
+    if (this.on('event-type-glob-accepted') && value.includes('*')) return true;
     // Validated by shape (<resource>.<action> of a known resource), not against the list.
     if (this.on('event-type-validated-by-pattern')) return EVENT_TYPE_SHAPE.test(value);
     // startsWith against the list: a value that begins with a listed type passes.
@@ -1104,6 +1151,11 @@ export class Deviations {
       // Matched as routing-key suffixes: connection.updated also matches organization.connection.updated.
       const bySuffix = (type: string) => [...types].some((t) => type === t || type.endsWith(`.${t}`));
       return { live: bySuffix, replayed: bySuffix };
+    }
+    if (this.on('event-type-glob-accepted') && types !== null) {
+      const patterns = [...types].map(globPattern);
+      const byGlob = (type: string) => patterns.some((p) => p.test(type));
+      return { live: byGlob, replayed: byGlob };
     }
     if (this.on('event-type-filter-by-resource') && types !== null) {
       const resources = new Set([...types].map(resourceOf));
@@ -1174,6 +1226,20 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    if (this.on('transition-json5-accepted') && operation === 'experiments.transition') {
+      try {
+        return parse(text);
+      } catch {
+        return parse(json5Relaxed(text));
+      }
+    }
+    if (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') {
+      try {
+        return parse(text);
+      } catch {
+        return parse(nonFiniteAsNull(text));
+      }
+    }
     if (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') {
       try {
         return parse(text);
@@ -1196,6 +1262,8 @@ export class Deviations {
   /** Whether JSON bodies of this operation go through `jsonBody` (else fastify's own parser alone reads them). */
   readsJsonBody(operation: OperationId | undefined): boolean {
     return (
+      (this.on('transition-json5-accepted') && operation === 'experiments.transition') ||
+      (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
       (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition')
     );
@@ -1402,7 +1470,12 @@ export class Deviations {
   // ------------------------------------------------ GET /event-streams
 
   /** The bounds and default of take. */
-  takeBounds(take: { min: number; max: number; default: number }): { min: number; max: number; default: number } {
+  takeBounds(
+    take: { min: number; max: number; default: number },
+    withFrom = false,
+  ): { min: number; max: number; default: number } {
+    // The range checked on the first page only: the page route with from reads any integer.
+    if (this.on('take-unchecked-with-from') && withFrom) return { ...take, min: 0, max: Infinity };
     if (this.on('take-0-accepted')) return { ...take, min: 0 };
     if (this.on('take-1-refused')) return { ...take, min: take.min + 1 };
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
@@ -1589,6 +1662,7 @@ export class Deviations {
         const c = ((parseInt(lead, 16) & 0x1f) << 6) | (parseInt(cont, 16) & 0x3f);
         return `%${c.toString(16).toUpperCase().padStart(2, '0')}`;
       });
+    if (this.on('path-invalid-utf8-octets-dropped')) url = withoutInvalidUtf8Escapes(url);
     if (this.on('api-prefix-case-insensitive')) url = url.replace(/^\/api\/v2(?=\/|\?|$)/i, '/api/v2');
     if (this.on('api-prefix-optional') && OPERATION_ROOTS.test(url)) return `/api/v2${url}`;
     if (!this.on('api-version-segment-ignored')) return url;
@@ -2028,3 +2102,57 @@ function reserialised(value: string): string {
     .replace(/&(?!#[0-9]+;|#[xX][0-9A-Fa-f]+;|[A-Za-z][A-Za-z0-9]*;)/g, '&amp;')
     .replace(/<(?![A-Za-z/!])/g, '&lt;');
 }
+
+/** A Go time.Duration's String() of a span rounded to the second (`rate-limit-reset-go-duration`). */
+function goDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  if (h > 0) return `${h}h${m}m${sec}s`;
+  return m > 0 ? `${m}m${sec}s` : `${sec}s`;
+}
+
+/** A path with the percent-escaped octets that are not UTF-8 dropped (`path-invalid-utf8-octets-dropped`). */
+function withoutInvalidUtf8Escapes(url: string): string {
+  return url.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    const bytes = run
+      .split('%')
+      .slice(1)
+      .map((h) => parseInt(h, 16));
+    const kept: number[] = [];
+    for (let i = 0; i < bytes.length;) {
+      const b = bytes[i]!;
+      const n =
+        b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+      const tail = n < 0 ? [] : bytes.slice(i + 1, i + 1 + n);
+      if (n >= 0 && tail.length === n && tail.every((c) => c >= 0x80 && c <= 0xbf)) {
+        kept.push(b, ...tail);
+        i += n + 1;
+      } else i += 1;
+    }
+    return kept.map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  });
+}
+
+/** JSON5-ish text made JSON (`transition-json5-accepted`): comments dropped, single quotes doubled, trailing commas cut. */
+function json5Relaxed(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+    .replace(/'((?:[^'\\]|\\.)*)'/g, (_m, inner: string) => JSON.stringify(inner.replace(/\\'/g, "'")))
+    .replace(/,\s*([}\]])/g, '$1');
+}
+
+/** NaN, Infinity and -Infinity outside strings read as null (`keys-json-nan-accepted`). */
+function nonFiniteAsNull(text: string): string {
+  return text.replace(/("(?:[^"\\]|\\.)*")|-?\b(?:NaN|Infinity)\b/g, (_m, str: string | undefined) => str ?? 'null');
+}
+
+/** An event_type glob (`event-type-glob-accepted`): * for any run of characters. */
+function globPattern(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+}
+
+/** Script start and end tags (`custom-text-script-stripped-once`). */
+const SCRIPT_TAG = /<\/?script\b/i;
+const SCRIPT_TAGS = /<\/?script\b[^>]*>/gi;

@@ -32,8 +32,8 @@ function decodeStreamCursor(ctx: EmulatorContext, cursor: string): number | unde
   return ctx.state.eventStreamIndexOf(id);
 }
 
-function parseTake(ctx: EmulatorContext, raw: string | undefined): number {
-  const take = ctx.deviations.takeBounds({ min: TAKE_MIN, max: TAKE_MAX, default: TAKE_DEFAULT });
+function parseTake(ctx: EmulatorContext, raw: string | undefined, withFrom: boolean): number {
+  const take = ctx.deviations.takeBounds({ min: TAKE_MIN, max: TAKE_MAX, default: TAKE_DEFAULT }, withFrom);
   if (raw === undefined) return take.default;
   // Canonical decimal only: no sign, no leading zero, no exponent.
   const n = ctx.deviations.takeValue(raw);
@@ -58,7 +58,7 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
     {
       ...operationRoute('event-streams.list'),
       handler: (request) => {
-        const take = parseTake(ctx, singleQuery(request, 'take'));
+        const take = parseTake(ctx, singleQuery(request, 'take'), singleQuery(request, 'from') !== undefined);
         const all = ctx.state.eventStreams;
         const from = ctx.deviations.listCursorOf(
           ctx.deviations.listCursorIn(singleQuery(request, 'from'), request.url),
