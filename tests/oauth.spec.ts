@@ -511,7 +511,7 @@ const LIST = pathOf('event-streams.list');
 test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @auth', () => {
   const ways = declareRules('oauth.token.client-auth', 'oauth.token.response');
   test(
-    "should issue a token the operations accept to the client's id and secret sent by HTTP Basic (form-urlencoded, the scheme in any case, with the client_id parameter beside it or not) as to the body parameters",
+    "should issue a token the operations accept to the client's id and secret sent by HTTP Basic (form-urlencoded, the scheme in any case, one space after it or more, with the client_id parameter beside it or not) as to the body parameters",
     ways,
     async ({ anonApi, config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
@@ -519,6 +519,11 @@ test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @aut
         ['HTTP Basic', { in: 'basic', scheme: 'Basic' }],
         ['HTTP Basic, the scheme in lower case', { in: 'basic', scheme: 'basic' }],
         ['HTTP Basic, the scheme in upper case', { in: 'basic', scheme: 'BASIC' }],
+        // RFC 9110 11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]: one space or more.
+        [
+          'HTTP Basic, two spaces after the scheme (RFC 9110 11.4: 1*SP)',
+          { in: 'basic', scheme: 'Basic', space: '  ' },
+        ],
         ['the body parameters client_id and client_secret', { in: 'body' }],
         // RFC 6749 3.2.1: a client "MAY use the client_id request parameter to identify itself" at the token
         // endpoint; the id alone authenticates nothing, so Basic with it is still one authentication method (2.3.1).

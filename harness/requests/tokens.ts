@@ -55,8 +55,11 @@ export const contentTypeOf = (f: TokenRequestForm) =>
 export const describeForm = (f: TokenRequestForm) =>
   `${f.body === 'form' ? 'a form body' : 'a JSON body'} to ${f.path}`;
 
-/** How the client authenticates: its id and secret in the body, or by HTTP Basic under this spelling of the scheme. */
-export type ClientAuthentication = { in: 'body' } | { in: 'basic'; scheme?: string };
+/**
+ * How the client authenticates: its id and secret in the body, or by HTTP Basic under this spelling of the
+ * scheme, followed by `space` (one space unless given; RFC 9110 11.4: credentials = auth-scheme 1*SP token68).
+ */
+export type ClientAuthentication = { in: 'body' } | { in: 'basic'; scheme?: string; space?: string };
 
 /** RFC 6749 2.3.1 and Appendix B: id and secret each encoded with application/x-www-form-urlencoded, joined by ":", then base64. */
 export function basicCredentials(clientId: string, clientSecret: string): string {
@@ -121,7 +124,7 @@ export async function requestToken(
         ...(form.accept === null ? {} : { accept: form.accept ?? 'application/json' }),
         ...(clientAuth.in === 'basic'
           ? {
-              authorization: `${clientAuth.scheme ?? 'Basic'} ${basicCredentials(creds.clientId, creds.clientSecret)}`,
+              authorization: `${clientAuth.scheme ?? 'Basic'}${clientAuth.space ?? ' '}${basicCredentials(creds.clientId, creds.clientSecret)}`,
             }
           : {}),
       },
