@@ -162,6 +162,40 @@ test.describe('event streams @event-streams', () => {
     });
   }
 
+  // The range holds on every page: a request with from (the next page's cursor) may be read apart.
+  const withFrom = declareRules(
+    'event-streams.list.take.range',
+    'event-streams.list.take.page-size',
+    'http.json-error-bodies',
+  );
+  test(
+    "should refuse take outside 1..100 with from, the next page's cursor, beside it, and accept 1 and 100 there",
+    withFrom,
+    async ({ api, config }) => {
+      skipBeyondReadOnlyBudget(config, 'the take partitions with a cursor are');
+      const first = (await readOnce(api, config, { take: 1 })).body as Partial<Page> | undefined;
+      const from = typeof first?.next === 'string' && first.next !== '' ? first.next : undefined;
+      test.skip(
+        from === undefined,
+        'The first page of one stream has no next cursor: the target lists one stream or none',
+      );
+      for (const take of ['0', '101', '-1', '1.5', 'ten']) {
+        const { ex } = await page(api, { take, from: from! });
+        mustRefuse(
+          withFrom.eventStreamsListTakeRange,
+          ex,
+          `take=${take} is outside the integers 1 to 100 (with from=${from})`,
+        );
+        mustBeJsonErrorBody(withFrom, ex);
+      }
+      for (const take of [1, 100]) {
+        const { ex, body } = await page(api, { take, from: from! });
+        mustSucceed(withFrom.eventStreamsListTakeRange, ex);
+        checkPageSize(ex, body, take, undefined);
+      }
+    },
+  );
+
   const spelt = declareRules('event-streams.list.take.range', 'http.json-error-bodies');
   test(
     'should refuse every spelling of take that no reading makes an integer from 1 to 100: digits then other characters, a fraction, an exponent or a wrap past the range, negative zero, digit separators, digits of other scripts',
