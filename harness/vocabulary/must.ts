@@ -338,8 +338,32 @@ export function notJsonTexts(valid: string): Array<{ what: string; body: string 
     { what: 'a no-break space after it (no JSON white space)', body: `${valid}\u00a0` },
     { what: 'a vertical tab before it', body: `\u000b${valid}` },
     { what: 'a form feed after it', body: `${valid}\u000c` },
+    // A member before its first one whose value or name no JSON grammar has (RFC 8259 4, 6, 7): literals of
+    // JavaScript and Python decoders, numbers JSON does not spell, escapes it does not define, a raw control
+    // character in a string, a name without quotes. A lenient decoder takes them and the valid body with them.
+    ...(valid.startsWith('{')
+      ? NOT_JSON_MEMBERS.map(([what, member]) => ({
+          what: `a member before its first whose ${what}`,
+          body: `{${member},${valid.slice(1)}`,
+        }))
+      : []),
   ];
 }
+
+const NOT_JSON_MEMBERS: ReadonlyArray<readonly [string, string]> = [
+  ['value is NaN', '"conformance":NaN'],
+  ['value is Infinity', '"conformance":Infinity'],
+  ['value is -Infinity', '"conformance":-Infinity'],
+  ['value is undefined', '"conformance":undefined'],
+  ['number has a plus sign (+1)', '"conformance":+1'],
+  ['number has a leading zero (01)', '"conformance":01'],
+  ['number starts with its point (.5)', '"conformance":.5'],
+  ['number ends with its point (1.)', '"conformance":1.'],
+  ['number is hexadecimal (0x1F)', '"conformance":0x1F'],
+  ['string holds an escape JSON does not define (\\x41)', '"conformance":"\\x41"'],
+  ['string holds a raw control character (U+0001)', '"conformance":"a\u0001b"'],
+  ['name has no quotes', 'conformance:1'],
+];
 
 /**
  * A body sent as application/json that is not JSON is refused, with a JSON
