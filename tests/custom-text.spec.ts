@@ -38,6 +38,7 @@ import {
   htmlPlainText,
   mapPositions,
   MARKUP_POSITIONS,
+  selfNested,
   mediaTypeSpellings,
   nearMisses,
   otherJsonTypes,
@@ -651,7 +652,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const activeRefused = declareRules('custom-text.put.html.restricted');
   test(
-    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, and at the end of a value with its tag left open, sent as JSON and form-encoded (property)',
+    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, at the end of a value with its tag left open, and its tag names split by a copy of the tag (<scr<script>ipt>), sent as JSON and form-encoded (property)',
     activeRefused,
     async ({ api, config }) => {
       const id = profile(config);
@@ -684,6 +685,13 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
                   config.customTextKey,
                   `${what}, ${end.what} (${JSON.stringify(end.at(html)).slice(0, 80)}), sent ${media}`,
                 );
+              // And its tag names split by a copy of the tag: removed once, the rest is the construct.
+              mustHoldNoActiveMarkup(
+                activeRefused.customTextPutHtmlRestricted,
+                await putAs(api, id, media, { [config.customTextKey]: selfNested(html) }),
+                config.customTextKey,
+                `${what}, its tag names split by a copy of the tag (${JSON.stringify(selfNested(html)).slice(0, 80)}), sent ${media}`,
+              );
             }
           }),
           fcParams(config, 4),

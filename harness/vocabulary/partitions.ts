@@ -586,6 +586,18 @@ export const activeMarkupGrid: fc.Arbitrary<Array<{ what: string; value: string;
   );
 
 /**
+ * The construct with each tag name split by a copy of its tag (the OWASP XSS filter evasion cheat sheet's
+ * <scr<script>ipt>): a filter that removes the tag once, rather than refusing it or removing it until none is
+ * left, assembles the construct from what remains.
+ */
+export function selfNested(markup: string): string {
+  return markup.replace(/<(\/?)([A-Za-z][A-Za-z0-9]*)/g, (_, slash: string, name: string) => {
+    const k = Math.max(1, Math.floor(name.length / 2));
+    return `<${slash}${name.slice(0, k)}<${slash}${name}>${name.slice(k)}`;
+  });
+}
+
+/**
  * A construct at the end of a value, its first tag left open, after its last attribute or inside that
  * attribute's value: alone, no element (HTML 13.2.5: end of file in a tag drops it); the page's markup after
  * the value completes the tag.
