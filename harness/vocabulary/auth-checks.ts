@@ -16,7 +16,7 @@
  * request, so that writes stay inside that file's snapshot/restore and run
  * one after another with the file's other writes.
  */
-import type { Api, Authorization, Exchange } from '../requests/client.ts';
+import type { Api, Authorization, Exchange, RequestOptions } from '../requests/client.ts';
 import { must, mustBeJsonErrorBody, mustRefuse, mustStatus, observe } from './must.ts';
 import type { Config } from '../run/config.ts';
 import { atReadOnlyBudget, skipBeyondReadOnlyBudget, test } from '../fixtures/fixtures.ts';
@@ -787,6 +787,21 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
   );
 }
 
+/**
+ * The client sending every request to the same path with the last letter of its first segment percent-encoded
+ * (upper-case hex): /client-grant%73/{id} for /client-grants/{id}, the same URI (RFC 3986 2.3, 6.2.2.2).
+ */
+function respelt(api: Api): Api {
+  const spell = (path: string) =>
+    path.replace(
+      /^\/([^/?]*?)([A-Za-z])(?=[/?]|$)/,
+      (_, head: string, letter: string) => `/${head}%${letter.charCodeAt(0).toString(16).toUpperCase()}`,
+    );
+  return Object.create(api, {
+    send: { value: (method: string, path: string, opts?: RequestOptions) => api.send(method, spell(path), opts) },
+  }) as Api;
+}
+
 /** A token without the in-scope scopes is refused; the run's token is accepted. */
 function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): void {
   const acceptance = ACCEPTANCE[id];
@@ -812,6 +827,37 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
       }
     });
   });
+
+  // The same operation under another spelling of its path (RFC 3986 2.3, 6.2.2.2: a percent-encoded unreserved
+  // character is the character): where the target routes it to the operation, its scopes guard it there too.
+  const respeltScope = declareRules('auth.scope.enforced', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  test(
+    "should refuse a token without the in-scope scopes on the operation's path with a letter of its first segment percent-encoded (RFC 3986 2.3, 6.2.2.2: the same URI), wherever the target answers the run's token there as on the plain path",
+    respeltScope,
+    async ({ api, limitedApi, config }) => {
+      test.skip(
+        id === 'events.subscribe',
+        "The events probe opens its stream through the SSE harness, at the document's path",
+      );
+      skipBeyondReadOnlyBudget(config, 'the checks of a respelt path are');
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        const plain = await probe(api, config, 'token', target);
+        const spelt = await probe(respelt(api), config, 'token', target);
+        test.skip(
+          spelt.status !== plain.status,
+          `The respelt path ${spelt.target} is answered ${spelt.status}, the plain one ${plain.status}: the target does not route it to the operation (RFC 3986 6.2.2.2 lets a server leave a path unnormalised)`,
+        );
+        const ex = await probe(respelt(limitedApi), config, 'token', target);
+        mustRefuse(
+          respeltScope.authScopeEnforced,
+          ex,
+          `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')}), on the path ${ex.target}, which the target routes to the operation`,
+        );
+        mustBeJsonErrorBody(respeltScope, ex);
+      });
+    },
+  );
 
   narrowedScopeCheck({ id, op, probe, around, lookUp });
 
