@@ -907,7 +907,7 @@ export function sameMediaType(type: string): string[] {
  * percent-encoded reserved character inserted, a format suffix or a matrix
  * parameter after it, a character encoded twice, a character in an overlong
  * UTF-8 form (overlongIds), white space or an invisible character around or
- * inside it (spacedIds). Case changes are left out:
+ * inside it (spacedIds), octets that are no UTF-8 after it. Case changes are left out:
  * some identifier schemes (ULIDs, Crockford base32) are case-insensitive.
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
@@ -948,8 +948,27 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     },
     ...overlongIds(id),
     ...spacedIds(id),
+    ...INVALID_UTF8_ENDINGS.map((e) => ({
+      what: `followed by ${e.what} (${e.raw})`,
+      raw: `${enc(id)}${e.raw}`,
+      decoded: `${id}${'\ufffd'.repeat(e.replaced)}`,
+    })),
   ].filter((v) => v.decoded !== id);
 }
+
+/**
+ * Octets that are no UTF-8 (RFC 3629 3, 4), percent-encoded after an id: a segment that is no percent-encoding
+ * of UTF-8 text (RFC 3986 2.5) names no resource, where a decoder that drops what it cannot read (iconv's
+ * //IGNORE) reads the real id. `replaced`: the U+FFFD a decoder that replaces makes of them (the Encoding
+ * Standard's UTF-8 decode).
+ */
+const INVALID_UTF8_ENDINGS: ReadonlyArray<{ what: string; raw: string; replaced: number }> = [
+  { what: 'an octet UTF-8 never uses', raw: '%FF', replaced: 1 },
+  { what: 'a lone continuation octet', raw: '%80', replaced: 1 },
+  { what: 'a lead octet cut at the end', raw: '%C3', replaced: 1 },
+  { what: 'a UTF-16 surrogate encoded as UTF-8', raw: '%ED%A0%80', replaced: 3 },
+  { what: 'a code point above U+10FFFF encoded as UTF-8', raw: '%F4%90%80%80', replaced: 4 },
+];
 
 /**
  * The identifier with one ASCII character in an overlong UTF-8 form, two and
