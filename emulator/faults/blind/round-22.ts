@@ -166,6 +166,8 @@ export const round22 = [
     how: 'Hyperlinks are checked with an ASCII-only URL pattern (https?://[A-Za-z0-9.-]+…): a value with <b>, <i> and <a href="https://bücher.example/">, an absolute https hyperlink with an internationalised host name, is refused 400 instead of accepted.',
     needs: 'writes',
     round: 22,
+    disputed:
+      'Which URLs a hyperlink may hold is not shown: https://bücher.example/ is an IRI (RFC 3987), not a URI (RFC 3986 allows ASCII alone in a host), and a server that holds hrefs to URIs still takes hyperlinks, the same host included in its A-label form (https://xn--bcher-kva.example/, which this fault takes).',
   },
   {
     name: 'custom-text-json-quoted-charset-415',
