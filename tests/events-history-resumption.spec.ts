@@ -38,14 +38,18 @@ test.describe("events stream: the tenant's history @sse", () => {
           typeof from === 'string',
           ev(h.conn, 'a string offset on every event', JSON.stringify(from)),
         );
-        // Refused: the cursor of the event before it decides whether the refusal is a cursor's lifetime.
-        const older = k > 0 ? offsetOf(h.events[k - 1]!) : undefined;
+        // Refused: the cursors of the three events before it, newest first, decide whether the refusal is a
+        // cursor's lifetime.
+        const older = h.events
+          .slice(Math.max(0, k - 3), k)
+          .reverse()
+          .flatMap((e) => (typeof offsetOf(e) === 'string' ? [{ from: offsetOf(e)! }] : []));
         const { conn, refused } = await openOrSkip(
           events,
           { from: from! },
           resume.eventsResumeNoLoss,
           `resuming from the offset of history event ${k}`,
-          older === undefined ? undefined : { from: older },
+          older,
         );
         if (refused) return;
         resumed++;
@@ -104,13 +108,16 @@ test.describe("events stream: the tenant's history @sse", () => {
         const from = cursorOf(hb)!;
         // The history events before the heartbeat in the uncut stream: the cut is after the last of them.
         const k = h.events.filter((m) => m.index < hb.index).length - 1;
-        const older = k >= 0 ? offsetOf(h.events[k]!) : undefined;
+        const older = h.events
+          .slice(Math.max(0, k - 2), k + 1)
+          .reverse()
+          .flatMap((e) => (typeof offsetOf(e) === 'string' ? [{ from: offsetOf(e)! }] : []));
         const { conn, refused } = await openOrSkip(
           events,
           { from },
           heartbeatCut.eventsResumeHeartbeatOffset,
           `resuming from the heartbeat of message #${hb.index}`,
-          older === undefined ? undefined : { from: older },
+          older,
         );
         if (refused) continue;
         resumed++;

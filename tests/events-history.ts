@@ -53,18 +53,26 @@ export function requireHistory(h: History, n: number, why: string): void {
  * Subscribes with `query`; a 4xx the document leaves open is observed and skips, anything else but a stream fails `rule`.
  *
  * How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the
- * same stream: where `older` (the same query with an older cursor) is given, a refused cursor is
- * followed at once by a subscription from the older one, and `rule` fails if that one is accepted.
+ * same stream: where `older` (the same query with older cursors, newest first) is given, a refused
+ * cursor is followed at once by subscriptions from the older ones, and `rule` fails if one is accepted
+ * (a server refusing some cursors for their form, not their age, accepts an older one of another form).
  */
-export async function openOrSkip(events: EventsHarness, query: Query, rule: RuleRef, why: string, older?: Query) {
+export async function openOrSkip(
+  events: EventsHarness,
+  query: Query,
+  rule: RuleRef,
+  why: string,
+  older?: Query | readonly Query[],
+) {
   const conn = await events.subscribe({ query });
   if (!conn.isEventStream && conn.status >= 400 && conn.status < 500) {
     observe('events.heartbeat.frequency', 'cursor refused', String(conn.status), {
       target: conn.target,
       body: conn.errorBody.slice(0, 200),
     });
-    if (older) {
-      const probe = await events.subscribe({ query: older });
+    // The older cursors in turn, newest first, up to the first accepted: any of them refutes the expiry.
+    for (const q of older === undefined ? [] : Array.isArray(older) ? older : [older as Query]) {
+      const probe = await events.subscribe({ query: q });
       probe.close();
       must(
         rule,

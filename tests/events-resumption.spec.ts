@@ -244,6 +244,34 @@ test.describe('events stream @sse', () => {
     },
   );
 
+  // However long a cursor stays valid ("not shown"), the offset is there to be passed as from: a cursor
+  // refused right after it came resumes nothing ever. No event is needed: a heartbeat's cursor suffices.
+  const fresh = declareRules('events.resume.heartbeat-offset');
+  test(
+    "should take a heartbeat's cursor as from right after it came: a 2xx event stream",
+    fresh,
+    async ({ events, config }) => {
+      skipBeyondReadOnlyBudget(config, 'the resumption from a fresh heartbeat is');
+      const conn = await events.subscribe();
+      const hb = await conn
+        .waitFor((m) => m.event === 'offset-only', heartbeatWaitMs(config), 0, 'an offset-only heartbeat')
+        .catch(() => undefined);
+      conn.close();
+      test.skip(!hb || cursorOf(hb) === undefined, 'No heartbeat with a cursor arrived: its frequency is not shown');
+      const resumed = await events.subscribe({ query: { from: cursorOf(hb!)! } });
+      resumed.close();
+      must(
+        fresh.eventsResumeHeartbeatOffset,
+        resumed.isEventStream,
+        ev(
+          resumed,
+          `a 2xx event stream: the cursor of the heartbeat that came right before (${cursorOf(hb!)}) passed as from`,
+          `status ${resumed.status}, Content-Type ${resumed.contentType || '(none)'} ${resumed.errorBody.slice(0, 200)}`,
+        ),
+      );
+    },
+  );
+
   const liveCut = declareRules('events.start.latest', 'events.resume.heartbeat-offset', resumeRules);
   test(
     'should resume from every heartbeat of a live stream, those after delivered events included, to exactly what followed it: none of the events already read, the events caused after it',
