@@ -48,6 +48,9 @@ async function suiteThroughPrism(fault: string | undefined, args: string[]) {
   }
 }
 
+/** A request line whose path's first segment holds a percent-encoded character (the respelt paths). */
+const RESPELT_FIRST_SEGMENT = /^\S+ \/[^/]*%[0-9A-F]{2}/;
+
 test("the conforming emulator: no error-level violation of an answer in the suite's traffic; Prism refuses only requests the emulator refuses, but one kind", async () => {
   // One worker: Prism logs a request's violations after its upstream status, and one request at a time keeps them together.
   // Prism 5.16 never answers a body sent as JSON that is not JSON, and answers 500 itself to a body nested
@@ -70,13 +73,16 @@ test("the conforming emulator: no error-level violation of an answer in the suit
   // a request Prism flags that the emulator accepted is a disagreement about the document.
   // Prism 5.16 matches the bearer scheme case-sensitively (RFC 9110 11.1: it is case-insensitive), so the
   // suite's `bearer`/`BEARER` spellings of the run's token are flagged there while the emulator accepts them.
+  // Nor does it read a percent-encoded unreserved character in a fixed segment as the character (RFC 3986
+  // 6.2.2.2), so the scope checks' respelt paths (/client-grant%73/{id}) bind no path parameter there.
   const accepted = violations.filter(
     (v) =>
       v.severity === 'error' &&
       v.location.startsWith('request') &&
       v.status >= 200 &&
       v.status < 300 &&
-      v.message !== PRISM_SCHEME_CASE,
+      v.message !== PRISM_SCHEME_CASE &&
+      !RESPELT_FIRST_SEGMENT.test(v.request),
   );
   // One kind of request, however many of them the run's properties send (a form body of keys holds arrays of objects).
   expect([...new Set(accepted.map((v) => `${v.request} ${v.message}`))]).toEqual([
