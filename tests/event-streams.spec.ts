@@ -53,6 +53,13 @@ function readOnce(api: Api, config: Config, query: { take?: number }): Promise<{
   if (!reads.has(key)) reads.set(key, page(api, query));
   return reads.get(key)!;
 }
+/** The next cursor of the listing's first page at take=1 (read once), or undefined where it has none. */
+async function nextCursor(api: Api, config: Config): Promise<string | undefined> {
+  const first = (await readOnce(api, config, { take: 1 })).body as Partial<Page> | undefined;
+  return typeof first?.next === 'string' && first.next !== '' ? first.next : undefined;
+}
+const NO_NEXT = 'The first page of one stream has no next cursor: the target lists one stream or none';
+
 /** The listing's first page at take=100: the streams the checks of single streams address. */
 const firstPage = async (api: Api, config: Config) =>
   (await readOnce(api, config, { take: 100 })).body as Partial<Page> | undefined;
@@ -173,12 +180,8 @@ test.describe('event streams @event-streams', () => {
     withFrom,
     async ({ api, config }) => {
       skipBeyondReadOnlyBudget(config, 'the take partitions with a cursor are');
-      const first = (await readOnce(api, config, { take: 1 })).body as Partial<Page> | undefined;
-      const from = typeof first?.next === 'string' && first.next !== '' ? first.next : undefined;
-      test.skip(
-        from === undefined,
-        'The first page of one stream has no next cursor: the target lists one stream or none',
-      );
+      const from = await nextCursor(api, config);
+      test.skip(from === undefined, NO_NEXT);
       for (const take of ['0', '101', '-1', '1.5', 'ten']) {
         const { ex } = await page(api, { take, from: from! });
         mustRefuse(
@@ -502,17 +505,11 @@ authChecks('event-streams.list', (api, _c, auth) => api.get(LIST, { auth, query:
 authChecks(
   'event-streams.list',
   (api, _c, auth, from) => {
-    test.skip(
-      from === undefined,
-      'The first page of one stream has no next cursor: the target lists one stream or none',
-    );
+    test.skip(from === undefined, NO_NEXT);
     return api.get(LIST, { auth, query: { take: 1, from: from! } });
   },
   {
-    target: async (api, config) => {
-      const next = (await readOnce(api, config, { take: 1 })).body as Partial<Page> | undefined;
-      return typeof next?.next === 'string' && next.next !== '' ? next.next : undefined;
-    },
+    target: nextCursor,
     query: "from, the next page's cursor",
   },
 );
