@@ -38,6 +38,7 @@ import { round19 } from './blind/round-19.ts';
 import { round20 } from './blind/round-20.ts';
 import { round21 } from './blind/round-21.ts';
 import { round22 } from './blind/round-22.ts';
+import { round23 } from './blind/round-23.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -785,6 +786,7 @@ export const faults = [
   ...round20,
   ...round21,
   ...round22,
+  ...round23,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -270,7 +270,147 @@ const VALIDATION_CODES: readonly ErrorCode[] = [
 
 // ---------------------------------------------------------------- answers
 
+/** A user id's part after its provider prefix (`token-sets-user-found-by-id-suffix`), and the user it finds. */
+const userBySuffix = (q: Asked): string | undefined => {
+  const id = param(q.request, 'id');
+  const bar = id.indexOf('|');
+  if (bar < 0) return undefined;
+  const suffix = id.slice(bar + 1);
+  return [...q.state.users.keys()].find((u) => u !== id && u.includes('|') && u.slice(u.indexOf('|') + 1) === suffix);
+};
+/** The grant a decoded id names once its dot-segments are removed (`client-grant-id-encoded-slash-dot-segments`). */
+const grantByDotSegments = (q: Asked): string | undefined => {
+  const id = param(q.request, 'id');
+  if (!id.includes('/')) return undefined;
+  const out: string[] = [];
+  for (const s of id.split('/')) {
+    if (s === '..') out.pop();
+    else if (s !== '.') out.push(s);
+  }
+  const last = out.at(-1);
+  return last !== undefined && q.state.clientGrants.has(last) ? last : undefined;
+};
+/** The stream an unescaped LIKE pattern finds: _ any one character, % any run (`event-stream-lookup-like-wildcard`). */
+const streamByLike = (q: Asked): string | undefined => {
+  const id = param(q.request, 'id');
+  if (!/[_%]/.test(id)) return undefined;
+  const pattern = new RegExp(
+    `^${id
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/_/g, '.')
+      .replace(/%/g, '.*')}$`,
+    's',
+  );
+  return q.state.eventStreams.find((s) => pattern.test(s.id))?.id;
+};
+/** A string escaped by hand for JSON: ", \ and line feed only (`custom-text-answer-control-chars-raw`). */
+const handEscaped = (s: string): string => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 23
+  {
+    by: 'token-response-scope-leading-space',
+    on: ['oauth.token'],
+    // scopes.reduce((s, x) => s + ' ' + x, ''): a space before the first scope.
+    when: (a) => isPlainObject(a.body) && typeof a.body['scope'] === 'string',
+    reshape: (a) => body(a, (b) => ({ ...b, scope: ` ${String(b['scope'])}` })),
+  },
+  {
+    by: 'rate-limit-429-remaining-nan',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 429,
+    // limit - undefined: the refusal path's decision has no count.
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'x-ratelimit-remaining': 'NaN' } }),
+  },
+  {
+    by: 'token-sets-user-found-by-id-suffix',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_user')(a) && userBySuffix(q) !== undefined,
+    reshape: (_a, q) => {
+      const now = Date.now();
+      const sets = q.state.tokenSets.get(userBySuffix(q)!) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now));
+    },
+  },
+  {
+    by: 'transition-same-status-noop-first',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    // The no-op short-circuit comes before the target is validated.
+    when: (_a, q) => {
+      const e = q.state.experiments.get(param(q.request, 'id'));
+      return e !== undefined && askedStatus(q) === e.status;
+    },
+    reshape: (_a, q) => experimentAsIs(q),
+  },
+  {
+    by: 'client-grant-id-encoded-slash-dot-segments',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_client_grant')(a) && grantByDotSegments(q) !== undefined,
+    reshape: (_a, q) => ok(q.state.clientGrants.get(grantByDotSegments(q)!)),
+  },
+  {
+    by: 'event-stream-status-boolean',
+    on: ['event-streams.get', 'event-streams.list'],
+    reshape: (a) =>
+      streams(a, (s) =>
+        s['status'] === 'enabled' || s['status'] === 'disabled' ? { ...s, status: s['status'] === 'enabled' } : s,
+      ),
+  },
+  {
+    by: 'event-stream-lookup-like-wildcard',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    when: (a, q) => is('inexistent_event_stream')(a) && streamByLike(q) !== undefined,
+    reshape: (_a, q) => streamById(q, streamByLike(q)!),
+  },
+  {
+    by: 'jwk-members-buffer-json',
+    on: ['custom-signing-keys.put'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as unknown[]).map((k) =>
+          isPlainObject(k)
+            ? Object.fromEntries(
+                Object.entries(k).map(([m, v]) =>
+                  ['n', 'e', 'x', 'y'].includes(m) && typeof v === 'string'
+                    ? [m, JSON.parse(JSON.stringify(Buffer.from(v, 'base64url')))]
+                    : [m, v],
+                ),
+              )
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'custom-text-answer-control-chars-raw',
+    on: ['custom-text.put'],
+    when: (a) => isPlainObject(a.body),
+    // A hand escaper of ", \ and line feeds only: other control characters go out raw.
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: `{${Object.entries(a.body as Json)
+        .map(([k, v]) => `"${handEscaped(k)}":"${handEscaped(String(v))}"`)
+        .join(',')}}`,
+    }),
+  },
+  {
+    by: 'allow-header-inverted',
+    on: 'every',
+    answers: 'errors',
+    when: (a) => a.status === 405,
+    // The 405 route's own methods: those the path does not take.
+    reshape: (a, q) => {
+      const own = q.request.routeOptions.method;
+      return { ...a, headers: { ...a.headers, allow: (Array.isArray(own) ? own : [own]).join(', ') } };
+    },
+  },
   // blind round 22
   {
     by: 'token-no-store-only-on-slashless-route',
@@ -2568,6 +2708,44 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 23
+  {
+    by: 'event-time-zone-id-suffix',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        if (typeof e['time'] === 'string') e['time'] = `${e['time']}[UTC]`;
+      }),
+  },
+  {
+    by: 'envelope-data-json-string',
+    frames: ['message'],
+    reshape: (f) =>
+      envelope(f, (e) => {
+        (e as Json)['data'] = JSON.stringify(e.data);
+      }),
+  },
+  {
+    by: 'group-member-deleted-emitted-as-removed',
+    frames: ['message'],
+    when: (f) => f.event === 'group.member.deleted',
+    reshape: (f) => ({
+      ...envelope(f, (e) => {
+        e['type'] = 'group.member.removed';
+      }),
+      event: 'group.member.removed',
+    }),
+  },
+  {
+    by: 'connection-created-authentication-flattened',
+    frames: ['message'],
+    when: isConnectionCreated,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const auth = e.data.object['authentication'];
+        if (isPlainObject(auth)) e.data.object['authentication'] = auth['active'] === true;
+      }),
+  },
   // blind round 22
   {
     by: 'offsets-base64-padded',
@@ -2987,6 +3165,15 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 23
+  {
+    by: 'custom-text-multiline-markup-refused',
+    on: 'custom-text.put',
+    // An allow-list pattern with . and no dotAll flag: element content may not hold a line break.
+    when: (r) =>
+      textsOf(r).some(([, v]) => typeof v === 'string' && /<([A-Za-z][A-Za-z0-9]*)\b[^>]*>[^<]*[\r\n]/.test(v)),
+    error: () => apiError('invalid_body', 'Value holds markup outside the allowed tags'),
+  },
   // blind round 22
   {
     by: 'custom-text-href-idn-refused',

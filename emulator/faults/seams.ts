@@ -129,6 +129,9 @@ export class Deviations {
   /** The end of the first window of each rate-limit key (`rate-limit-reset-first-window`). */
   private readonly firstWindowEnd = new Map<string, number>();
 
+  /** When this emulator's store was loaded (`from-timestamp-history-at-load-time`: the history's load time). */
+  private readonly loadedAtMs = Date.now();
+
   private readonly on: (name: FaultName | VariantName) => boolean;
   /** Whether any seam of the rate-limit headers is on (asked per request, so answered once). */
   private readonly reshapesRateHeaders: boolean;
@@ -359,6 +362,11 @@ export class Deviations {
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
   bearerToken(header: string, strict: string | undefined): string | undefined {
+    // Percent-decoded before it is verified (`bearer-token-percent-decoded`): %2E read as a dot.
+    if (strict === undefined && this.on('bearer-token-percent-decoded')) {
+      const m = /^Bearer[ \t]+([A-Za-z0-9._~+/%-]+=*)[ \t]*$/i.exec(header);
+      if (m !== null) return percentDecodedOnce(m[1]!);
+    }
     // The last word of the header taken for the token, whatever the scheme before it.
     if (strict === undefined && this.on('bearer-scheme-not-checked'))
       return /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/.exec(header)?.[1];
@@ -400,6 +408,13 @@ export class Deviations {
     )
       return new Set([...token, STREAM_READ_SCOPE]);
     if (this.anyUpdateScopeMoves(operation, token)) return new Set([...token, 'update:experimentation']);
+    // Only the verb of the write scopes compared: any create: or update: scope stands for them.
+    if (
+      this.on('keys-put-any-write-scope') &&
+      operation === 'custom-signing-keys.put' &&
+      [...token].some((s) => s.startsWith('create:') || s.startsWith('update:'))
+    )
+      return new Set([...token, 'update:custom_signing_keys']);
     // Only the verb compared on the event stream routes: any read: scope stands for read:event_streams.
     if (
       this.on('event-streams-any-read-scope') &&
@@ -526,6 +541,9 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // secrets.includes(stored): any value of a repeated client_secret authenticates.
+    if (this.on('token-repeated-secret-any-match') && secret.split(SECRET_LIST_SEPARATOR).includes(stored))
+      return stored;
     // strncmp(presented, stored, strlen(presented)): a non-empty prefix of the secret matches.
     if (this.on('token-secret-prefix-accepted') && secret.length > 0 && stored.startsWith(secret)) return stored;
     if (this.on('token-secret-compared-ignoring-case') && secret.toLowerCase() === stored.toLowerCase()) return stored;
@@ -678,7 +696,16 @@ export class Deviations {
   // ------------------------------------------------------- experiments
 
   /** The body of a move as validated and read. */
-  transitionBody(body: unknown, query?: unknown): unknown {
+  transitionBody(body: unknown, query?: unknown, current?: () => ExperimentStatus | undefined): unknown {
+    // status optional, defaulting to the next step of the lifecycle (`transition-missing-status-advances`).
+    if (
+      this.on('transition-missing-status-advances') &&
+      (!isMap(body) || body['status'] === undefined || body['status'] === null)
+    ) {
+      const from = current?.();
+      const next = from === undefined ? undefined : NEXT_STATUS[from];
+      if (next !== undefined) return { ...(isMap(body) ? body : {}), status: next };
+    }
     // A bare JSON string read as the status (`transition-bare-string-body-accepted`).
     if (this.on('transition-bare-string-body-accepted') && typeof body === 'string') return { status: body };
     if (
@@ -1226,6 +1253,14 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    // strict=False: raw control characters inside strings taken (`custom-text-json-control-chars-accepted`).
+    if (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') {
+      try {
+        return parse(text);
+      } catch {
+        return parse(controlCharsEscaped(text));
+      }
+    }
     if (this.on('transition-json5-accepted') && operation === 'experiments.transition') {
       try {
         return parse(text);
@@ -1263,6 +1298,7 @@ export class Deviations {
   readsJsonBody(operation: OperationId | undefined): boolean {
     return (
       (this.on('transition-json5-accepted') && operation === 'experiments.transition') ||
+      (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') ||
       (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
       (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition')
@@ -1328,6 +1364,11 @@ export class Deviations {
 
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
+    // The history compared by the time it was loaded, not its own (`from-timestamp-history-at-load-time`).
+    if (this.on('from-timestamp-history-at-load-time')) {
+      const history = this.loadedAtMs >= start ? log.after(0).filter((e) => e.seq <= log.historyPosition) : [];
+      return [...history, ...log.since(start).filter((e) => e.seq > log.historyPosition)];
+    }
     if (this.on('from-timestamp-archive-only')) return log.since(start).filter((e) => e.seq <= log.historyPosition);
     if (this.on('from-timestamp-skips-archive')) return log.since(start).filter((e) => e.seq > log.historyPosition);
     if (this.on('from-timestamp-seconds-vs-ms')) return log.since(Math.floor(start / 1000));
@@ -1436,6 +1477,8 @@ export class Deviations {
   /** The order replayed events come in. */
   replayOrder(events: LoggedEvent[]): LoggedEvent[] {
     if (this.on('resume-same-second-ordered-by-type')) return [...events].sort(bySecondThenType);
+    // Read per aggregate (the affected object), aggregates in the order of their first event.
+    if (this.on('resume-grouped-by-object')) return groupedByObject(events);
     // One partition per resource, each in order, concatenated.
     if (this.on('resume-partitions-concatenated')) return [...events].sort(byResource);
     return this.on('resume-reordered') ? [...events].reverse() : events;
@@ -1453,6 +1496,11 @@ export class Deviations {
   /** Whether a stream without from or from_timestamp delivers live events. */
   get liveWithoutStart(): boolean {
     return !this.on('live-events-need-from');
+  }
+
+  /** Whether a live event goes out twice on this stream (`resumed-stream-live-events-twice`: a resumed one). */
+  liveSentTwice(resumed: boolean): boolean {
+    return resumed && this.on('resumed-stream-live-events-twice');
   }
 
   /** The heartbeats of a stream: whether one follows the replay, and their period (undefined: none). */
@@ -1476,6 +1524,8 @@ export class Deviations {
   ): { min: number; max: number; default: number } {
     // The range checked on the first page only: the page route with from reads any integer.
     if (this.on('take-unchecked-with-from') && withFrom) return { ...take, min: 0, max: Infinity };
+    // The cursor route defaults take to the maximum (`event-streams-from-default-take-max`).
+    if (this.on('event-streams-from-default-take-max') && withFrom) return { ...take, default: take.max };
     if (this.on('take-0-accepted')) return { ...take, min: 0 };
     if (this.on('take-1-refused')) return { ...take, min: take.min + 1 };
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
@@ -1487,6 +1537,8 @@ export class Deviations {
   /** The take a query string spells, read as a number (NaN: not an integer). */
   takeValue(raw: string): number {
     if (this.on('take-read-by-parseint')) return Number.parseInt(raw, 10);
+    // Number(): JavaScript number literals (0x10, 0b11, 1e1) and padded values read as numbers.
+    if (this.on('take-number-literal-accepted')) return raw.trim() === '' ? Number.NaN : Number(raw);
     return /^(?:0|[1-9][0-9]{0,2})$/.test(raw) ? Number(raw) : Number.NaN;
   }
 
@@ -1639,6 +1691,14 @@ export class Deviations {
 
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
+    // A repeated client_secret kept as a list (`token-repeated-secret-any-match`), compared value by value.
+    if (
+      this.on('token-repeated-secret-any-match') &&
+      isMap(body) &&
+      Array.isArray(body['client_secret']) &&
+      body['client_secret'].every((x) => typeof x === 'string')
+    )
+      body = { ...body, client_secret: (body['client_secret'] as string[]).join(SECRET_LIST_SEPARATOR) };
     // A repeat taken for ambiguous only when its values differ: equal values read once.
     if (this.on('token-repeated-identical-params-collapsed') && isMap(body))
       body = mapValues(body, (v) => (Array.isArray(v) && v.length > 0 && v.every((x) => x === v[0]) ? v[0] : v));
@@ -2156,3 +2216,35 @@ function globPattern(glob: string): RegExp {
 /** Script start and end tags (`custom-text-script-stripped-once`). */
 const SCRIPT_TAG = /<\/?script\b/i;
 const SCRIPT_TAGS = /<\/?script\b[^>]*>/gi;
+
+/** What joins the values of a repeated client_secret kept as a list (`token-repeated-secret-any-match`). */
+const SECRET_LIST_SEPARATOR = '\u0000';
+
+/** The next step of the lifecycle (`transition-missing-status-advances`). */
+const NEXT_STATUS: Readonly<Record<ExperimentStatus, ExperimentStatus | undefined>> = {
+  draft: 'active',
+  active: 'completed',
+  paused: 'active',
+  completed: 'archived',
+  archived: undefined,
+};
+
+/** Events grouped by the object they affect, groups in the order of their first event (`resume-grouped-by-object`). */
+function groupedByObject(events: LoggedEvent[]): LoggedEvent[] {
+  const groups = new Map<string, LoggedEvent[]>();
+  events.forEach((e, i) => {
+    const object = (e.envelope.data as { object?: { id?: unknown } }).object;
+    const key = typeof object?.id === 'string' ? `o:${object.id}` : `e:${i}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [e]);
+    else g.push(e);
+  });
+  return [...groups.values()].flat();
+}
+
+/** Raw control characters inside JSON strings written as escapes (`custom-text-json-control-chars-accepted`). */
+function controlCharsEscaped(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, (str) =>
+    str.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}

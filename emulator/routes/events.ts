@@ -212,6 +212,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
         const sent = ctx.deviations.liveEventSent(e, atConnect + deliveredLive);
         lastDelivered = sent.offset;
         send(eventMessage(ctx, sent, false));
+        if (ctx.deviations.liveSentTwice(start.resumed)) send(eventMessage(ctx, sent, false));
       })
     : () => undefined;
   if (beats.first && !early) heartbeat();

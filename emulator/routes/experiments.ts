@@ -39,6 +39,7 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         const body: unknown = ctx.deviations.transitionBody(
           ctx.deviations.validatedStatusOf(request.body),
           request.query,
+          () => ctx.state.experiments.get(param(request, 'id'))?.status,
         );
         const asked = isPlainObject(body) ? body['status'] : undefined;
         const id = ctx.deviations.experimentKey(param(request, 'id'), ctx.state.experiments);
