@@ -35,6 +35,7 @@ import {
 import { inScopeScopes, operation, operations, pathPattern, type OperationId } from '../../spec/operations.ts';
 import { narrowedToken, accessTokenOf } from '../requests/tokens.ts';
 import { grantedScope } from './jwt.ts';
+import { pct } from './partitions.ts';
 
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */
 export type Probe = (api: Api, config: Config, auth: Authorization, target?: string) => Promise<Exchange>;
@@ -204,6 +205,27 @@ function runJws(which: string, token: string | undefined): string {
 }
 
 const bearer = (token: string) => ({ header: `Bearer ${token}` });
+
+/**
+ * The token with some of its characters percent-encoded (RFC 3986 2.1, upper-case hex): its dots (%2E), one
+ * letter of its payload, every character. Each holds %, which no b64token has (RFC 6750 2.1).
+ */
+function percentEncodedTokens(token: string): Array<{ what: string; value: string }> {
+  const inPayload = (token.split('.')[1] ?? '').search(/[A-Za-z]/);
+  const at = token.indexOf('.') + 1 + inPayload;
+  return [
+    { what: 'its dots percent-encoded (%2E)', value: token.replaceAll('.', '%2E') },
+    ...(token.includes('.') && inPayload >= 0
+      ? [
+          {
+            what: `one letter of its payload percent-encoded (${pct(token.charAt(at))})`,
+            value: `${token.slice(0, at)}${pct(token.charAt(at))}${token.slice(at + 1)}`,
+          },
+        ]
+      : []),
+    { what: 'every character percent-encoded', value: [...token].map(pct).join('') },
+  ];
+}
 
 /** A challenge of this scheme among the challenges of a WWW-Authenticate value (RFC 9110 11.6.1; several fields joined by commas or lines). */
 export function hasChallenge(value: string | undefined, scheme?: string): boolean {
@@ -587,6 +609,13 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
               ...['Token', 'JWT', 'DPoP', 'OAuth', 'MAC', 'Bearers', 'Bear', 'Bearer-'].map((scheme) => [
                 `${scheme} <the run's token>`,
                 `${scheme} ${token}`,
+              ]),
+              // The run's token in an encoding another layer decodes and a header field does not: percent-encoded
+              // as a query or form parameter carries it (RFC 3986 2.1). % is no b64token character (RFC 6750
+              // 2.1); a server sharing the query parameter's reader with the header admits the token it decodes.
+              ...percentEncodedTokens(token).map(({ what, value }): [string, string] => [
+                `Bearer <the run's token with ${what}>`,
+                `Bearer ${value}`,
               ]),
             ] as Array<[string, string]>)
           : []),
