@@ -44,6 +44,8 @@ import {
   otherJsonTypes,
   plainText,
   SAME_MARKUP,
+  MARKUP_LAYOUTS,
+  MARKUP_WHITE_SPACE,
   TEXT_KEY_PARTITIONS,
   UNICODE_SPELLINGS,
   FORMAT_SPELLINGS,
@@ -1072,6 +1074,28 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
           const html = `<b>Bold</b>, <i>italic</i> and <a href="${url}">a link</a> (${what}).`;
           mustSucceed(basicAllowed.customTextPutHtmlBasicAllowed, await put(api, id, { [config.customTextKey]: html }));
         }
+      });
+    },
+  );
+
+  const laidOut = declareRules('custom-text.put.html.basic-allowed');
+  test(
+    "should accept basic markup written over lines: a line feed, CRLF or a tab inside an element's text, between elements, between a tag's name and its attribute, before a start tag's > (HTML 13.1.2: ASCII whitespace)",
+    laidOut,
+    async ({ api, config }) => {
+      const id = profile(config);
+      await withCustomTextRestored(api, id, async () => {
+        // Against an external target, a line feed at each place (the request budget of a run with writes).
+        const spaces = config.embedded ? MARKUP_WHITE_SPACE : MARKUP_WHITE_SPACE.slice(0, 1);
+        for (const { where, at } of MARKUP_LAYOUTS)
+          for (const ws of spaces) {
+            const ex = await put(api, id, { [config.customTextKey]: at(ws.value) });
+            must(laidOut.customTextPutHtmlBasicAllowed, ex.status >= 200 && ex.status < 300, {
+              expected: `a 2xx: basic markup with ${ws.what} ${where} is basic markup still`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          }
       });
     },
   );

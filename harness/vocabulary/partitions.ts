@@ -736,7 +736,6 @@ export const SAME_MARKUP: ReadonlyArray<{ base: string; same: readonly string[] 
   },
 ];
 
-/** Basic styling and a hyperlink, nested, around any text: what the document allows. */
 /**
  * What a hyperlink points to, one partition each: the web's two schemes
  * (RFC 9110 4.2), with and without a query, and mail (RFC 6068). Each is a
@@ -784,14 +783,49 @@ export const HYPERLINK_URLS: ReadonlyArray<{ what: string; url: string }> = [
   { what: 'an https URL with spaces around it in the attribute', url: ' https://example.com/help ' },
 ];
 
+/**
+ * The white space HTML allows in markup (ASCII whitespace, HTML 13.1.2) that
+ * a value written over lines holds: a line feed, CRLF (what a form's
+ * textarea submits), a tab. A lone CR is left out: a server may refuse the
+ * control characters that end no line where it runs. MARKUP_LAYOUTS lays
+ * each out where such a value has it: inside an element's text, between
+ * elements, between a tag's name and its attribute, before a start tag's >.
+ * Each lays out the same basic markup.
+ */
+export const MARKUP_WHITE_SPACE: ReadonlyArray<{ what: string; value: string }> = [
+  { what: 'a line feed', value: '\n' },
+  { what: 'CRLF', value: '\r\n' },
+  { what: 'a tab', value: '\t' },
+];
+export const MARKUP_LAYOUTS: ReadonlyArray<{ where: string; at: (ws: string) => string }> = [
+  { where: "inside an element's text", at: (ws) => `<p>Line one${ws}line two</p>` },
+  { where: 'between elements', at: (ws) => `<b>One</b>${ws}<i>two</i>${ws}<u>three</u>` },
+  {
+    where: "between a tag's name and its attribute",
+    at: (ws) => `<a${ws}href="https://example.com/help">help</a>`,
+  },
+  { where: "before a start tag's >", at: (ws) => `<a href="https://example.com/help"${ws}>help</a>` },
+  {
+    where: 'around a hyperlink inside a paragraph',
+    at: (ws) => `<p>See${ws}<a href="https://example.com/help">the${ws}help</a>${ws}page.</p>`,
+  },
+];
+
+/**
+ * Basic styling and a hyperlink, nested, around any text laid over two
+ * lines or words: what the document allows.
+ */
 export const basicMarkup: fc.Arbitrary<string> = fc
   .tuple(
     fc.array(fc.constantFrom('b', 'strong', 'i', 'em', 'u'), { minLength: 1, maxLength: 3 }),
     plainText('bmp', 8),
     fc.option(fc.constantFrom(...HYPERLINK_URLS.map((h) => h.url)), { nil: undefined }),
+    fc.constantFrom(' ', ...MARKUP_WHITE_SPACE.map((w) => w.value)),
   )
-  .map(([tags, text, link]) => {
-    const inner = link ? `<a href="${link}">${text}</a>` : text;
+  .map(([tags, text, link, ws]) => {
+    // The text over two lines (or words), as a value written in an editor holds it.
+    const lines = `${text.slice(0, 4)}${ws}${text.slice(4)}`;
+    const inner = link ? `<a href="${link}">${lines}</a>` : lines;
     return tags.reduceRight((acc, t) => `<${t}>${acc}</${t}>`, inner);
   });
 
@@ -905,15 +939,18 @@ export function sameMediaType(type: string): string[] {
  * paths compare character by character): a character added at either end,
  * one cut from either end, one changed (at the start, middle or end), a
  * percent-encoded reserved character inserted, a format suffix or a matrix
- * parameter after it, a character encoded twice, a character in an overlong
- * UTF-8 form (overlongIds), white space or an invisible character around or
- * inside it (spacedIds), octets that are no UTF-8 after it. Case changes are left out:
- * some identifier schemes (ULIDs, Crockford base32) are case-insensitive.
+ * parameter after it, a character encoded twice, dot-segments behind
+ * encoded slashes (traversalIds), the wildcards of a lookup's pattern
+ * language (wildcardIds), a character in an overlong UTF-8 form
+ * (overlongIds), white space or an invisible character around or inside it
+ * (spacedIds), octets that are no UTF-8 after it. Case changes are left
+ * out: some identifier schemes (ULIDs, Crockford base32) are
+ * case-insensitive.
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
  */
 /** A character percent-encoded (RFC 3986 2.1: each UTF-8 octet as %HH), whatever class it is in. */
-const pct = (c: string) =>
+export const pct = (c: string) =>
   [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 export function nearIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
@@ -946,6 +983,8 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
       raw: `${enc(id.slice(0, mid))}${pct(id[mid]!).replaceAll('%', '%25')}${enc(id.slice(mid + 1))}`,
       decoded: `${id.slice(0, mid)}${pct(id[mid]!)}${id.slice(mid + 1)}`,
     },
+    ...traversalIds(id),
+    ...wildcardIds(id),
     ...overlongIds(id),
     ...spacedIds(id),
     ...INVALID_UTF8_ENDINGS.map((e) => ({
@@ -954,6 +993,43 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
       decoded: `${id}${'\ufffd'.repeat(e.replaced)}`,
     })),
   ].filter((v) => v.decoded !== id);
+}
+
+/**
+ * Dot-segments inside the id's segment, their slashes percent-encoded (RFC 3986 2.1, 3.3: %2F is data, not
+ * a delimiter, so the segment is one id holding "/" and "."; 5.2.4 removes dot-segments of the path as sent,
+ * where there are none): x/../{id}, ./{id}, {id}/x/.. once decoded. A server that decodes the path before it
+ * resolves dot-segments answers the real id.
+ */
+function traversalIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
+  const enc = encodeURIComponent(id);
+  return [
+    { what: 'behind an encoded x/../', raw: `x%2F..%2F${enc}`, decoded: `x/../${id}` },
+    { what: 'behind an encoded x/../ with its dots encoded too', raw: `x%2F%2E%2E%2F${enc}`, decoded: `x/../${id}` },
+    { what: 'behind an encoded ./', raw: `.%2F${enc}`, decoded: `./${id}` },
+    { what: 'followed by an encoded /x/..', raw: `${enc}%2Fx%2F..`, decoded: `${id}/x/..` },
+  ];
+}
+
+/**
+ * The id with the wildcards of the languages a lookup is written in (SQL LIKE's _ and %, a glob's ? and *, a
+ * regular expression's . and .*), in place of one character or after a prefix: each is another id, which
+ * a lookup that passes the id into a pattern unescaped matches to the real one (OWASP's injection
+ * prevention: parameters are data).
+ */
+function wildcardIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
+  const mid = Math.floor(id.length / 2);
+  const prefix = id.slice(0, mid);
+  return [
+    ...['_', '%', '?', '*', '.'].map((w) => ({
+      what: `its middle character replaced by the wildcard ${w}`,
+      decoded: `${prefix}${w}${id.slice(mid + 1)}`,
+    })),
+    ...['%', '*', '.*'].map((w) => ({
+      what: `its first half followed by the wildcard ${w}`,
+      decoded: `${prefix}${w}`,
+    })),
+  ].map((v) => ({ ...v, raw: encodeURIComponent(v.decoded) }));
 }
 
 /**
