@@ -162,6 +162,10 @@ test.describe('events stream @sse', () => {
       }
       const c = nonce();
       await events.causer.createOrganization(c);
+      // Then a sentinel: up to it, a resumed stream has delivered the event caused after it once, not twice
+      // (relation: a resumed stream equals the uncut one, whose live events arrive once each).
+      const sentinel = nonce();
+      await events.causer.createOrganization(sentinel);
       for (const { name, conn } of resumed) {
         const end = conn.isEventStream
           ? await conn
@@ -187,6 +191,22 @@ test.describe('events stream @sse', () => {
             conn,
             `resumed from the offset the stream started ${name} gave the event with nonce ${b}: that event not again`,
             `delivered again ${repeated} time(s)`,
+          ),
+        );
+        const last = end
+          ? await conn
+              .waitFor(causedBy(sentinel), waitMs(config), end.index, `organization.created with nonce ${sentinel}`)
+              .catch(() => undefined)
+          : undefined;
+        if (!last) continue;
+        const times = conn.events.slice(0, last.index).filter(causedBy(c)).length;
+        must(
+          live.eventsResumeNoDuplicate,
+          times === 1,
+          ev(
+            conn,
+            `resumed from the offset the stream started ${name} gave: the event caused after it (nonce ${c}) once, before the one caused next (nonce ${sentinel})`,
+            `delivered ${times} time(s)`,
           ),
         );
       }
