@@ -94,6 +94,8 @@ export const round23 = [
     rule: 'event-streams.list.take.range',
     how: 'take is read with Number() instead of as a decimal integer: take=0x10, 0b11, 0o7, 1e1 or " 5" (JavaScript number literals and padded values, not integers of the query) are accepted as 16, 3, 7, 10 and 5 and answered 200 instead of refused 4xx.',
     round: 23,
+    disputed:
+      'The document gives take\'s value ("integer, optional, range 1 to 100"), not its spelling in the query: 0x10, 0b11, 0o7 and 1e1 are number literals of the integers 16, 3, 7 and 10 (1e1 a JSON number, RFC 8259 6), and " 5" is 5 with white space a number reader skips, each within the range. Taking them is a lenient reading of the same integer, which a server may have; the suite refuses the spellings no number reader puts inside 1 to 100 (digits then letters, fractions, exponents past the range, wraps, negative zero, separators, other scripts).',
   },
   {
     name: 'event-streams-from-default-take-max',
