@@ -199,7 +199,7 @@ test.describe('events stream @sse', () => {
               .catch(() => undefined)
           : undefined;
         if (!last) continue;
-        const times = conn.events.slice(0, last.index).filter(causedBy(c)).length;
+        const times = conn.events.filter((m) => m.index < last.index && causedBy(c)(m)).length;
         must(
           live.eventsResumeNoDuplicate,
           times === 1,
@@ -419,6 +419,37 @@ test.describe('events stream @sse', () => {
         undefined,
         read,
       );
+      // Then the activity that follows, live on the resumed stream: the first event after those read arrives
+      // once, before the next one (relation: the uncut stream delivers each live event once).
+      if (end) {
+        const fresh = (m: SseMessage) => isEvent(m) && !ids.includes(identity(m));
+        const next = await resumed
+          .waitFor(fresh, config.eventsWaitMs, end.index + 1, 'an event after those read')
+          .catch(() => undefined);
+        const after = next
+          ? await resumed
+              .waitFor(
+                (m) => fresh(m) && identity(m) !== identity(next),
+                config.eventsWaitMs,
+                next.index + 1,
+                'a second event after those read',
+              )
+              .catch(() => undefined)
+          : undefined;
+        if (next && after) {
+          const times = resumed.events.filter((m) => m.index < after.index && identity(m) === identity(next)).length;
+          must(
+            passive.eventsResumeNoDuplicate,
+            times === 1,
+            ev(
+              resumed,
+              `the first event after those read (${identity(next)}) once, before the next (${identity(after)})`,
+              `delivered ${times} time(s)`,
+            ),
+          );
+        }
+      }
+      resumed.close();
     },
   );
 
