@@ -797,8 +797,10 @@ export const MARKUP_WHITE_SPACE: ReadonlyArray<{ what: string; value: string }> 
   { what: 'CRLF', value: '\r\n' },
   { what: 'a tab', value: '\t' },
 ];
+// Only the tags every check holds to be basic styling (b, strong, i, em, u) and a hyperlink: whether <p>, <br> or
+// <span> is one the document does not say.
 export const MARKUP_LAYOUTS: ReadonlyArray<{ where: string; at: (ws: string) => string }> = [
-  { where: "inside an element's text", at: (ws) => `<p>Line one${ws}line two</p>` },
+  { where: "inside an element's text", at: (ws) => `<strong>Line one${ws}line two</strong>` },
   { where: 'between elements', at: (ws) => `<b>One</b>${ws}<i>two</i>${ws}<u>three</u>` },
   {
     where: "between a tag's name and its attribute",
@@ -806,8 +808,8 @@ export const MARKUP_LAYOUTS: ReadonlyArray<{ where: string; at: (ws: string) => 
   },
   { where: "before a start tag's >", at: (ws) => `<a href="https://example.com/help"${ws}>help</a>` },
   {
-    where: 'around a hyperlink inside a paragraph',
-    at: (ws) => `<p>See${ws}<a href="https://example.com/help">the${ws}help</a>${ws}page.</p>`,
+    where: 'around a hyperlink inside emphasis',
+    at: (ws) => `<em>See${ws}<a href="https://example.com/help">the${ws}help</a>${ws}page.</em>`,
   },
 ];
 
