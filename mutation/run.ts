@@ -59,18 +59,39 @@ interface Mutant {
   id: string;
   mutatorName: string;
   replacement?: string;
-  location: { start: { line: number; column: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
   status: 'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'CompileError' | 'RuntimeError' | 'Ignored' | 'Pending';
 }
 
-/** A survivor that is right to survive, with its class and why. */
+/**
+ * A survivor that is right to survive, with its class and why. It is found
+ * by what it changes: its file, its mutator, its lines with the code it
+ * replaces marked (mutatedCode) and its replacement; `line` only says where
+ * to look, so moving code does not unlist a survivor, and changing the code
+ * it mutates does.
+ */
 export interface ListedSurvivor {
   file: string;
   line: number;
   mutator: string;
+  code: string;
   replacement: string;
   class: 'equivalent' | 'left open by the document' | 'not observable';
   why: string;
+}
+
+/**
+ * The code a mutant replaces, in its lines: from the start of its first line
+ * to the end of its last, the replaced part between ⟦ ⟧, white space
+ * collapsed (Stryker's lines and columns count from 1).
+ */
+function mutatedCode(source: string, m: Pick<Mutant, 'location'>): string {
+  const lines = source.split('\n');
+  const { start, end } = m.location;
+  const text = lines.slice(start.line - 1, end.line).join('\n');
+  const from = start.column - 1;
+  const to = text.length - (lines[end.line - 1]!.length - (end.column - 1));
+  return `${text.slice(0, from)}⟦${text.slice(from, to)}⟧${text.slice(to)}`.replace(/\s+/g, ' ').trim();
 }
 
 const DETECTED = new Set(['Killed', 'Timeout']);
@@ -81,28 +102,36 @@ function score(): number {
     console.error(`mutation: no report at ${REPORT}: run npm run mutation first`);
     return 2;
   }
-  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> };
+  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as {
+    files: Record<string, { source: string; mutants: Mutant[] }>;
+  };
   const listed = existsSync(SURVIVORS) ? (JSON.parse(readFileSync(SURVIVORS, 'utf8')) as ListedSurvivor[]) : [];
-  const isListed = (file: string, m: Mutant) =>
-    listed.find(
-      (l) =>
-        l.file === file &&
-        l.line === m.location.start.line &&
-        l.mutator === m.mutatorName &&
-        l.replacement === (m.replacement ?? ''),
-    );
+  // A survivor takes one entry that names it, the nearest to its line: code written twice (the same
+  // line in two handlers) has an entry, and a reason, for each place.
   const used = new Set<ListedSurvivor>();
+  const isListed = (file: string, m: Mutant) => {
+    const code = mutatedCode(report.files[file]!.source, m);
+    const line = m.location.start.line;
+    const entry = listed
+      .filter(
+        (l) =>
+          !used.has(l) &&
+          l.file === file &&
+          l.mutator === m.mutatorName &&
+          l.code === code &&
+          l.replacement === (m.replacement ?? ''),
+      )
+      .sort((a, b) => Math.abs(a.line - line) - Math.abs(b.line - line))[0];
+    if (entry) used.add(entry);
+    return entry;
+  };
   const rows: string[] = [];
   const total = { all: 0, killed: 0, survived: 0, listed: 0 };
   for (const [file, { mutants }] of Object.entries(report.files).sort()) {
     const counted = mutants.filter((m) => DETECTED.has(m.status) || UNDETECTED.has(m.status));
     const killed = counted.filter((m) => DETECTED.has(m.status)).length;
     const survivors = counted.filter((m) => UNDETECTED.has(m.status));
-    const onList = survivors.filter((m) => {
-      const l = isListed(file, m);
-      if (l) used.add(l);
-      return !!l;
-    }).length;
+    const onList = survivors.filter((m) => isListed(file, m)).length;
     const denominator = counted.length - onList;
     rows.push(
       `${file.padEnd(44)} ${String(counted.length).padStart(5)} ${String(killed).padStart(7)} ${String(survivors.length - onList).padStart(9)} ${String(onList).padStart(7)} ${denominator ? ((100 * killed) / denominator).toFixed(1).padStart(7) : '      —'}%`,
@@ -125,7 +154,7 @@ function score(): number {
   const stale = listed.filter((l) => files.has(l.file) && !used.has(l));
   if (stale.length)
     console.log(
-      `listed survivors to check again (code changed, or now killed): ${stale.map((l) => `${l.file}:${l.line} ${l.mutator} ${JSON.stringify(l.replacement)}`).join('; ')}`,
+      `listed survivors to check again (their code changed, or they are now killed): ${stale.map((l) => `${l.file}:${l.line} ${l.mutator} ${JSON.stringify(l.code)} → ${JSON.stringify(l.replacement)}`).join('; ')}`,
     );
   return 0;
 }
