@@ -198,6 +198,17 @@ test.describe('events stream @sse', () => {
               .waitFor(causedBy(sentinel), waitMs(config), end.index, `organization.created with nonce ${sentinel}`)
               .catch(() => undefined)
           : undefined;
+        // The event caused next arrives too (it was caused while the stream was open, as the one before it).
+        if (end)
+          must(
+            live.eventsResumeNoLoss,
+            !!last,
+            ev(
+              conn,
+              `resumed from the offset the stream started ${name} gave: the organization.created caused after the one that arrived (nonce ${sentinel})`,
+              `not within ${waitMs(config)} ms; ${conn.messages.length} messages read`,
+            ),
+          );
         if (!last) continue;
         const times = conn.events.filter((m) => m.index < last.index && causedBy(c)(m)).length;
         must(
