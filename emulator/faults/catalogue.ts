@@ -39,6 +39,7 @@ import { round20 } from './blind/round-20.ts';
 import { round21 } from './blind/round-21.ts';
 import { round22 } from './blind/round-22.ts';
 import { round23 } from './blind/round-23.ts';
+import { round24 } from './blind/round-24.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -787,6 +788,7 @@ export const faults = [
   ...round21,
   ...round22,
   ...round23,
+  ...round24,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

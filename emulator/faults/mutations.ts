@@ -26,7 +26,7 @@ import { ALLOWED_TAGS, htmlViolation } from '../html-policy.js';
 import { VALUE_MAX } from '../routes/custom-text.js';
 import { TAKE_DEFAULT, TAKE_MAX, EVENT_STREAM_ID_LENGTH, encodeStreamCursor } from '../routes/event-streams.js';
 import { USER_ID_MAX } from '../routes/token-sets.js';
-import { FROM_TIMESTAMP_MAX, parseRfc3339 } from '../routes/events.js';
+import { FROM_MAX, FROM_TIMESTAMP_MAX, parseRfc3339 } from '../routes/events.js';
 import { codePoints, isPlainObject, mediaTypeOf, param, rawFormOf, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
@@ -306,7 +306,126 @@ const streamByLike = (q: Asked): string | undefined => {
 /** A string escaped by hand for JSON: ", \ and line feed only (`custom-text-answer-control-chars-raw`). */
 const handEscaped = (s: string): string => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
+/** How long after expiry a token set still reads as active (`token-sets-expiry-grace-week`). */
+const REFRESH_GRACE_MS = 7 * 24 * 3_600_000;
+/** How many rows the stream detail lookup reads (`event-stream-get-first-block-only`). */
+const STORE_ROWS_READ = 100;
+/** The methods the full management API defines on a path, by route (`allow-from-full-api-spec`). */
+const FULL_API_METHODS: Readonly<Record<string, string>> = {
+  '/api/v2/client-grants/:id': 'GET, PATCH, DELETE',
+  '/api/v2/event-streams/:id': 'GET, PATCH, DELETE',
+  '/api/v2/event-streams': 'GET, POST',
+};
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 24
+  {
+    by: 'token-access-token-scheme-prefixed',
+    on: ['oauth.token'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['access_token'] === 'string',
+    // The Authorization header value written where the token goes.
+    reshape: (a) => body(a, (b) => ({ ...b, access_token: `Bearer ${String(b['access_token'])}` })),
+  },
+  {
+    by: 'token-sets-insufficient-scope-404',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    when: is('insufficient_scope'),
+    reshape: () => error('inexistent_user'),
+  },
+  {
+    by: 'unauthorized-401-plain-text',
+    on: 'every',
+    answers: 'errors',
+    when: (a, q) => a.status === 401 && q.operation !== 'oauth.token' && isApiPath(q.request.url),
+    // The middleware's own end(): its challenge kept, its body a bare text.
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Unauthorized',
+    }),
+  },
+  {
+    by: 'rate-limit-429-status-403',
+    on: 'every',
+    answers: 'errors',
+    when: is('too_many_requests'),
+    reshape: (a) => error('forbidden', 'API rate limit exceeded', { 'retry-after': String(a.headers['retry-after']) }),
+  },
+  {
+    by: 'token-sets-expiry-grace-week',
+    on: ['token-sets.list'],
+    when: (a) => Array.isArray(a.body),
+    // Sets expired within the refresh grace window read as active.
+    reshape: (_a, q) => {
+      const since = Date.now() - REFRESH_GRACE_MS;
+      const sets = q.state.tokenSets.get(param(q.request, 'id')) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > since));
+    },
+  },
+  {
+    by: 'token-sets-ndjson',
+    on: ['token-sets.list'],
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: (a.body as unknown[]).map((t) => JSON.stringify(t)).join('\n'),
+    }),
+  },
+  {
+    by: 'transition-answer-id-unprefixed',
+    on: ['experiments.transition'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    // The store key, without the prefix the read serialiser adds.
+    reshape: (a) => body(a, (b) => ({ ...b, id: String(b['id']).replace(/^exp_/, '') })),
+  },
+  {
+    by: 'client-grant-id-cut-at-nul',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      return (
+        is('inexistent_client_grant')(a) && id.includes('\u0000') && q.state.clientGrants.has(id.split('\u0000', 1)[0]!)
+      );
+    },
+    reshape: (_a, q) => ok(q.state.clientGrants.get(param(q.request, 'id').split('\u0000', 1)[0]!)),
+  },
+  {
+    by: 'events-content-type-missing',
+    on: ['events.subscribe'],
+    // The head flushed before the media type was set.
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': undefined } }),
+  },
+  {
+    by: 'event-stream-get-first-block-only',
+    on: ['event-streams.get'],
+    when: (a, q) => (q.state.eventStreamIndexOf(param(q.request, 'id')) ?? 0) >= STORE_ROWS_READ,
+    reshape: () => error('inexistent_event_stream'),
+  },
+  {
+    by: 'keys-use-as-array',
+    on: ['custom-signing-keys.put'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as unknown[]).map((k) =>
+          isPlainObject(k) && typeof k['use'] === 'string' ? { ...k, use: [k['use']] } : k,
+        ),
+      })),
+  },
+  {
+    by: 'allow-from-full-api-spec',
+    on: 'every',
+    answers: 'errors',
+    when: (a, q) => a.status === 405 && FULL_API_METHODS[q.request.routeOptions.url ?? ''] !== undefined,
+    reshape: (a, q) => ({
+      ...a,
+      headers: { ...a.headers, allow: FULL_API_METHODS[q.request.routeOptions.url ?? '']! },
+    }),
+  },
   // blind round 23
   {
     by: 'token-response-scope-leading-space',
@@ -2708,6 +2827,23 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 24
+  {
+    by: 'heartbeat-data-python-repr',
+    frames: ['heartbeat'],
+    // str(dict): single-quoted strings.
+    reshape: (f) => ({
+      ...f,
+      data: `{${Object.entries(f.data as Json)
+        .map(([k, v]) => `'${k}': '${String(v)}'`)
+        .join(', ')}}`,
+    }),
+  },
+  {
+    by: 'envelope-type-omitted',
+    frames: ['message'],
+    reshape: (f) => envelope(f, (e) => delete (e as Json)['type']),
+  },
   // blind round 23
   {
     by: 'event-time-zone-id-suffix',
@@ -3165,6 +3301,43 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 24
+  {
+    by: 'from-overlong-500',
+    on: 'events.subscribe',
+    when: (r) => {
+      const from = (r.query as Record<string, unknown> | undefined)?.['from'];
+      return typeof from === 'string' && codePoints(from) > FROM_MAX;
+    },
+    error: () => apiError('internal_error'),
+  },
+  {
+    by: 'keys-rsa-2048-only',
+    on: 'custom-signing-keys.put',
+    // The modulus compared with 2048 bits for equality.
+    when: (r) =>
+      keysOf(r).some(
+        (k) =>
+          isPlainObject(k) &&
+          k['kty'] === 'RSA' &&
+          typeof k['n'] === 'string' &&
+          Buffer.from(k['n'], 'base64url').length !== 256,
+      ),
+    error: () => apiError('invalid_body', 'RSA keys must be 2048 bits'),
+  },
+  {
+    by: 'custom-text-link-without-rel-refused',
+    on: 'custom-text.put',
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          [...v.matchAll(/<\s*a\b[^>]*>/gi)].some(
+            (m) => !/\srel\s*=\s*["']?[^"'>]*\bno(?:opener|referrer)\b/i.test(m[0]),
+          ),
+      ),
+    error: () => apiError('invalid_body', 'Links must carry rel="noopener"'),
+  },
   // blind round 23
   {
     by: 'custom-text-multiline-markup-refused',

@@ -176,6 +176,8 @@ export class Deviations {
   private readonly sessions = new WeakMap<object, Principal>();
   /** The event_type values of the stream being opened (`resume-cursor-of-filtered-type-refused`). */
   private askedTypes: readonly string[] = [];
+  /** The event_type filter each client last asked for (`event-filter-sticky-per-client`). */
+  private readonly subscribedTypes = new Map<string, string[]>();
   /** Users deleted, kept as soft-deleted rows (`token-sets-deleted-user-listed`). */
   private readonly deletedUsers = new Set<string>();
   /** Principals of verified tokens by the token in lower case, a case-insensitive cache key (`verify-cache-key-case-insensitive`). */
@@ -282,7 +284,16 @@ export class Deviations {
     operation: OperationId | undefined,
     header: string | undefined,
     token: string | undefined,
+    lastEventId?: string | string[],
   ): boolean {
+    // A reconnecting EventSource (Last-Event-ID) taken for a stream authorised before.
+    if (
+      header === undefined &&
+      this.on('events-reconnect-last-event-id-unauthenticated') &&
+      operation === 'events.subscribe' &&
+      lastEventId !== undefined
+    )
+      return true;
     if (header === undefined) return this.on('missing-token-accepted') && operation === 'client-grants.get';
     return (
       this.on('malformed-header-accepted') &&
@@ -362,6 +373,11 @@ export class Deviations {
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
   bearerToken(header: string, strict: string | undefined): string | undefined {
+    // A repeated scheme stripped (`token-access-token-scheme-prefixed`: the token was issued with "Bearer " in it).
+    if (strict === undefined && this.on('token-access-token-scheme-prefixed')) {
+      const m = /^Bearer[ \t]+Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i.exec(header);
+      if (m !== null) return m[1];
+    }
     // Percent-decoded before it is verified (`bearer-token-percent-decoded`): %2E read as a dot.
     if (strict === undefined && this.on('bearer-token-percent-decoded')) {
       const m = /^Bearer[ \t]+([A-Za-z0-9._~+/%-]+=*)[ \t]*$/i.exec(header);
@@ -754,6 +770,8 @@ export class Deviations {
     // Validated on the first status written, applied with JSON.parse's last one.
     if (this.on('transition-duplicate-status-first-validated') && isMap(sent) && typeof sent['status'] === 'string')
       return sent['status'] as ExperimentStatus;
+    // The completed case falls through to archived (`transition-completed-stores-archived`).
+    if (this.on('transition-completed-stores-archived') && target === 'completed') return 'archived';
     return this.on('transition-archived-stores-completed') && target === 'archived' ? 'completed' : target;
   }
 
@@ -1212,7 +1230,12 @@ export class Deviations {
   }
 
   /** The event types a stream is asked for, from the event_type values as given. */
-  eventTypesAsked(values: string[]): string[] {
+  eventTypesAsked(values: string[], clientId?: string): string[] {
+    // The filter stored as the client's subscription (`event-filter-sticky-per-client`).
+    if (this.on('event-filter-sticky-per-client') && clientId !== undefined) {
+      if (values.length > 0) this.subscribedTypes.set(clientId, values);
+      else values = this.subscribedTypes.get(clientId) ?? values;
+    }
     if (this.on('resume-cursor-of-filtered-type-refused')) this.askedTypes = values;
     if (this.on('event-type-trimmed')) return values.map((v) => v.trim());
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
@@ -1253,6 +1276,15 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    // body-parser's default for no content (`custom-text-empty-json-body-as-empty-map`).
+    if (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put' && text.trim() === '')
+      return {};
+    // The raw text kept for a markup scan of the body (`custom-text-markup-checked-on-raw-json`).
+    if (this.on('custom-text-markup-checked-on-raw-json') && operation === 'custom-text.put') {
+      const parsed = parse(text);
+      if (isMap(parsed)) Object.defineProperty(parsed, RAW_JSON, { value: text, enumerable: false });
+      return parsed;
+    }
     // strict=False: raw control characters inside strings taken (`custom-text-json-control-chars-accepted`).
     if (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') {
       try {
@@ -1301,7 +1333,9 @@ export class Deviations {
       (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') ||
       (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
-      (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition')
+      (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition') ||
+      (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put') ||
+      (this.on('custom-text-markup-checked-on-raw-json') && operation === 'custom-text.put')
     );
   }
 
@@ -1531,11 +1565,16 @@ export class Deviations {
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
     if (this.on('take-100-refused') || this.on('take-100-refused-r3')) return { ...take, max: take.max - 1 };
     if (this.on('default-page-size-20')) return { ...take, default: 20 };
+    // Paged only when take is given (`event-streams-unpaged-without-take`).
+    if (this.on('event-streams-unpaged-without-take')) return { ...take, default: Infinity };
     return take;
   }
 
   /** The take a query string spells, read as a number (NaN: not an integer). */
   takeValue(raw: string): number {
+    // Clamped into the range instead of refused (`take-clamped-to-range`).
+    if (this.on('take-clamped-to-range') && /^-?(?:0|[1-9][0-9]{0,8})$/.test(raw))
+      return Math.min(100, Math.max(1, Number(raw)));
     if (this.on('take-read-by-parseint')) return Number.parseInt(raw, 10);
     // Number(): JavaScript number literals (0x10, 0b11, 1e1) and padded values read as numbers.
     if (this.on('take-number-literal-accepted')) return raw.trim() === '' ? Number.NaN : Number(raw);
@@ -1691,6 +1730,14 @@ export class Deviations {
 
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
+    // A repeated audience read by its first value (`token-repeated-audience-first-wins`, Go's url.Values.Get).
+    if (
+      this.on('token-repeated-audience-first-wins') &&
+      isMap(body) &&
+      Array.isArray(body['audience']) &&
+      typeof body['audience'][0] === 'string'
+    )
+      body = { ...body, audience: body['audience'][0] };
     // A repeated client_secret kept as a list (`token-repeated-secret-any-match`), compared value by value.
     if (
       this.on('token-repeated-secret-any-match') &&
@@ -1730,7 +1777,12 @@ export class Deviations {
   }
 
   /** Whether the markup of a custom text body is checked, given whether it came form-encoded (`custom-text-form-html-unchecked`). */
-  checksMarkupOfBody(form: boolean): boolean {
+  checksMarkupOfBody(form: boolean, body?: unknown): boolean {
+    // A scan of the raw JSON for "<" stands for the check (`custom-text-markup-checked-on-raw-json`).
+    if (this.on('custom-text-markup-checked-on-raw-json') && isMap(body)) {
+      const raw = (body as { [RAW_JSON]?: string })[RAW_JSON];
+      if (raw !== undefined && !raw.includes('<')) return false;
+    }
     return !(this.on('custom-text-form-html-unchecked') && form);
   }
 

@@ -61,7 +61,7 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
         const text = checkText(
           ctx,
           ctx.deviations.formTextValues(request.body, form),
-          ctx.deviations.checksMarkupOfBody(form),
+          ctx.deviations.checksMarkupOfBody(form, request.body),
         );
         if (!t.known) throw apiError('inexistent_self_service_profile');
         const previous = ctx.state.customText.get(t.key) ?? {};

@@ -99,7 +99,7 @@ interface StartPoint {
 function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   let from = singleQuery(request, 'from');
   const fromTimestamp = singleQuery(request, 'from_timestamp');
-  const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'));
+  const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'), request.principal?.clientId);
   for (const t of ctx.deviations.eventTypesValidated(types)) {
     if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType && !ctx.deviations.acceptsAsEventType(t))
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
@@ -172,6 +172,8 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
     'events.subscribe',
   );
   const headers = { ...(reply.getHeaders() as OutgoingHttpHeaders), ...head.headers } as OutgoingHttpHeaders;
+  // A header an answer removes (undefined) is not written.
+  for (const [name, value] of Object.entries(headers)) if (value === undefined) delete headers[name];
   const coding = ctx.deviations.eventStreamCoding(request.headers['accept-encoding']);
   if (coding !== undefined) headers['content-encoding'] = coding;
   reply.hijack();
