@@ -7,18 +7,22 @@
  * passive check reads whatever the tenant streams.
  */
 import { EventSource } from 'eventsource';
-import { authorizationKind } from '../harness/requests/client.ts';
+import { authorizationKind, type Api } from '../harness/requests/client.ts';
+import type { Config } from '../harness/run/config.ts';
 import { fetchHonouring429 } from '../harness/requests/rate-limit.ts';
 import { subscribe, type SseMessage } from '../harness/requests/sse.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import {
   checkMessage,
+  cursorOf,
   ev,
+  HISTORY_MS,
   heartbeatWaitMs,
   isEvent,
   messageRules,
   streamExchange,
+  timestamp,
   waitMs,
 } from '../harness/vocabulary/events.ts';
 import { must, observe } from '../harness/vocabulary/must.ts';
@@ -208,4 +212,40 @@ for (const [query, what] of [
       return { ...streamExchange(conn), authorization: authorizationKind(auth) };
     },
     { query: what },
+  );
+/**
+ * A cursor the stream gave (an event's offset, else a heartbeat's), looked up with the run's token: what
+ * a client resuming sends, as `from` (the document's cursor) or as Last-Event-ID (what an EventSource
+ * sends on reconnecting, HTML Standard 9.2.4). A server may serve a resumed stream by another route, one
+ * without its guard; the refusal of a request without credentials does not depend on what it resumes.
+ */
+async function aCursor(api: Api, c: Config): Promise<string | undefined> {
+  const conn = await subscribe(c.baseUrl, api.token, {
+    maxRps: c.maxRps,
+    query: { from_timestamp: timestamp(Date.now() - HISTORY_MS) },
+  });
+  try {
+    const m = await conn
+      .waitFor((x) => cursorOf(x) !== undefined, heartbeatWaitMs(c), 0, 'a cursor')
+      .catch(() => undefined);
+    return m && cursorOf(m);
+  } finally {
+    conn.close();
+  }
+}
+for (const [what, resumed] of [
+  [
+    'from, a cursor the stream gave',
+    (cursor: string | undefined) => ({ query: cursor === undefined ? {} : { from: cursor } }),
+  ],
+  ['Last-Event-ID, as an EventSource reconnecting', (cursor: string | undefined) => ({ lastEventId: cursor ?? '0' })],
+] as const)
+  authChecks(
+    'events.subscribe',
+    async (api, c, auth, cursor) => {
+      const conn = await subscribe(c.baseUrl, api.token, { auth, maxRps: c.maxRps, ...resumed(cursor) });
+      conn.close();
+      return { ...streamExchange(conn), authorization: authorizationKind(auth) };
+    },
+    { target: aCursor, ...(what.startsWith('from') ? { query: what } : { header: what }) },
   );

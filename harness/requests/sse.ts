@@ -48,6 +48,8 @@ export interface SubscribeOptions {
   maxRps?: number;
   /** The Accept header sent: default text/event-stream; null sends none. */
   accept?: string | null;
+  /** A Last-Event-ID header, as an EventSource sends it when it reconnects (HTML Standard 9.2.4). */
+  lastEventId?: string;
 }
 
 export class SseTimeout extends Error {
@@ -261,6 +263,7 @@ async function subscribeOnce(
   const headers: Record<string, string> = { 'cache-control': 'no-cache' };
   const accept = opts.accept === undefined ? 'text/event-stream' : opts.accept;
   if (accept !== null) headers.accept = accept;
+  if (opts.lastEventId !== undefined) headers['last-event-id'] = opts.lastEventId;
   const authorization = authorizationHeader(auth, token, 'the SSE harness');
   if (authorization !== undefined) headers.authorization = authorization;
 

@@ -61,6 +61,11 @@ export interface AuthCheckOptions {
    * (its request budget); the forged tokens are left to the plain probe.
    */
   query?: string;
+  /**
+   * The probe sends a request header a client of the standard sends (e.g. `Last-Event-ID, as an
+   * EventSource reconnecting`): the checks of credentials and scopes run for it too, as for `query`.
+   */
+  header?: string;
 }
 
 /** What acceptance of the run's token is, per probe. */
@@ -495,14 +500,15 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
       return found.get(config.baseUrl)!;
     },
   };
-  const variant = opts.body ?? opts.query;
+  const variant = opts.body ?? opts.query ?? opts.header;
   test.describe(`authentication of ${op.method} ${op.path}${variant ? ` with ${variant}` : ''} @auth ${op.tag}`, () => {
     test.beforeEach(({ config }) => {
       test.skip(
         op.writes && config.writes === 'none',
         'CONFORMANCE_WRITES=none: no write is sent, not even one meant to be refused',
       );
-      if (opts.query) skipBeyondReadOnlyBudget(config, `the checks of a request with ${opts.query} are`);
+      const routed = opts.query ?? opts.header;
+      if (routed) skipBeyondReadOnlyBudget(config, `the checks of a request with ${routed} are`);
     });
     credentialChecks(p);
     if (!variant) forgedTokenChecks(p);
