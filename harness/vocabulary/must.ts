@@ -311,8 +311,12 @@ export const notAnObject = (valid: Record<string, unknown>): ReadonlyArray<reado
   ['true', true],
 ];
 
-/** Bodies sent as application/json that are not JSON. */
-export const MALFORMED_JSON_BODIES: readonly string[] = ['{"status": ', '{keys: []}', 'not json'];
+/**
+ * Bodies sent as application/json that are not JSON: a cut one, one with a bare name, words, and the
+ * bodies that hold no value at all, empty or only white space (RFC 8259 2: JSON-text = ws value ws, the
+ * value required), which a body reader defaulting to {} for "no content" takes as an empty object.
+ */
+export const MALFORMED_JSON_BODIES: readonly string[] = ['{"status": ', '{keys: []}', 'not json', '', ' \r\n'];
 
 /**
  * Bodies that hold a valid body (`valid`, serialised) and are still no JSON
