@@ -528,6 +528,42 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     },
   );
 
+  const rsaSizes = declareRules('custom-signing-keys.put.json', schemaRules('jwks'));
+  test(
+    'should take an RSA key of each size RFC 7518 3.3 admits for RS256 (2048 bits or larger: 3072, 4096) where it takes a 2048-bit one, and answer it as sent',
+    rsaSizes,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        // Which key types a server takes is not shown; a server that takes RSA takes a valid RSA key of any
+        // size the algorithm admits (2048 bits is its least, not its only size): a size check written as an
+        // equality takes the one size every library makes by default.
+        const rsa = SIGNING_KEY_TYPES.find((t) => t.alg === 'RS256')!;
+        const least = await putJson(api, [await publicSigningJwk(rsa, { kid: 'conformance-rsa-2048' })]);
+        if (!is2xx(least.status)) {
+          observe('custom-signing-keys.put.status', 'a 2048-bit RSA key answered', String(least.status));
+          return;
+        }
+        for (const bits of [3072, 4096]) {
+          const { publicKey } = await generateKeyPair('RS256', { modulusLength: bits, extractable: true });
+          const key = { ...(await exportJWK(publicKey)), kid: `conformance-rsa-${bits}` };
+          const ex = await putJson(api, [key]);
+          must(rsaSizes.customSigningKeysPutJson, is2xx(ex.status), {
+            expected: `the ${bits}-bit RSA key taken (2xx), as the 2048-bit one was`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          mustMatchSchema('jwks', ex.json, ex);
+          const differ = keysDiffer([key], ex.json);
+          must(rsaSizes.customSigningKeysPutJson, differ === undefined, {
+            expected: `the ${bits}-bit RSA key answered as sent`,
+            actual: differ ?? '',
+            exchange: ex,
+          });
+        }
+      });
+    },
+  );
+
   const sets = declareRules('custom-signing-keys.put.replaces', 'custom-signing-keys.put.json', schemaRules('jwks'));
   test(
     'should answer exactly the keys sent, told apart by their members and not by kid, for sets of 1, 2, 3, 4 and 25 keys, with kid on every key, on none, on one or spelt as JSON literals, optional members present or absent, the key types it takes mixed',

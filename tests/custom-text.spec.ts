@@ -80,7 +80,7 @@ const putAs = (api: Api, id: string, media: (typeof MEDIA)[number], map: Record<
       });
 
 /**
- * A map as JSON whose values spell every character but letters, digits and spaces as a \\u escape (each
+ * A map as JSON whose values spell every character but letters, digits and spaces as a \u escape (each
  * UTF-16 code unit, RFC 8259 7): once parsed, the same strings. A policy that scans the raw body, not the
  * parsed values, sees no markup in it.
  */

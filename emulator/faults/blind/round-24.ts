@@ -106,6 +106,8 @@ export const round24 = [
     rule: 'events.payload.envelope',
     how: 'The envelope is trimmed of the member the SSE event field already carries: every event message has event.type left out, though the document gives the envelope a type string (the CloudEvents type).',
     round: 24,
+    disputed:
+      'The document says "Unless marked required, a field may be absent" (its conventions, on every object) and marks no member of the event envelope required (its schema says so: No member is marked required); the SSE event field carries the event type. A server that leaves event.type out of the envelope follows that reading; whether the envelope must carry it is a question for the document\'s owner.',
   },
   {
     name: 'event-filter-sticky-per-client',
