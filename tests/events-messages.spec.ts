@@ -17,12 +17,10 @@ import {
   checkMessage,
   cursorOf,
   ev,
-  HISTORY_MS,
   heartbeatWaitMs,
   isEvent,
   messageRules,
   streamExchange,
-  timestamp,
   waitMs,
 } from '../harness/vocabulary/events.ts';
 import { must, observe } from '../harness/vocabulary/must.ts';
@@ -214,16 +212,14 @@ for (const [query, what] of [
     { query: what },
   );
 /**
- * A cursor the stream gave (an event's offset, else a heartbeat's), looked up with the run's token: what
- * a client resuming sends, as `from` (the document's cursor) or as Last-Event-ID (what an EventSource
+ * A cursor the stream gives now (a heartbeat's, or a live event's offset), looked up with the run's token:
+ * what a client resuming sends, as `from` (the document's cursor) or as Last-Event-ID (what an EventSource
  * sends on reconnecting, HTML Standard 9.2.4). A server may serve a resumed stream by another route, one
- * without its guard; the refusal of a request without credentials does not depend on what it resumes.
+ * without its guard; the refusal of a request without credentials does not depend on what it resumes. The
+ * current position, not an old event's: how long a cursor stays valid is not shown.
  */
 async function aCursor(api: Api, c: Config): Promise<string | undefined> {
-  const conn = await subscribe(c.baseUrl, api.token, {
-    maxRps: c.maxRps,
-    query: { from_timestamp: timestamp(Date.now() - HISTORY_MS) },
-  });
+  const conn = await subscribe(c.baseUrl, api.token, { maxRps: c.maxRps });
   try {
     const m = await conn
       .waitFor((x) => cursorOf(x) !== undefined, heartbeatWaitMs(c), 0, 'a cursor')
