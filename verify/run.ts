@@ -84,28 +84,51 @@ const RECORD = join(ROOT, 'verify', 'blind-rounds.json');
  * swept against the whole suite, per profile. A sweep that is not a round's
  * (`--round`, `--whole-suite`) runs only those checks: it asks whether what
  * caught the fault still does, at the cost of a catalogue fault, not of a
- * whole run. A fault it does not list is swept whole.
+ * whole run. Where one of those rules is held on every answer (decided by
+ * checks whose titles do not name it), the file keeps the checks that caught
+ * the fault too (`checks`), and those run. A fault it does not list is swept
+ * whole, unless it is disputed: then the checks of its own rule run, as for a
+ * catalogue fault (it counts for nothing either way; a round's sweep still
+ * sweeps it whole).
  */
 const CAUGHT_BY = join(ROOT, 'verify', 'blind-caught-by.json');
 type Profile = 'writes' | 'read-only';
-type CaughtByRules = Record<Profile, Record<string, string[]>>;
+type ByFault = Record<string, string[]>;
+type CaughtByRules = Record<Profile, ByFault> & {
+  /** The titles of the checks that caught a fault, where a rule that caught it is held on every answer. */
+  checks: Record<Profile, ByFault>;
+};
 
 function readCaughtBy(): CaughtByRules {
-  return existsSync(CAUGHT_BY)
-    ? (JSON.parse(readFileSync(CAUGHT_BY, 'utf8')) as CaughtByRules)
-    : { writes: {}, 'read-only': {} };
+  const read = existsSync(CAUGHT_BY) ? (JSON.parse(readFileSync(CAUGHT_BY, 'utf8')) as Partial<CaughtByRules>) : {};
+  return {
+    writes: read.writes ?? {},
+    'read-only': read['read-only'] ?? {},
+    checks: { writes: read.checks?.writes ?? {}, 'read-only': read.checks?.['read-only'] ?? {} },
+  };
 }
 
-/** Keeps, for each blind fault swept whole in `profile`, the rules that caught it (none: it is dropped). */
+const isHeld = (id: string) => (HELD_ON_EVERY_ANSWER as readonly string[]).includes(id);
+const sorted = (m: ByFault) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * Keeps, for each blind fault swept whole in `profile`, the rules that caught it (none: it is dropped), and
+ * the checks that caught it where one of those rules is held on every answer.
+ */
 function recordCaughtBy(profile: Profile, rows: readonly FaultRow[]): void {
   const all = readCaughtBy();
   const map = { ...all[profile] };
+  const checks = { ...all.checks[profile] };
   for (const r of rows) {
     if (r.round === undefined || !r.sweptWhole) continue;
-    if (r.caughtBy.length) map[r.fault] = [...r.failedRules].sort();
-    else delete map[r.fault];
+    delete map[r.fault];
+    delete checks[r.fault];
+    if (!r.caughtBy.length) continue;
+    map[r.fault] = [...r.failedRules].sort();
+    if (r.failedRules.some(isHeld)) checks[r.fault] = [...new Set(r.caughtBy)].sort();
   }
-  all[profile] = Object.fromEntries(Object.entries(map).sort(([a], [b]) => a.localeCompare(b)));
+  all[profile] = sorted(map);
+  all.checks[profile] = sorted(checks);
   writeFileSync(CAUGHT_BY, `${JSON.stringify(all, null, 2)}\n`);
 }
 
@@ -187,12 +210,16 @@ interface RunResult {
   wallMs: number;
 }
 
-/** The settings of the read-only run a tenant owner starts with. */
+/**
+ * The settings of the read-only run a tenant owner starts with. Nothing causes events on an emulator no
+ * check writes to: the passive checks judge the heartbeats of their wait (four at the embedded 250 ms)
+ * and skip, so the wait is a second, not a tenant's 30.
+ */
 const READ_ONLY_ENV = {
   CONFORMANCE_WRITES: 'none',
   CONFORMANCE_RATE_LIMIT_PROBE: 'off',
   CONFORMANCE_EVENTS_TRIGGER: 'none',
-  CONFORMANCE_EVENTS_WAIT_MS: '3000',
+  CONFORMANCE_EVENTS_WAIT_MS: '1000',
 };
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -436,18 +463,33 @@ function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
 const caughtBy = (r: RunResult, f: Fault) =>
   r.failures.filter((x) => (f.round !== undefined ? x.rules.length > 0 : x.rules.includes(f.rule)));
 
+/** What `playwright --grep` matches of a check, from its title as the reports give it (`describe › title`). */
+const grepForTitle = (title: string) =>
+  title
+    .split(' › ')
+    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+
 /**
  * The checks a fault's project runs: its rule's; for a fault written blind,
  * the whole suite, or (outside a round's sweep) the checks of the rules that
- * caught it when it was last swept whole (the whole suite where one of them
- * is held on every answer).
+ * caught it when it was last swept whole, with the very checks that caught it
+ * where such a rule is held on every answer (the whole suite if one of those
+ * is no longer in it). A disputed fault that caught nothing then: its own
+ * rule's, where a check names it.
  */
-function grepFor(f: Fault, whole: boolean, caught: Record<string, string[]>): string | undefined {
+function grepFor(f: Fault, whole: boolean, caught: CaughtByRules, profile: Profile, o: Options) {
   if (f.round === undefined) return grepForRule(f.rule);
-  const rules = caught[f.name];
-  // Such a rule is decided by checks whose titles do not name it: only the whole suite runs them all.
-  if (rules?.some((id) => (HELD_ON_EVERY_ANSWER as readonly string[]).includes(id))) return undefined;
-  return whole || !rules?.length ? undefined : rules.map((id) => `(?:${grepForRule(id)})`).join('|');
+  if (whole) return undefined;
+  const rules = caught[profile][f.name];
+  if (!rules?.length)
+    return 'disputed' in f && f.disputed && o.checkedRules.has(f.rule) ? grepForRule(f.rule) : undefined;
+  const byRule = rules.filter((id) => !isHeld(id)).map((id) => `(?:${grepForRule(id)})`);
+  if (rules.length === byRule.length) return byRule.join('|');
+  // Such a rule is decided by checks whose titles do not name it: the checks that caught the fault run.
+  const checks = caught.checks[profile][f.name];
+  if (!checks?.length || checks.some((t) => !o.titles.has(t))) return undefined;
+  return [...byRule, ...checks.map((t) => `(?:${grepForTitle(t)})`)].join('|');
 }
 
 interface FaultRow {
@@ -529,6 +571,10 @@ interface Options {
   wholeSuite: boolean;
   /** The rules that caught each blind fault when last swept whole, per profile (verify/blind-caught-by.json). */
   caughtBy: CaughtByRules;
+  /** Every check's title (`describe › title`), once listed: a recorded check no longer in the suite is not run by title. */
+  titles: Set<string>;
+  /** Every rule some check names, once listed. */
+  checkedRules: Set<string>;
 }
 
 function parseOptions(): Options {
@@ -575,6 +621,8 @@ function parseOptions(): Options {
     recordBefore: values['record-before'],
     wholeSuite: values['whole-suite'] || !!values.round?.length,
     caughtBy: readCaughtBy(),
+    titles: new Set(),
+    checkedRules: new Set(),
   };
 }
 
@@ -637,7 +685,7 @@ function planProjects(o: Options, t: Targets): Plan[] {
             {
               name: `fault:${f.name}`,
               target: t.faults[i]!,
-              grep: grepFor(f, o.wholeSuite, o.caughtBy.writes),
+              grep: grepFor(f, o.wholeSuite, o.caughtBy, 'writes', o),
               close: true,
               done: (r) => progress('', o.selected.length)(f, r, ++done),
             },
@@ -698,7 +746,7 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
             {
               name: `read-only:${f.name}`,
               target: roTargets[i]!,
-              grep: grepFor(f, o.wholeSuite, o.caughtBy['read-only']),
+              grep: grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o),
               close: true,
               done: (r: RunResult) => progress('read-only ', roFaults.length)(f, r, ++roDone),
             },
@@ -712,7 +760,7 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
     if (why) roResults.set(`read-only:${f.name}`, refusedRun(why));
   });
   const roRows = roFaults.map((f) =>
-    sweepRow(f, roResults.get(`read-only:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy['read-only'])),
+    sweepRow(f, roResults.get(`read-only:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o)),
   );
   const roCaught = roRows.filter((r) => r.caughtBy.length > 0).length;
   return {
@@ -734,7 +782,7 @@ function summaryOf(
   const baseline = results.get('baseline')!;
   const second = results.get('second-run');
   const rows = o.selected.map((f) =>
-    sweepRow(f, results.get(`fault:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy.writes)),
+    sweepRow(f, results.get(`fault:${f.name}`)!, grepFor(f, o.wholeSuite, o.caughtBy, 'writes', o)),
   );
   const caught = rows.filter((r) => r.caughtBy.length > 0).length;
   const pick = (r: RunResult) => ({
@@ -880,7 +928,12 @@ async function main(): Promise<void> {
     `verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers; fast-check seed ${o.seed}${o.seed === SEED ? ', the fixed one: --seed random draws one' : ''})\n`,
   );
 
-  const targets = await startAllTargets(o);
+  // The suite's checks, listed while the emulators start: the titles grepFor runs by, and rule coverage.
+  const [targets, checks] = await Promise.all([startAllTargets(o), listChecks(ROOT)]);
+  for (const c of checks) {
+    o.titles.add(c.title);
+    for (const id of c.rules) o.checkedRules.add(id);
+  }
   const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
   const results = await runAndClose(planProjects(o, targets), all, o.jobs);
   o.selected.forEach((f, i) => {
@@ -893,7 +946,7 @@ async function main(): Promise<void> {
   if (second) printSecondRun(results.get('baseline')!, second);
   const ro = o.readOnly ? await sweepReadOnly(o, results.get('read-only')!) : undefined;
 
-  const cov = coverage(await listChecks(ROOT), faults);
+  const cov = coverage(checks, faults);
   const summary = summaryOf(o, results, ro, cov, Date.now() - t0);
   if (o.recordBefore) recordRounds(summary.faults);
   else recordAfter(summary.faults);
