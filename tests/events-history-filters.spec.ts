@@ -241,25 +241,48 @@ test.describe("events stream: the tenant's history @sse", () => {
   );
 
   const allWhenAbsent = declareRules(READ, 'events.filter.all-when-absent');
-  test('should replay every event type when event_type is absent', allWhenAbsent, async ({ events, config }) => {
-    // The same history asked for every documented type by name: each of these arrives without event_type too.
-    const h = await history(allWhenAbsent, events, config);
-    // An empty unfiltered read bounds nothing: every event the second read finds may have come after it.
-    requireHistory(h, 1, 'to compare');
-    const all = await readHistory(allWhenAbsent, events, config, { event_type: EVENT_TYPES });
-    all.conn.close();
-    requireHistory(all, 1, 'to compare');
-    // Only events up to the end of the unfiltered read: later ones came after it.
-    const missing = all.events.filter((m) => !h.ids.includes(identity(m)) && timeOf(m) <= timeOf(h.events.at(-1)!));
-    must(
-      allWhenAbsent.eventsFilterAllWhenAbsent,
-      missing.length === 0,
-      ev(
-        h.conn,
-        `every event the history has by type (${all.ids.length})`,
-        `${missing.length} missing without event_type, of types ${[...new Set(missing.map((m) => m.event))].join(', ')}`,
-        `without event_type: ${h.events.map((m) => m.event).join(', ')}`,
-      ),
-    );
-  });
+  test(
+    'should replay every event type when event_type is absent, after the same client asked for one type too',
+    allWhenAbsent,
+    async ({ events, config }) => {
+      // The same history asked for every documented type by name: each of these arrives without event_type too.
+      const h = await history(allWhenAbsent, events, config);
+      // An empty unfiltered read bounds nothing: every event the second read finds may have come after it.
+      requireHistory(h, 1, 'to compare');
+      const all = await readHistory(allWhenAbsent, events, config, { event_type: EVENT_TYPES });
+      all.conn.close();
+      requireHistory(all, 1, 'to compare');
+      // Only events up to the end of the unfiltered read: later ones came after it.
+      const missing = all.events.filter((m) => !h.ids.includes(identity(m)) && timeOf(m) <= timeOf(h.events.at(-1)!));
+      must(
+        allWhenAbsent.eventsFilterAllWhenAbsent,
+        missing.length === 0,
+        ev(
+          h.conn,
+          `every event the history has by type (${all.ids.length})`,
+          `${missing.length} missing without event_type, of types ${[...new Set(missing.map((m) => m.event))].join(', ')}`,
+          `without event_type: ${h.events.map((m) => m.event).join(', ')}`,
+        ),
+      );
+      // A filter belongs to its request, not to the client that sent it: an unfiltered stream opened after the
+      // client asked for one type still holds every type (the events of the history's window at that read).
+      const one = h.events[0]!.event;
+      const filtered = await readHistory(allWhenAbsent, events, config, { event_type: [one] });
+      filtered.conn.close();
+      const again = await readHistory(allWhenAbsent, events, config);
+      again.conn.close();
+      const lost = h.events.filter(
+        (m) => !again.ids.includes(identity(m)) && timeOf(m) >= Date.parse(again.from_timestamp),
+      );
+      must(
+        allWhenAbsent.eventsFilterAllWhenAbsent,
+        lost.length === 0,
+        ev(
+          again.conn,
+          `every event of the unfiltered history (${h.ids.length}) again, after a stream filtered to ${one}`,
+          `${lost.length} missing, of types ${[...new Set(lost.map((m) => m.event))].join(', ')}`,
+        ),
+      );
+    },
+  );
 });
