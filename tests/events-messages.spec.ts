@@ -232,7 +232,14 @@ async function aCursor(api: Api, c: Config): Promise<string | undefined> {
 for (const [what, resumed] of [
   [
     'from, a cursor the stream gave',
-    (cursor: string | undefined) => ({ query: cursor === undefined ? {} : { from: cursor } }),
+    (cursor: string | undefined) => {
+      // Without a cursor this variant would be the check without `from` again, passed for a rule not exercised.
+      test.skip(
+        cursor === undefined,
+        'No message with a cursor arrived on a live stream: the heartbeat frequency is not shown (Limitations 4), and no event came to resume from',
+      );
+      return { query: { from: cursor! } };
+    },
   ],
   ['Last-Event-ID, as an EventSource reconnecting', (cursor: string | undefined) => ({ lastEventId: cursor ?? '0' })],
 ] as const)
