@@ -21,7 +21,7 @@ import { operationOf, sendApiError } from './answers.js';
 import { isApiPath, limitAnonymous, registerAuth, TokenAuthority } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
-import { apiError, drainUnreadBody, toApiError } from './errors.js';
+import { ApiError, apiError, drainUnreadBody, toApiError } from './errors.js';
 import { EventLog } from './events.js';
 import { Mutations } from './faults/mutations.js';
 import { switchedOn } from './faults/seams.js';
@@ -31,6 +31,9 @@ import { registerApiRoutes } from './routes/index.js';
 import { RAW_FORM } from './routes/shared.js';
 import { seedEventHistory } from './seed/history.js';
 import { State, type SeedFixtures } from './state.js';
+
+/** Strict UTF-8: a malformed sequence throws, a byte order mark is kept for the JSON parser. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export type { EmulatorOptions, RateLimitOptions } from './options.js';
 export type { SeedFixtures } from './state.js';
@@ -95,9 +98,17 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
   // JSON bodies: fastify's own parser, through the fault layer for the operations a fault reads them otherwise.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    // JSON exchanged between systems is UTF-8 (RFC 8259 8.1): other bytes are no JSON text, not text to repair
+    // with U+FFFD. A byte order mark is left to the parser, which ignores it (8.1 allows that).
+    let body: string;
+    try {
+      body = UTF8.decode(bytes as Buffer);
+    } catch {
+      return done(new ApiError('invalid_json', 'The JSON body is not UTF-8 (RFC 8259 8.1)'), undefined);
+    }
     const operation = operationOf(request);
-    if (!ctx.deviations.readsJsonBody(operation)) return defaultJson(request, body as string, done);
+    if (!ctx.deviations.readsJsonBody(operation)) return defaultJson(request, body, done);
     const parse = (text: string): unknown => {
       let out: unknown;
       let failed: Error | null = null;
@@ -109,7 +120,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
       return out;
     };
     try {
-      done(null, ctx.deviations.jsonBody(body as string, operation, parse));
+      done(null, ctx.deviations.jsonBody(body, operation, parse));
     } catch (err) {
       done(err as Error, undefined);
     }
