@@ -329,11 +329,14 @@ async function tokenHandler(
   const secret = basic?.secret ?? params['client_secret'];
   // RFC 9110 11.6.1: every 401 carries a challenge; RFC 6749 5.2: Basic, the scheme this endpoint takes.
   const challenge: Record<string, string> = { 'www-authenticate': 'Basic realm="oauth"' };
-  if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
-  const client = ctx.deviations.authenticatingClient(clientId, secret, ctx.auth);
+  const publicClient = !secret && ctx.deviations.authenticatesWithoutSecret;
+  if (!clientId || (!secret && !publicClient))
+    throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
+  const client = ctx.deviations.authenticatingClient(clientId, secret ?? '', ctx.auth);
   const secretOk =
     client !== undefined &&
-    (safeEqual(ctx.deviations.presentedSecret(secret, client.clientSecret), client.clientSecret) ||
+    (publicClient ||
+      safeEqual(ctx.deviations.presentedSecret(secret ?? '', client.clientSecret), client.clientSecret) ||
       !ctx.deviations.checksClientSecret);
   if (client === undefined || !secretOk)
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
@@ -460,7 +463,8 @@ function admit(
     !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation) &&
     ctx.deviations.checksScopes(config.operation, fromCache, held, request.query) &&
     ctx.deviations.checksScopesOfBody(config.operation, request.headers['content-type']) &&
-    !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s)))
+    !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s))) &&
+    !ctx.deviations.defersScopeRefusal(config.operation, request)
   ) {
     return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,

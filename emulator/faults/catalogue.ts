@@ -40,6 +40,7 @@ import { round21 } from './blind/round-21.ts';
 import { round22 } from './blind/round-22.ts';
 import { round23 } from './blind/round-23.ts';
 import { round24 } from './blind/round-24.ts';
+import { round25 } from './blind/round-25.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -789,6 +790,7 @@ export const faults = [
   ...round22,
   ...round23,
   ...round24,
+  ...round25,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -30,7 +30,7 @@ import { FROM_MAX, FROM_TIMESTAMP_MAX, parseRfc3339 } from '../routes/events.js'
 import { codePoints, isPlainObject, mediaTypeOf, param, rawFormOf, singleQuery } from '../routes/shared.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
-import { CLOSED_TEXT_KEYS } from './seams.js';
+import { CLOSED_TEXT_KEYS, scopeRefusalDeferred } from './seams.js';
 import type { VariantName } from './variants.js';
 
 /** An answer on its way out: status, body (undefined: none) and headers (undefined removes one the reply holds). */
@@ -318,6 +318,136 @@ const FULL_API_METHODS: Readonly<Record<string, string>> = {
 };
 
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 25
+  {
+    by: 'transition-scope-checked-after-move',
+    on: ['experiments.transition'],
+    answers: 'all',
+    // The scope check of a response hook: the handler ran, then the refusal replaces its answer.
+    when: (_a, q) => scopeRefusalDeferred(q.request),
+    reshape: (_a, q) =>
+      error('insufficient_scope', 'Insufficient scope, expected any of: update:experimentation', {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${(q.request.routeOptions.config as { scopes?: string[] }).scopes?.join(' ') ?? 'update:experimentation'}"`,
+      }),
+  },
+  {
+    by: 'token-set-issued-at-culture-time-separator',
+    on: ['token-sets.list'],
+    // .NET "HH:mm:ss" under a culture whose time separator is ".".
+    reshape: (a) =>
+      items(a, (t) =>
+        typeof t['issued_at'] === 'string'
+          ? { ...t, issued_at: t['issued_at'].replace(/T(\d{2}):(\d{2}):(\d{2})/, 'T$1.$2.$3') }
+          : t,
+      ),
+  },
+  {
+    by: 'rate-limit-420-enhance-your-calm',
+    on: 'every',
+    answers: 'errors',
+    when: is('too_many_requests'),
+    reshape: (a) => {
+      const b = withStatus(a, 420);
+      return { ...b, body: { ...(b.body as Json), error: 'Enhance Your Calm' } };
+    },
+  },
+  {
+    by: 'transition-answered-202-job',
+    on: ['experiments.transition'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    // The move runs as a workflow job: the job is answered, not the experiment.
+    reshape: (a) => {
+      const e = a.body as Json;
+      return {
+        ...a,
+        status: 202,
+        body: {
+          id: `job_${randomBytes(8).toString('hex')}`,
+          type: 'experiment.status',
+          status: 'pending',
+          experiment_id: e['id'],
+          requested_status: e['status'],
+          created_at: new Date().toISOString(),
+        },
+      };
+    },
+  },
+  {
+    by: 'transition-allocations-keyed-by-variation',
+    on: ['experiments.transition'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['allocations']),
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: Object.fromEntries(
+          (e['allocations'] as Json[]).map(({ variation_id, ...rest }) => [String(variation_id), rest]),
+        ),
+      })),
+  },
+  {
+    by: 'transition-errors-utf16-encoded',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    // A writer with the UTF-16 default encoding: BOM FF FE, then two bytes a character.
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-16' },
+      body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(a.body), 'utf16le')]),
+    }),
+  },
+  {
+    by: 'client-grant-id-member-duplicated',
+    on: ['client-grants.get'],
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    // The store row unwrapped into the grant: its numeric key written last under the same name.
+    reshape: (a) => {
+      const text = JSON.stringify(a.body);
+      return {
+        ...a,
+        headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+        body: `${text.slice(0, -1)},"id":${JSON.stringify(String(rowKeyOf(String((a.body as Json)['id']))))}}`,
+      };
+    },
+  },
+  {
+    by: 'event-stream-status-char8-padded',
+    on: ['event-streams.get', 'event-streams.list'],
+    // CHAR(8): blank-padded to the column width.
+    reshape: (a) =>
+      streams(a, (s) => (typeof s['status'] === 'string' ? { ...s, status: s['status'].padEnd(8, ' ') } : s)),
+  },
+  {
+    by: 'keys-ec-crv-openssl-name',
+    on: ['custom-signing-keys.put'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          k['kty'] === 'EC' && typeof k['crv'] === 'string' && OPENSSL_CURVES[k['crv']] !== undefined
+            ? { ...k, crv: OPENSSL_CURVES[k['crv']] }
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'jwks-single-key-collapsed',
+    on: ['custom-signing-keys.put'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']) && a.body['keys'].length === 1,
+    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as Json[])[0] })),
+  },
+  {
+    by: 'events-query-errors-in-band',
+    on: ['events.subscribe'],
+    answers: 'errors',
+    // The stream opened before the query is validated: the refusal goes out as the stream's error message.
+    when: (a) => a.status === 400,
+    reshape: (a) => ({
+      status: 200,
+      headers: { ...a.headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+      body: `event: error\ndata: ${JSON.stringify(a.body)}\n\n`,
+    }),
+  },
   // blind round 24
   {
     by: 'token-access-token-scheme-prefixed',
@@ -2827,6 +2957,28 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 25
+  {
+    by: 'archived-events-without-context',
+    frames: ['message'],
+    // The archive keeps the affected object only.
+    when: (_f, at) => at.history,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        delete (e.data as { context?: unknown }).context;
+      }),
+  },
+  {
+    by: 'connection-created-realms-as-rows',
+    frames: ['message'],
+    when: isConnectionCreated,
+    // The realm association serialised as its rows.
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const realms = e.data.object['realms'];
+        if (Array.isArray(realms)) e.data.object['realms'] = realms.map((realm) => ({ realm }));
+      }),
+  },
   // blind round 24
   {
     by: 'heartbeat-data-python-repr',
@@ -4366,3 +4518,10 @@ function unpaddedTime(time: string): string {
     `${d.getUTCHours()}:${d.getUTCMinutes()}:${d.getUTCSeconds()}.${d.getUTCMilliseconds()}Z`
   );
 }
+
+/** The crypto library's names of the NIST curves (`keys-ec-crv-openssl-name`). */
+const OPENSSL_CURVES: Readonly<Record<string, string>> = {
+  'P-256': 'prime256v1',
+  'P-384': 'secp384r1',
+  'P-521': 'secp521r1',
+};

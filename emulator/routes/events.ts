@@ -206,6 +206,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
         if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq)) return;
+        if (!ctx.deviations.echoesToStreamOf(e, request.principal?.clientId)) return;
         if (dropNextLive) {
           dropNextLive = false;
           return;
