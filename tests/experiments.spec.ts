@@ -187,10 +187,20 @@ test.describe('experiment transitions @experiments @writes', () => {
           await move(api, w.id, 'draft'),
           `draft is not an allowed target, from ${from} either`,
         );
+        const k = w.statuses.length;
+        // And draft in the other JSON spellings of the same body (RFC 8259 2, 7), every one on the embedded
+        // emulator, one a move, in turn, elsewhere: a guard that reads the raw text, not the parsed value, lets
+        // "\u0064raft" through.
+        const drafts = jsonSpellings({ status: 'draft' });
+        for (const d of config.embedded ? drafts : [drafts[k % drafts.length]!])
+          mustRefuse(
+            returnsExperiment.experimentsTransitionDraftRejected,
+            await api.post(path(w.id), { body: d.text, contentType: 'application/json' }),
+            `draft ${what(d)} is draft once parsed (RFC 8259 7), not an allowed target, from ${from} either`,
+          );
         // The status itself in every other JSON type, at the same point (against an external target, two a
         // move, in turn): a server coercing the value (String(["active"]) is "active") would move it here.
         const types = otherTypes(status);
-        const k = w.statuses.length;
         for (const t of config.embedded ? types : [types[(2 * k) % types.length]!, types[(2 * k + 1) % types.length]!])
           mustRefuse(
             returnsExperiment.experimentsTransitionStatusEnum,
@@ -353,12 +363,19 @@ test.describe('experiment transitions @experiments @writes', () => {
 
   const draftRejected = declareRules('experiments.transition.draft-rejected', 'experiments.transition.status-enum');
   test(
-    'should refuse draft as a target, in every near spelling (any case, padded, invisible characters) and every other JSON type',
+    'should refuse draft as a target, in every JSON spelling of the same body, every near spelling (any case, padded, invisible characters) and every other JSON type',
     draftRejected,
     async ({ api, config }) => {
       const id = experiment(config, 1);
       const ex = await move(api, id, 'draft');
       mustRefuse(draftRejected.experimentsTransitionDraftRejected, ex, '`draft` is not an allowed target');
+      // Every JSON spelling of the same body (RFC 8259 2, 7): draft once parsed, whatever the raw text shows.
+      for (const d of jsonSpellings({ status: 'draft' }))
+        mustRefuse(
+          draftRejected.experimentsTransitionDraftRejected,
+          await api.post(path(id), { body: d.text, contentType: 'application/json' }),
+          `draft ${what(d)} is draft once parsed (RFC 8259 7), not an allowed target`,
+        );
       // Each class of near miss every run (a guard comparing the raw value, then folding case or trimming, lets
       // one through), then a few drawn, then draft as another JSON type: refused like draft itself.
       const spellings = [
