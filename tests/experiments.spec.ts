@@ -407,6 +407,60 @@ test.describe('experiment transitions @experiments @writes', () => {
     },
   );
 
+  // A refusal changes nothing (RFC 9110 15.5.2, 15.5.4: the request is not carried out, "the server understood the
+  // request but refuses to fulfill it"). No read of an experiment is in the interface, so what a refused move left
+  // is seen by the next one: the run's token's move right after a refused one is answered as it was right before
+  // it, from the same status. A server checking the credentials or scopes after it made the move answers 401/403
+  // and still moves. Between active and paused (taken both ways, or the check is not made: allowed source states
+  // are not shown), on the experiment that only refused moves are sent to otherwise.
+  const refusedMovesNothing = declareRules('auth.scope.enforced', 'auth.bearer.required');
+  test(
+    "should change nothing by a move it refuses for its credentials or scopes: the run's token's same move answers after the refusal as before it",
+    refusedMovesNothing,
+    async ({ api, limitedApi, config }) => {
+      const id = experiment(config, 2);
+      test.skip(
+        !config.embedded && config.writes !== 'disposable',
+        'CONFORMANCE_WRITES=restore: this check moves an experiment to active, which starts it, and no write puts that back',
+      );
+      const there = async (status: 'active' | 'paused') => {
+        const ex = await move(api, id, status);
+        left(config, id, ex, status);
+        return ex;
+      };
+      // Where it is, then active, then paused: the move back and forth is taken here.
+      await there('paused');
+      const before = await there('active');
+      const back = await there('paused');
+      test.skip(
+        before.status < 200 || before.status >= 300 || back.status < 200 || back.status >= 300,
+        `The target does not take this experiment from paused to active and back (${before.status}, ${back.status}): allowed source states are not shown`,
+      );
+      for (const [who, refuse, rule] of [
+        [
+          'without a token',
+          () => api.post(path(id), { auth: 'none', json: { status: 'active' } }),
+          refusedMovesNothing.authBearerRequired,
+        ],
+        [
+          'with a token without the in-scope scopes',
+          () => move(limitedApi, id, 'active'),
+          refusedMovesNothing.authScopeEnforced,
+        ],
+      ] as const) {
+        const refused = await refuse();
+        mustRefuse(rule, refused, `the move to active ${who}`);
+        const after = await there('active');
+        must(rule, after.status === before.status, {
+          expected: `${before.status}, as the run's token's move from paused to active was answered before: the move ${who} was refused (${refused.status}), so the experiment is still paused`,
+          actual: `status ${after.status}: the refused move moved it`,
+          exchange: after,
+        });
+        await there('paused');
+      }
+    },
+  );
+
   for (const [title, body] of [
     ['no body', undefined],
     ['an empty object', {}],
