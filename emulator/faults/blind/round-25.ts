@@ -165,6 +165,8 @@ export const round25 = [
     rule: 'events.payload.envelope',
     how: 'Events served from the archive (the history older than the service start, replayed by from_timestamp or from) are rebuilt from an archive that keeps only the affected object: their envelope data is {object} without context, though the envelope data has object and context; live events are right.',
     round: 25,
+    disputed:
+      'The document\'s envelope table gives data "Has `object` (the affected resource) and `context`" in its notes column, and its conventions say "Unless marked required, a field may be absent"; nothing in the envelope is marked required (the same reading that keeps envelope-type-omitted, round 24, disputed). A server leaving context out of some events follows that reading; whether data must always carry context is a question for the document\'s owner. No relation ties these events to others: they are never delivered live.',
   },
   {
     name: 'connection-created-realms-as-rows',
