@@ -29,6 +29,7 @@ import { decodeJwt } from '../harness/vocabulary/jwt.ts';
 import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import {
+  escapedJson,
   jsonSpellings,
   mediaTypeSpellings,
   nearMemberNames,
@@ -784,7 +785,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
   const OCT_KEY = { kty: 'oct', k: 'Y29uZm9ybWFuY2Utc2hhcmVkLXNlY3JldA' };
   const publicOnly = declareRules('custom-signing-keys.put.public-only');
   test(
-    'should not store or answer the private part of a key, sent as JSON or form-encoded: the private key of every signing key type (EC, RSA, OKP Ed25519), a symmetric key',
+    'should not store or answer the private part of a key, sent as JSON (also spelt in escapes) or form-encoded: the private key of every signing key type (EC, RSA, OKP Ed25519), a symmetric key',
     publicOnly,
     async ({ api, config }) => {
       // Every key type tried (keyTypesFor), as its whole private JWK; a type the target does not take is refused
@@ -797,13 +798,20 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       }
       keys.push(['a symmetric key (kty oct, k)', OCT_KEY]);
       await withCustomSigningKeysRestored(api, async () => {
-        // Both request content types the operation takes: a key's members are checked alike in each.
-        const sent = (jwk: Record<string, unknown>, as: 'JSON' | 'form') => {
+        // Both request content types the operation takes: a key's members are checked alike in each. And JSON
+        // with every member name and string in \u escapes (RFC 8259 7: the same keys once parsed), which a check
+        // of the raw text for "d" or "k" does not see.
+        const sent = (jwk: Record<string, unknown>, as: (typeof SENT)[number]) => {
           const keys = [{ ...jwk, kid: 'conformance-private-1', use: 'sig' }];
-          return as === 'JSON' ? putJson(api, keys) : putForm(api, keys);
+          return as === 'JSON'
+            ? putJson(api, keys)
+            : as === 'form'
+              ? putForm(api, keys)
+              : api.put(KEYS_PATH, { body: escapedJson({ keys }), contentType: 'application/json' });
         };
+        const SENT = ['JSON', 'form', 'JSON spelt in \\u escapes'] as const;
         for (const [kind, jwk] of keys)
-          for (const as of ['JSON', 'form'] as const) {
+          for (const as of SENT) {
             const what = `${kind}, sent as ${as}`;
             const ex = await sent(jwk, as);
             const answered = byKid(ex.json).get('conformance-private-1');

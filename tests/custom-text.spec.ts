@@ -53,6 +53,7 @@ import {
   CONTROL_CHARACTERS,
   HYPERLINK_URLS,
   WHITE_SPACE_SPELLINGS,
+  escapedJson,
   jsonSpellings,
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
@@ -79,21 +80,6 @@ const putAs = (api: Api, id: string, media: (typeof MEDIA)[number], map: Record<
         contentType: 'application/x-www-form-urlencoded',
       });
 
-/**
- * A map as JSON whose values spell every character but letters, digits and spaces as a \u escape (each
- * UTF-16 code unit, RFC 8259 7): once parsed, the same strings. A policy that scans the raw body, not the
- * parsed values, sees no markup in it.
- */
-const escapedJson = (map: Record<string, string>) =>
-  `{${Object.entries(map)
-    .map(
-      ([k, v]) =>
-        `${JSON.stringify(k)}:"${v
-          .split('')
-          .map((c) => (/[A-Za-z0-9 ]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
-          .join('')}"`,
-    )
-    .join(',')}}`;
 /** The ways the markup checks send a value: MEDIA's, and JSON with the value spelt in escapes. */
 const SPELLINGS = [...MEDIA, 'json with every mark escaped'] as const;
 const putSpelt = (api: Api, id: string, spelling: (typeof SPELLINGS)[number], map: Record<string, string>) =>

@@ -1498,8 +1498,12 @@ export function caseVariants(id: string): Array<{ what: string; raw: string; dec
     .map((v) => ({ ...v, raw: encodeURIComponent(v.decoded) }));
 }
 
-/** A JSON text of `value` with every string (member names too) written as \uXXXX escapes, code unit by code unit. */
-function escapedJson(value: unknown): string {
+/**
+ * A JSON text of `value` with every string (member names too) written as \uXXXX escapes, code unit by code unit:
+ * once parsed, the same value (RFC 8259 7). A server that judges the raw text, not the parsed value, sees none of
+ * its letters.
+ */
+export function escapedJson(value: unknown): string {
   const str = (s: string) =>
     `"${[...Array(s.length).keys()].map((i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`;
   const walk = (v: unknown): string => {
