@@ -83,6 +83,8 @@ export const round25 = [
     name: 'transition-errors-utf16-encoded',
     rule: 'http.json-error-bodies',
     how: 'The error bodies of POST …/status (400, 401, 404, 409) are written by a writer with the UTF-16 default encoding (a byte order mark FF FE, then two bytes a character) under Content-Type application/json; charset=utf-16: JSON exchanged MUST be UTF-8 (RFC 8259 8.1), so a client reading the JSON finds no JSON text; successes and the other operations are right.',
+    // Only a move shows it, and a read-only run sends none, not even one meant to be refused.
+    needs: 'writes',
     round: 25,
   },
 
@@ -178,6 +180,9 @@ export const round25 = [
     name: 'heartbeat-terminator-indented',
     rule: 'events.message.data-json',
     how: 'The offset-only heartbeat is written from an indented template whose blank line keeps a space ("\\n \\n"): SSE dispatches only on an empty line (HTML Standard 9.2.6), so the heartbeat is never dispatched and its data is joined with the next message\'s data, which a client then reads as two lines that are not JSON.',
+    // The heartbeat's data shows only where an event follows it on the stream, and a read-only run causes none (without
+    // one, a heartbeat that never dispatches is one not sent, which the document allows: its frequency is not shown).
+    needs: 'writes',
     round: 25,
   },
   {
