@@ -407,15 +407,19 @@ test.describe('experiment transitions @experiments @writes', () => {
     },
   );
 
-  // A refusal changes nothing (RFC 9110 15.5.2, 15.5.4: the request is not carried out, "the server understood the
-  // request but refuses to fulfill it"). No read of an experiment is in the interface, so what a refused move left
-  // is seen by the next one: the run's token's move right after a refused one is answered as it was right before
-  // it, from the same status. A server checking the credentials or scopes after it made the move answers 401/403
-  // and still moves. Between active and paused (taken both ways, or the check is not made: allowed source states
-  // are not shown), on the experiment that only refused moves are sent to otherwise.
-  const refusedMovesNothing = declareRules('auth.scope.enforced', 'auth.bearer.required');
+  // A refusal changes nothing (RFC 9110 15.5.1: the server "cannot or will not process the request"; 15.5.2, 15.5.4).
+  // No read of an experiment is in the interface, so what a refused move left is seen by the next one: the run's
+  // token's move right after a refused one is answered as it was right before it, from the same status. A server
+  // checking the credentials, scopes or body after it made the move answers 4xx and still moves. Between active
+  // and paused (taken both ways, or the check is not made: allowed source states are not shown), on the
+  // experiment that only refused moves are sent to otherwise.
+  const refusedMovesNothing = declareRules(
+    'auth.scope.enforced',
+    'auth.bearer.required',
+    'experiments.transition.status-enum',
+  );
   test(
-    "should change nothing by a move it refuses for its credentials or scopes: the run's token's same move answers after the refusal as before it",
+    "should change nothing by a move it refuses for its credentials, its scopes or its status: the run's token's same move answers after the refusal as before it",
     refusedMovesNothing,
     async ({ api, limitedApi, config }) => {
       const id = experiment(config, 2);
@@ -446,6 +450,11 @@ test.describe('experiment transitions @experiments @writes', () => {
           'with a token without the in-scope scopes',
           () => move(limitedApi, id, 'active'),
           refusedMovesNothing.authScopeEnforced,
+        ],
+        [
+          'with the status ACTIVE (no status of the enum)',
+          () => move(api, id, 'ACTIVE'),
+          refusedMovesNothing.experimentsTransitionStatusEnum,
         ],
       ] as const) {
         const refused = await refuse();
