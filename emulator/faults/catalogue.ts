@@ -41,6 +41,7 @@ import { round22 } from './blind/round-22.ts';
 import { round23 } from './blind/round-23.ts';
 import { round24 } from './blind/round-24.ts';
 import { round25 } from './blind/round-25.ts';
+import { round26 } from './blind/round-26.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -791,6 +792,7 @@ export const faults = [
   ...round23,
   ...round24,
   ...round25,
+  ...round26,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -317,7 +317,82 @@ const FULL_API_METHODS: Readonly<Record<string, string>> = {
   '/api/v2/event-streams': 'GET, POST',
 };
 
+/** The router's default limit on a path parameter (`user-id-router-param-limit-100`). */
+const ROUTER_MAX_PARAM_LENGTH = 100;
+/** The documented JWK members, each a column (`keys-absent-members-null`). */
+const JWK_COLUMNS: readonly string[] = ['kid', 'use', 'key_ops', 'n', 'e', 'x', 'y', 'x5u', 'x5c', 'x5t', 'x5t#S256'];
+/** A date-time written in CET with an hour-only offset (`event-stream-created-at-hour-offset`). */
+const cetHourOffset = (v: unknown): unknown =>
+  typeof v === 'string' && !Number.isNaN(Date.parse(v))
+    ? new Date(Date.parse(v) + 3_600_000).toISOString().replace(/Z$/, '+01')
+    : v;
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 26
+  {
+    by: 'client-grant-response-cache-ignores-authorization',
+    on: ['client-grants.get'],
+    answers: 'all',
+    // A response cache keyed by the path, after authentication and before the scope check.
+    reshape: (a, q) => {
+      const path = q.request.url.split('?', 1)[0]!;
+      if (a.status < 300) {
+        q.seen.add(path);
+        return a;
+      }
+      const grant = q.state.clientGrants.get(param(q.request, 'id'));
+      return is('insufficient_scope')(a) && q.seen.has(path) && grant !== undefined ? ok(grant) : a;
+    },
+  },
+  {
+    by: 'user-id-router-param-limit-100',
+    on: ['token-sets.list'],
+    answers: 'all',
+    // The router's maxParamLength (100): fastify's own 414 before any route or hook.
+    when: (_a, q) => codePoints(param(q.request, 'id')) > ROUTER_MAX_PARAM_LENGTH,
+    reshape: (_a, q) => ({
+      status: 414,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: {
+        error: 'URI Too Long',
+        message: `'${q.request.url.split('?', 1)[0]!}' is exceeding the max param length`,
+        statusCode: 414,
+      },
+    }),
+  },
+  {
+    by: 'client-grant-vendor-media-type',
+    on: ['client-grants.get'],
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/vnd.tenant.client-grant.v2; charset=utf-8' },
+      body: JSON.stringify(a.body),
+    }),
+  },
+  {
+    by: 'event-stream-created-at-hour-offset',
+    on: ['event-streams.get', 'event-streams.list'],
+    // Java's yyyy-MM-dd'T'HH:mm:ss.SSSX in CET: an hour-only offset.
+    reshape: (a) =>
+      streams(a, (s) => ({
+        ...s,
+        created_at: cetHourOffset(s['created_at']),
+        updated_at: cetHourOffset(s['updated_at']),
+      })),
+  },
+  {
+    by: 'keys-absent-members-null',
+    on: ['custom-signing-keys.put'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    // The whole row: a column per documented member, null where the key had none.
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as unknown[]).map((k) =>
+          isPlainObject(k) ? { ...Object.fromEntries(JWK_COLUMNS.map((m) => [m, null])), ...k } : k,
+        ),
+      })),
+  },
   // blind round 25
   {
     by: 'transition-scope-checked-after-move',
@@ -2957,6 +3032,30 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 26
+  {
+    by: 'sse-heartbeat-data-html-escaped',
+    frames: ['heartbeat'],
+    // An HTML template with auto-escaping renders the heartbeat.
+    reshape: (f) => ({
+      ...f,
+      data: JSON.stringify(f.data).replace(/&/g, '&amp;').replace(/"/g, '&#34;'),
+    }),
+  },
+  {
+    by: 'connection-created-upstream-params-base64',
+    frames: ['message'],
+    when: isConnectionCreated,
+    // Raw JSON bytes serialised as bytes: base64 strings.
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const options = e.data.object['options'];
+        if (!isPlainObject(options)) return;
+        for (const m of ['connection_settings', 'upstream_params'])
+          if (isPlainObject(options[m]))
+            options[m] = Buffer.from(JSON.stringify(options[m]), 'utf8').toString('base64');
+      }),
+  },
   // blind round 25
   {
     by: 'archived-events-without-context',
@@ -3453,6 +3552,21 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 26
+  {
+    by: 'transition-null-body-500',
+    on: 'experiments.transition',
+    // body.status read before validation: null.status throws.
+    when: (r) => r.body === null,
+    error: () => apiError('internal_error'),
+  },
+  {
+    by: 'custom-text-href-percent-refused',
+    on: 'custom-text.put',
+    // A % in an href taken for an encoded script URL.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && /\shref\s*=\s*["']?[^"'\s>]*%/i.test(v)),
+    error: () => apiError('invalid_body', 'Value holds a hyperlink with an encoded URL'),
+  },
   // blind round 24
   {
     by: 'from-overlong-500',

@@ -32,6 +32,7 @@ import type { FastifyRequest } from 'fastify';
 import type { PrivateMembers } from '../routes/custom-signing-keys.js';
 import { mediaTypeOf } from '../routes/shared.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
+import { TAKE_DEFAULT } from '../routes/event-streams.js';
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
@@ -121,6 +122,8 @@ export class Deviations {
   private lastTake: number | undefined;
   /** The JWT each deflated access token stands for (`token-jws-payload-deflated`). */
   private readonly deflatedTokens = new Map<string, string>();
+  /** Stored secrets of the clients that authenticated once (`token-client-auth-cached-by-id`). */
+  private readonly authenticatedSecrets = new Set<string>();
   /** Clients that were issued a token (`token-reissue-refused`). */
   private readonly issuedTo = new Set<string>();
   /** Signing inputs (header.payload) of verified tokens (`verify-cache-keyed-by-claims`). */
@@ -177,6 +180,7 @@ export class Deviations {
       'rate-limit-reset-delta-sign-flipped',
       'rate-limit-remaining-from-default-window',
       'rate-limit-reset-go-duration',
+      'rate-limit-reset-locale-grouped',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -331,6 +335,16 @@ export class Deviations {
     customKeys: () => readonly object[] | null = () => null,
   ): Promise<Principal | undefined> {
     if (this.on('alg-none-mixed-case-accepted') && mixedCaseNone(token)) return unsignedPrincipal(auth, token);
+    // No key under the header's kid: the claims read unverified ("legacy tokens before key rotation").
+    if (this.on('jwt-unknown-kid-unverified')) {
+      let kid: unknown;
+      try {
+        kid = decodeProtectedHeader(token).kid;
+      } catch {
+        return undefined;
+      }
+      if (kid !== auth.kid) return claimedPrincipal(auth, token);
+    }
     // split(".") dropping trailing empty strings: "<jwt>." read as its three segments.
     if (
       this.on('bearer-trailing-dots-dropped') &&
@@ -589,6 +603,11 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // Authentication cached by client: once a client authenticated, its secret is not checked again.
+    if (this.on('token-client-auth-cached-by-id')) {
+      if (secret === stored) this.authenticatedSecrets.add(stored);
+      else if (this.authenticatedSecrets.has(stored)) return stored;
+    }
     // secrets.includes(stored): any value of a repeated client_secret authenticates.
     if (this.on('token-repeated-secret-any-match') && secret.split(SECRET_LIST_SEPARATOR).includes(stored))
       return stored;
@@ -724,6 +743,8 @@ export class Deviations {
     if (this.on('rate-limit-reset-clock-aligned'))
       out[names.reset] = String(Math.ceil(Date.now() / d.windowMs) * Math.round(d.windowMs / 1000));
     if (this.on('rate-limit-429-no-reset') && !d.allowed) delete out[names.reset];
+    // The locale's number formatter: thousands separators in the epoch seconds.
+    if (this.on('rate-limit-reset-locale-grouped')) out[names.reset] = Number(out[names.reset]).toLocaleString('en-US');
     // The window's end rounded down to the second: up to a second before the window ends.
     if (this.on('rate-limit-reset-floored')) out[names.reset] = String(Math.floor(d.endsAtMs / 1000));
     if (this.on('rate-limit-limit-with-window-policy'))
@@ -775,6 +796,9 @@ export class Deviations {
     }
     // A bare JSON string read as the status (`transition-bare-string-body-accepted`).
     if (this.on('transition-bare-string-body-accepted') && typeof body === 'string') return { status: body };
+    // The older enabled toggle: true is active, false is paused.
+    if (this.on('transition-status-boolean-as-toggle') && isMap(body) && typeof body['status'] === 'boolean')
+      return { ...body, status: body['status'] ? 'active' : 'paused' };
     if (
       this.on('transition-status-from-query') &&
       (!isMap(body) || body['status'] === undefined) &&
@@ -870,6 +894,12 @@ export class Deviations {
   /** What a write answers: the state it wrote, or a broken store's read of the state before. */
   answerOfWrite<T>(operation: OperationId, written: T, previous: T): T {
     if (this.on('transition-status-unchanged') && operation === 'experiments.transition') return previous;
+    // Moved on a detached copy that is never saved: the copy answered, the stored experiment left as it was.
+    if (this.on('transition-not-persisted') && operation === 'experiments.transition' && isMap(written)) {
+      const copy = { ...written } as T;
+      Object.assign(written, previous);
+      return copy;
+    }
     if (this.on('custom-text-answers-previous-map') && operation === 'custom-text.put') return previous;
     if (this.on('keys-answer-previous-set') && operation === 'custom-signing-keys.put') return previous;
     if (this.on('custom-text-answer-only-changed-keys') && operation === 'custom-text.put')
@@ -959,7 +989,12 @@ export class Deviations {
     const body = this.formKeysBody(request.body, form);
     const empty = isMap(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
     if ((empty && this.keySetMayBeEmpty) || this.keysAbsentAsEmpty(body)) return [];
-    return check(body, (i, kty, all) => this.privateKeyMembers(i, all, form, kty));
+    return check(body, (i, kty, all) =>
+      // A key with a certificate chain taken for a public one: its private members not looked for.
+      this.on('keys-private-check-skips-x5c-keys') && keyHasX5c(body, i)
+        ? []
+        : this.privateKeyMembers(i, all, form, kty),
+    );
   }
 
   /** A custom text body as the form decoder left it. */
@@ -1010,9 +1045,15 @@ export class Deviations {
   }
 
   /** A custom text map as read from the body: what the schema checks, and what is kept. */
-  customTextRead(body: unknown, valueMax: number): { checked: unknown; kept: unknown } {
+  customTextRead(body: unknown, valueMax: number, form = false): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
+    // The limit lives in the JSON schema, which form bodies skip.
+    if (this.on('custom-text-form-length-unchecked') && form && isMap)
+      return {
+        checked: mapValues(body as object, (v) => (typeof v === 'string' ? [...v].slice(0, valueMax).join('') : v)),
+        kept,
+      };
     if (this.on('custom-text-length-first-value-only') && isMap)
       // The limit checked on the first value only: the others pass the schema cut to the limit, kept whole.
       return {
@@ -1099,6 +1140,9 @@ export class Deviations {
       if (htmlViolation(rest) === undefined) return value.replace(SCRIPT_TAGS, '');
     }
     if (this.markupSeenOtherwise(value)) return value;
+    // The sanitiser reads a preview buffer of 1 KiB.
+    if (this.on('custom-text-check-first-1024-chars') && htmlViolation(value.slice(0, SANITISER_BUFFER)) === undefined)
+      return value;
     // Checked as a C string: up to the first NUL.
     if (this.on('custom-text-check-stops-at-nul') && htmlViolation(value.split('\u0000', 1)[0]!) === undefined)
       return value;
@@ -1244,6 +1288,9 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // The filter a condition of the replay query only: the live subscription unfiltered.
+    if (this.on('event-type-filter-replay-only') && types !== null)
+      return { live: () => true, replayed: (type) => types.has(type) };
     if (this.on('events-default-binding-two-words') && types === null) {
       // The topic pattern *.*: one word each side of one dot.
       const twoWords = (type: string) => type.split('.').length === 2;
@@ -1318,6 +1365,9 @@ export class Deviations {
 
   /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR). */
   sseWire(message: string): string {
+    // A header-style template for event messages: "Event: <type>".
+    if (this.on('sse-event-field-capitalised') && !message.startsWith('event: offset-only\n'))
+      return message.replace(/^event: /m, 'Event: ');
     // The heartbeat template's blank line keeps its indentation.
     if (this.on('heartbeat-terminator-indented') && message.startsWith('event: offset-only\n'))
       return message.replace(/\n\n$/, '\n \n');
@@ -1386,6 +1436,9 @@ export class Deviations {
         return parse(first);
       }
     }
+    // Each \u escape decoded to UTF-8 on its own: an escaped surrogate pair becomes two U+FFFD.
+    if (this.on('keys-kid-escaped-surrogates-replaced') && operation === 'custom-signing-keys.put')
+      return parse(text.replace(/\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}/g, '\\uFFFD\\uFFFD'));
     const parsed = parse(text);
     if (
       (this.on('transition-duplicate-status-first-validated') || this.on('transition-draft-guard-on-raw-json')) &&
@@ -1403,6 +1456,7 @@ export class Deviations {
       (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') ||
       (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
+      (this.on('keys-kid-escaped-surrogates-replaced') && operation === 'custom-signing-keys.put') ||
       (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition') ||
       (this.on('transition-draft-guard-on-raw-json') && operation === 'experiments.transition') ||
       (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put') ||
@@ -1590,6 +1644,9 @@ export class Deviations {
 
   /** The order replayed events come in. */
   replayOrder(events: LoggedEvent[]): LoggedEvent[] {
+    // A store keyed by the offset string: sorted as text, not by position.
+    if (this.on('resume-sorted-by-offset-text'))
+      return [...events].sort((a, b) => (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0));
     if (this.on('resume-same-second-ordered-by-type')) return [...events].sort(bySecondThenType);
     // Read per aggregate (the affected object), aggregates in the order of their first event.
     if (this.on('resume-grouped-by-object')) return groupedByObject(events);
@@ -1655,6 +1712,8 @@ export class Deviations {
 
   /** The take a query string spells, read as a number (NaN: not an integer). */
   takeValue(raw: string): number {
+    // Coerced by the query schema ("" becomes 0), then defaulted with take || 50: 0 and empty read as absent.
+    if (this.on('take-falsy-defaulted') && /^(?:-?0+)?$/.test(raw)) return TAKE_DEFAULT;
     if (this.on('event-streams-take-default-remembered') && /^(?:[1-9][0-9]?|100)$/.test(raw))
       this.lastTake = Number(raw);
     // Clamped into the range instead of refused (`take-clamped-to-range`).
@@ -1727,6 +1786,8 @@ export class Deviations {
       return Buffer.from(`pg:${Math.round(end / Math.max(1, page.size))}`, 'utf8').toString('base64url');
     if (this.on('next-overlaps-one') && more && last - 1 >= page.start) return page.cursorAt(last - 1);
     if (this.on('next-skips-one') && more) return page.cursorAt(end);
+    // next only when a whole page remains: remaining >= take.
+    if (this.on('event-streams-partial-last-page-unreached') && page.total - end < page.size) return undefined;
     if (this.on('next-loops-on-last-page') && !more && page.from !== undefined) return page.from;
     if (this.on('last-page-empty-next') && next === undefined) return '';
     if (this.on('last-page-trailing-empty') && next === undefined && last >= page.start) return page.cursorAt(last);
@@ -1848,6 +1909,12 @@ export class Deviations {
 
   /** The request URL routed (`api-version-segment-ignored`: any /api/v<n> read as /api/v2). */
   routedUrl(url: string): string {
+    // An incomplete escape at the end of a segment dropped (the decoder stops at the end of its input).
+    if (this.on('path-malformed-escape-dropped')) {
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      url = path.replace(/%[0-9A-Fa-f]?(?=\/|$)/g, '') + (q < 0 ? '' : url.slice(q));
+    }
     // A lenient UTF-8 decoder: a two-byte overlong form (C0/C1 lead) read as the ASCII character it spells.
     if (this.on('path-overlong-utf8-decoded'))
       url = url.replace(/%(C[01])%([89AB][0-9A-F])/gi, (_m, lead: string, cont: string) => {
@@ -1952,7 +2019,13 @@ export class Deviations {
   }
 
   /** The events a stream resumed from a cursor replays, given the from_timestamp also asked (undefined: none). */
-  cursorBacklogSince(events: LoggedEvent[], timestampMs: number | undefined): LoggedEvent[] {
+  cursorBacklogSince(events: LoggedEvent[], timestampMs: number | undefined, log?: EventLog): LoggedEvent[] {
+    // The earlier of the two start positions.
+    if (this.on('from-and-timestamp-earliest-wins') && timestampMs !== undefined && log !== undefined) {
+      const since = log.since(timestampMs);
+      const first = events[0];
+      if (since[0] !== undefined && (first === undefined || since[0].seq < first.seq)) return since;
+    }
     // Both start conditions in one WHERE: the timestamp kept as a lower bound after the cursor.
     if (this.on('from-and-timestamp-both-applied') && timestampMs !== undefined)
       return events.filter((e) => e.timeMs >= timestampMs);
@@ -2384,4 +2457,14 @@ function controlCharsEscaped(text: string): string {
   return text.replace(/"(?:[^"\\]|\\.)*"/g, (str) =>
     str.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
+}
+
+/** How much of a custom text value the sanitiser reads (`custom-text-check-first-1024-chars`). */
+const SANITISER_BUFFER = 1024;
+
+/** Whether key `i` of a JWKS body carries a certificate chain (`keys-private-check-skips-x5c-keys`). */
+function keyHasX5c(body: unknown, i: number): boolean {
+  const keys = isMap(body) ? body['keys'] : undefined;
+  const key = Array.isArray(keys) ? (keys[i] as unknown) : undefined;
+  return isMap(key) && key['x5c'] !== undefined;
 }

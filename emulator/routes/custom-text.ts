@@ -33,8 +33,8 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   return { id, key: customTextKey(id, language, page), known: ctx.state.profiles.has(id) };
 }
 
-function checkText(ctx: EmulatorContext, raw: unknown, checksMarkup = true): Record<string, string> {
-  const { checked, kept } = ctx.deviations.customTextRead(raw, VALUE_MAX);
+function checkText(ctx: EmulatorContext, raw: unknown, checksMarkup = true, form = false): Record<string, string> {
+  const { checked, kept } = ctx.deviations.customTextRead(raw, VALUE_MAX, form);
   validateBody('custom-text', checked);
   const out: Array<[string, string]> = [];
   for (const [i, [k, v]] of Object.entries(kept as Record<string, string>).entries()) {
@@ -62,6 +62,7 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
           ctx,
           ctx.deviations.formTextValues(request.body, form),
           ctx.deviations.checksMarkupOfBody(form, request.body),
+          form,
         );
         if (!t.known) throw apiError('inexistent_self_service_profile');
         const previous = ctx.state.customText.get(t.key) ?? {};

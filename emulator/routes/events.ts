@@ -143,6 +143,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
         ),
       ),
       timestampMs,
+      ctx.events,
     );
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
