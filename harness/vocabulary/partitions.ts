@@ -945,7 +945,8 @@ export function sameMediaType(type: string): string[] {
  * encoded slashes (traversalIds), the wildcards of a lookup's pattern
  * language (wildcardIds), a character in an overlong UTF-8 form
  * (overlongIds), white space or an invisible character around or inside it
- * (spacedIds), octets that are no UTF-8 after it. Case changes are left
+ * (spacedIds), octets that are no UTF-8 after it, a % without two hex
+ * digits after it. Case changes are left
  * out: some identifier schemes (ULIDs, Crockford base32) are
  * case-insensitive.
  * Each is given as sent in the path (`raw`, already encoded) and as the
@@ -993,6 +994,14 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
       what: `followed by ${e.what} (${e.raw})`,
       raw: `${enc(id)}${e.raw}`,
       decoded: `${id}${'\ufffd'.repeat(e.replaced)}`,
+    })),
+    // A % without two hex digits after it (RFC 3986 2.1) ends no percent-encoding: the segment is no id of the
+    // real one's, whether a server refuses it or keeps the characters as they are. A decoder that drops what it
+    // cannot decode answers the real id.
+    ...MALFORMED_PERCENT_ENDINGS.filter((e) => !/^(%[0-9A-Fa-f]{2})+$/.test(e.raw)).map((e) => ({
+      what: `followed by ${e.what} (${e.raw})`,
+      raw: `${enc(id)}${e.raw}`,
+      decoded: `${id}${e.raw}`,
     })),
   ].filter((v) => v.decoded !== id);
 }
