@@ -842,7 +842,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const anyMember = declareRules('custom-signing-keys.put.public-only', 'custom-signing-keys.put.json');
   test(
-    'should never take a private member, each alone, of every signing key type (RFC 7518 6.2.2 EC d; 6.3.2 RSA d, p, q, dp, dq, qi, oth; 6.4.1 oct k; RFC 8037 2 OKP d), in a key at any position of a set: refused and nothing stored, or stored and answered without it',
+    'should never take a private member, each alone, of every signing key type (RFC 7518 6.2.2 EC d; 6.3.2 RSA d, p, q, dp, dq, qi, oth; 6.4.1 oct k; RFC 8037 2 OKP d), on a bare key and on one with every member (a certificate chain included), at any position of a set: refused and nothing stored, or stored and answered without it',
     anyMember,
     async ({ api, config }) => {
       // Every key type tried (keyTypesFor) × each of its private members alone, on the public part of its key
@@ -852,11 +852,16 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
         const jwk = await privateJwkOf(type);
         const kty = String(jwk.kty);
         const publicPart = Object.fromEntries(Object.entries(jwk).filter(([m]) => !PRIVATE_BY_KTY[kty]!.includes(m)));
-        for (const m of PRIVATE_BY_KTY[kty]!)
-          withMember.push([
-            `${type.what} ${m}`,
-            { ...publicPart, [m]: m === 'oth' ? [{ r: jwk.p, d: jwk.dp, t: jwk.qi }] : jwk[m] },
-          ]);
+        // Each member on the bare key, and on the key with every member RFC 7517 4 defines (a certificate chain
+        // too, where one is at hand): a server that looks for private members only in keys of one shape (none
+        // where x5c vouches for the key) takes it there.
+        const everyMember = await everyMemberJwk(type, 'conformance-private', X5U_URIS[0], 1);
+        const shape = `on a key with every member RFC 7517 4 defines (use, key_ops, alg, x5u${'x5c' in everyMember ? ', x5c, x5t, x5t#S256' : ''})`;
+        for (const m of PRIVATE_BY_KTY[kty]!) {
+          const member = { [m]: m === 'oth' ? [{ r: jwk.p, d: jwk.dp, t: jwk.qi }] : jwk[m] };
+          withMember.push([`${type.what} ${m}`, { ...publicPart, ...member }]);
+          withMember.push([`${type.what} ${m}, ${shape}`, { ...everyMember, ...member }]);
+        }
       }
       withMember.push(['oct k', OCT_KEY]);
       const others = [await publicJwk('conformance-pub-a'), await publicJwk('conformance-pub-b')];
