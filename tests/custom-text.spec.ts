@@ -634,7 +634,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const anyPosition = declareRules('custom-text.put.html.restricted');
   test(
-    'should never store active markup at any position of a value: alone, after plain text, after, between and inside allowed markup, inside a hyperlink, after a line break (<br>, LF, CRLF, CR), before allowed markup, after comments and bogus comments, after a NUL or another control character, sent as JSON, as JSON spelt in escapes and form-encoded (property)',
+    'should never store active markup at any position of a value: alone, after plain text, after, between and inside allowed markup, inside a hyperlink, after a line break (<br>, LF, CRLF, CR), before allowed markup, at the end and in the middle of a value of 2000 characters, after comments and bogus comments, after a NUL or another control character, sent as JSON, as JSON spelt in escapes and form-encoded (property)',
     anyPosition,
     async ({ api, config }) => {
       const id = profile(config);

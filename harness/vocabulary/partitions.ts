@@ -629,6 +629,19 @@ export const MARKUP_POSITIONS: ReadonlyArray<{ what: string; at: (construct: str
   { what: 'on the line after CRLF', at: (m) => `<b>Hi</b>\r\n${m}` },
   { what: 'on the line after a carriage return', at: (m) => `Hello\r${m}` },
   { what: 'before allowed markup', at: (m) => `${m}<em>z</em>` },
+  // By length, the limit's partitions (2000 characters): a check that reads a value's first part only (a preview
+  // buffer, the first kilobyte) misses what comes after it.
+  {
+    what: 'at the end of a value of 2000 characters',
+    at: (m) => `${'a'.repeat(Math.max(0, 2000 - [...m].length))}${m}`,
+  },
+  {
+    what: 'in the middle of a value of 2000 characters',
+    at: (m) => {
+      const pad = Math.max(0, 2000 - [...m].length);
+      return `${'a'.repeat(Math.ceil(pad / 2))}${m}${'a'.repeat(Math.floor(pad / 2))}`;
+    },
+  },
   // Where a filter removing comments by a pattern sees a comment and HTML does not (13.2.5.43-46: "<!-->" and
   // "<!--->" close an empty comment at once; a "--!>" closes one too): the construct between is live markup.
   { what: 'after an abruptly closed comment <!-->, before -->', at: (m) => `<!-->${m}-->` },
