@@ -736,7 +736,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const unicodeKid = declareRules('custom-signing-keys.put.json', 'http.json-bodies');
   test(
-    'should answer a kid in any script as sent, in UTF-8 JSON, where it takes it (beyond the BMP included)',
+    'should answer a kid in any script as sent, in UTF-8 JSON, where it takes it (beyond the BMP included), and alike when it is spelt in \\u escapes',
     unicodeKid,
     async ({ api }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -762,6 +762,21 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             actual: `status ${ex.status}, ${keysDiffer([key as SentKey], ex.json) ?? ''}`,
             exchange: ex,
           });
+          // Taken, the same kid spelt in \u escapes, code unit by code unit (a character beyond the BMP as its
+          // escaped surrogate pair, RFC 8259 7), is the same string once parsed: taken and answered alike.
+          const escaped = await api.put(KEYS_PATH, {
+            body: escapedJson({ keys: [key] }),
+            contentType: 'application/json',
+          });
+          must(
+            unicodeKid.customSigningKeysPutJson,
+            is2xx(escaped.status) && keysDiffer([key as SentKey], escaped.json) === undefined,
+            {
+              expected: `the key answered with kid ${JSON.stringify(kid)}, as sent in \\u escapes (the same JSON value), as it was sent plain`,
+              actual: `status ${escaped.status}${is2xx(escaped.status) ? `, ${keysDiffer([key as SentKey], escaped.json) ?? ''}` : ''}`,
+              exchange: escaped,
+            },
+          );
         }
       });
     },
