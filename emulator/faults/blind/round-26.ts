@@ -60,6 +60,8 @@ export const round26 = [
     how: 'The move is made on a detached copy of the experiment that is never saved: the answer carries the requested status (and its dates), but the experiment stays in its old status, so the next move is judged from the old one (draft → active answers active, then active → paused is refused 409 from draft, and a second move to active is accepted again).',
     needs: 'writes',
     round: 26,
+    disputed:
+      'Not observable from outside with the document\'s operations: no read of an experiment is in the interface, and the move answers the requested status either way, so only a later move shows the status kept; and the document leaves "Allowed source states for each target, and the failure when a move is invalid" open, so a later move refused (active → paused after draft → active) or taken again (a second move to active) is what a server with another table answers too. The suite decides what follows a refused move (nothing changed), not what an accepted one leaves.',
   },
   {
     name: 'transition-null-body-500',
