@@ -1,6 +1,12 @@
 /**
  * The default read-only run against an external target stays within its
- * request budget (at most 160 requests), and sends not one write.
+ * request budget (at most 170 requests), and sends not one write.
+ *
+ * The count is not one number: a listing looked up, a narrowed token and the
+ * tenant's history are fetched once per worker, and which worker runs which
+ * check first is the scheduler's choice. Here it counts 159 to 161; the
+ * ceiling leaves room for that spread, and fails a change that adds a check's
+ * worth of requests to the read-only run.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -11,7 +17,7 @@ import { runSuite } from './run-suite.ts';
 
 test.setTimeout(120_000);
 
-test('should send at most 160 requests and no write in the default read-only run', async () => {
+test('should send at most 170 requests and no write in the default read-only run', async () => {
   const emu = await startEmulator({ heartbeatMs: 1000 });
   // A counting proxy in front of the emulator sees every request the run sends.
   const writes: string[] = [];
@@ -30,6 +36,9 @@ test('should send at most 160 requests and no write in the default read-only run
     res.on('close', () => up.destroy());
     req.pipe(up);
   });
+  // As long as the emulator keeps an idle connection (fastify's 72 s), not Node's 5 s: a loaded machine's
+  // client can send on a connection the proxy is closing that instant (ECONNRESET), which the emulator never does.
+  proxy.keepAliveTimeout = 72_000;
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   try {
@@ -59,7 +68,7 @@ test('should send at most 160 requests and no write in the default read-only run
     };
     test.info().annotations.push({ type: 'requests', description: JSON.stringify(report.requests) });
     expect(report.requests.total).toBeGreaterThan(50);
-    expect(report.requests.total).toBeLessThanOrEqual(160);
+    expect(report.requests.total).toBeLessThanOrEqual(170);
     expect(writes).toEqual([]);
   } finally {
     proxy.closeAllConnections();
