@@ -536,7 +536,15 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
       return done(admit(ctx, request, reply, known, true));
     }
     const bearer = header === undefined ? undefined : ctx.deviations.bearerToken(header, BEARER.exec(header)?.[1]);
-    if (ctx.deviations.letsInWithoutBearer(operationOf(request), header, bearer, request.headers['last-event-id']))
+    if (
+      ctx.deviations.letsInWithoutBearer(
+        operationOf(request),
+        header,
+        bearer,
+        request.headers['last-event-id'],
+        request.url,
+      )
+    )
       return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
     if (bearer === undefined) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
     const token = ctx.deviations.bearerJwt(bearer);

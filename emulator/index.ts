@@ -102,12 +102,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     // JSON exchanged between systems is UTF-8 (RFC 8259 8.1): other bytes are no JSON text, not text to repair
     // with U+FFFD. A byte order mark is left to the parser, which ignores it (8.1 allows that).
     let body: string;
+    const operation = operationOf(request);
     try {
       body = UTF8.decode(bytes as Buffer);
     } catch {
-      return done(new ApiError('invalid_json', 'The JSON body is not UTF-8 (RFC 8259 8.1)'), undefined);
+      if (!ctx.deviations.decodesInvalidUtf8(operation))
+        return done(new ApiError('invalid_json', 'The JSON body is not UTF-8 (RFC 8259 8.1)'), undefined);
+      body = (bytes as Buffer).toString('utf8');
     }
-    const operation = operationOf(request);
     if (!ctx.deviations.readsJsonBody(operation)) return defaultJson(request, body, done);
     const parse = (text: string): unknown => {
       let out: unknown;

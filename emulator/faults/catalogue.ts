@@ -42,6 +42,7 @@ import { round23 } from './blind/round-23.ts';
 import { round24 } from './blind/round-24.ts';
 import { round25 } from './blind/round-25.ts';
 import { round26 } from './blind/round-26.ts';
+import { round27 } from './blind/round-27.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -793,6 +794,7 @@ export const faults = [
   ...round24,
   ...round25,
   ...round26,
+  ...round27,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

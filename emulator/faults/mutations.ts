@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { OperationId } from '../../spec/operations.js';
@@ -328,6 +329,122 @@ const cetHourOffset = (v: unknown): unknown =>
     : v;
 
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 27
+  {
+    by: 'token-endpoint-slash-redirect-301',
+    on: ['oauth.token'],
+    answers: 'all',
+    // A strict-slash router: the path with its trailing slash redirected before any handler answers.
+    when: (_a, q) => q.request.url.split('?', 1)[0]!.endsWith('/'),
+    reshape: () => ({
+      status: 301,
+      headers: { location: '/oauth/token', 'content-type': undefined, 'cache-control': undefined, pragma: undefined },
+      body: undefined,
+    }),
+  },
+  {
+    by: 'token-response-narrowed-without-no-store',
+    on: ['oauth.token'],
+    // The narrowing branch answers before the hook that sets no-store.
+    when: (_a, q) => isPlainObject(q.request.body) && q.request.body['scope'] !== undefined,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': undefined, pragma: undefined } }),
+  },
+  {
+    by: 'malformed-authorization-401-no-challenge',
+    on: 'every',
+    answers: 'errors',
+    // The branch for a header that is no Bearer credentials forgets the challenge.
+    when: (a, q) => {
+      const header = q.request.headers.authorization;
+      return (
+        a.status === 401 &&
+        q.operation !== 'oauth.token' &&
+        header !== undefined &&
+        !/^Bearer[ \t]+[A-Za-z0-9._~+/-]+=*[ \t]*$/i.test(header)
+      );
+    },
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'events-400-message-unescaped',
+    on: ['events.subscribe'],
+    answers: 'errors',
+    when: (a) => is('invalid_query_string')(a) && String((a.body as ErrorBody).message).startsWith('event_type '),
+    // A string template: the raw value goes into the message unescaped.
+    reshape: (a, q) => {
+      const raw = (q.request.query as Record<string, unknown> | undefined)?.['event_type'];
+      const values = (Array.isArray(raw) ? raw : [raw]).map(String);
+      const bad = values.find((v) => !EVENT_TYPES.includes(v)) ?? '';
+      return {
+        ...a,
+        headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+        body: `{"statusCode":400,"error":"Bad Request","message":"event_type ${bad} is not an event type","errorCode":"invalid_query_string"}`,
+      };
+    },
+  },
+  {
+    by: 'event-streams-list-gzip-without-content-encoding',
+    on: ['event-streams.list'],
+    // Compressed for a client that accepts gzip, the Content-Encoding header lost.
+    when: (_a, q) => /\bgzip\b/i.test(String(q.request.headers['accept-encoding'] ?? '')),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: gzipSync(Buffer.from(JSON.stringify(a.body), 'utf8')),
+    }),
+  },
+  {
+    by: 'event-stream-lookup-by-name',
+    on: ['event-streams.get'],
+    answers: 'all',
+    // WHERE id = ? OR name = ?
+    when: is('inexistent_event_stream'),
+    reshape: (a, q) => {
+      const byName = q.state.eventStreams.find((s) => s.name === param(q.request, 'id'));
+      return byName === undefined ? a : ok(byName);
+    },
+  },
+  {
+    by: 'transition-answer-internal-status-name',
+    on: ['experiments.transition'],
+    // The workflow engine's name of the active state.
+    when: (a) => isPlainObject(a.body) && a.body['status'] === 'active',
+    reshape: (a) => body(a, (e) => ({ ...e, status: 'running' })),
+  },
+  {
+    by: 'client-grant-subject-type-app-type',
+    on: ['client-grants.get'],
+    // The app_type of a machine-to-machine client.
+    when: (a) => isPlainObject(a.body) && a.body['subject_type'] === 'client',
+    reshape: (a) => body(a, (g) => ({ ...g, subject_type: 'non_interactive' })),
+  },
+  {
+    by: 'token-sets-user-id-double-decoded',
+    on: ['token-sets.list'],
+    answers: 'all',
+    when: is('inexistent_user'),
+    // The handler percent-decodes the id the router decoded already.
+    reshape: (a, q) => {
+      let id: string;
+      try {
+        id = decodeURIComponent(param(q.request, 'id'));
+      } catch {
+        return a;
+      }
+      if (!q.state.users.has(id)) return a;
+      const now = Date.now();
+      return ok(
+        (q.state.tokenSets.get(id) ?? []).filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now),
+      );
+    },
+  },
+  {
+    by: 'custom-text-answer-as-rows',
+    on: ['custom-text.put'],
+    when: (a) => isPlainObject(a.body),
+    // The rows of the text table.
+    reshape: (a) => ({ ...a, body: Object.entries(a.body as Json).map(([key, value]) => ({ key, value })) }),
+  },
   // blind round 26
   {
     by: 'client-grant-response-cache-ignores-authorization',
@@ -3032,6 +3149,25 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 27
+  {
+    by: 'context-connection-as-name',
+    frames: ['message'],
+    // The denormalised connection_name column.
+    when: (f) => isPlainObject(((f.data as Json)['event'] as Json | undefined)?.['data']),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const connection = e.data.context['connection'];
+        if (isPlainObject(connection)) e.data.context['connection'] = connection['name'];
+      }),
+  },
+  {
+    by: 'sse-data-carriage-return-unescaped',
+    frames: ['message'],
+    // A hand escaper that writes a carriage return raw.
+    when: (f) => typeof f.data !== 'string' && JSON.stringify(f.data).includes('\\r'),
+    reshape: (f) => ({ ...f, data: JSON.stringify(f.data).replace(/(?<!\\)((?:\\\\)*)\\r/g, '$1\r') }),
+  },
   // blind round 26
   {
     by: 'sse-heartbeat-data-html-escaped',

@@ -97,7 +97,7 @@ interface StartPoint {
 }
 
 function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
-  let from = singleQuery(request, 'from');
+  let from = ctx.deviations.cursorRead(singleQuery(request, 'from'));
   const fromTimestamp = singleQuery(request, 'from_timestamp');
   const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'), request.principal?.clientId);
   for (const t of ctx.deviations.eventTypesValidated(types)) {
@@ -241,6 +241,9 @@ export function eventRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('events.subscribe'),
       handler: (request, reply) => {
         const start = readQuery(ctx, request);
+        // "Caught up": a resumed request with nothing after its cursor (`events-resume-caught-up-204`).
+        if (start.resumed && start.backlog.length === 0 && ctx.deviations.answersCaughtUpWithNoContent)
+          return reply.code(204).send();
         // A JSON mode for clients that do not ask for text/event-stream (`events-json-without-sse-accept`).
         if (ctx.deviations.eventsAsJson(request.headers.accept))
           return start.backlog.map((e) => ({ offset: e.offset, event: e.envelope }));

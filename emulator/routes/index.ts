@@ -48,13 +48,15 @@ export function registerApiRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     });
     methodsByUrl.set(def.url, [...(methodsByUrl.get(def.url) ?? []), def.method]);
   }
+  const lastRegistered = [...methodsByUrl.values()].at(-1)?.join(', ') ?? '';
   for (const [url, methods] of methodsByUrl) {
     const others = ALL_METHODS.filter((m) => !methods.includes(m));
-    const allow = methods.join(', ');
+    const accepts = methods.join(', ');
     app.route({
       method: others,
       url,
       handler: () => {
+        const allow = ctx.deviations.allowOf(accepts, lastRegistered);
         throw apiError('method_not_allowed', `Method not allowed; this path accepts ${allow}`, { allow });
       },
     });
