@@ -76,8 +76,8 @@ export interface RequestOptions {
   query?: Query;
   /** A JSON body (serialised here, sent as application/json). */
   json?: unknown;
-  /** A body sent as is, with `contentType`. */
-  body?: string;
+  /** A body sent as is, with `contentType`: a string in UTF-8, or these very bytes. */
+  body?: string | Uint8Array;
   contentType?: string;
   headers?: Record<string, string>;
   /** Default `'token'`. */
@@ -96,6 +96,8 @@ export interface Exchange {
   url: string;
   requestContentType?: string;
   requestBody?: string;
+  /** The body's bytes where they are no UTF-8 (requestBody then shows them decoded as Latin-1). */
+  requestBytes?: Uint8Array;
   authorization: 'token' | 'none' | 'custom';
   status: number;
   headers: Record<string, string>;
@@ -177,7 +179,7 @@ export class Api {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     const authorization = authorizationHeader(auth, this.token, 'this client');
     if (authorization !== undefined) headers.authorization = authorization;
-    let data: string | undefined;
+    let data: string | Uint8Array | undefined;
     let requestContentType = opts.contentType;
     if (opts.json !== undefined) {
       data = JSON.stringify(opts.json);
@@ -200,7 +202,8 @@ export class Api {
     );
     const ex = toExchange(method, url.shown, this.config.baseUrl, res, {
       requestContentType,
-      requestBody: data,
+      requestBody: typeof data === 'string' || data === undefined ? data : Buffer.from(data).toString('latin1'),
+      ...(typeof data === 'string' || data === undefined ? {} : { requestBytes: data }),
       authorization: authorizationKind(auth),
       waitedMs,
     });
@@ -239,14 +242,14 @@ async function answerOf(
   method: string,
   url: string,
   headers: Record<string, string>,
-  data: string | undefined,
+  data: string | Uint8Array | undefined,
   timeoutMs: number,
 ): Promise<Answer> {
   const res = await undiciRequest(url, {
     dispatcher,
     method: method as Dispatcher.HttpMethod,
     headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip,deflate,br', ...headers },
-    body: data === undefined ? undefined : Buffer.from(data, 'utf8'),
+    body: data === undefined ? undefined : typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
     signal: AbortSignal.timeout(timeoutMs),
   });
   let bytes: Buffer = Buffer.from(await res.body.arrayBuffer());
@@ -274,7 +277,7 @@ function toExchange(
   url: string,
   baseUrl: string,
   res: Answer,
-  extra: Pick<Exchange, 'requestContentType' | 'requestBody' | 'authorization' | 'waitedMs'>,
+  extra: Pick<Exchange, 'requestContentType' | 'requestBody' | 'requestBytes' | 'authorization' | 'waitedMs'>,
 ): Exchange {
   const { bytes, headers } = res;
   const text = bytes.toString('utf8');

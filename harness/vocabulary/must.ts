@@ -69,7 +69,15 @@ export function curlLine(ex: Exchange): string {
   if (ex.authorization === 'token') parts.push('-H', shellQuote('Authorization: Bearer ') + '"$CONFORMANCE_TOKEN"');
   else if (ex.authorization === 'custom') parts.push('-H', shellQuote('Authorization: <as described in the check>'));
   if (ex.requestContentType) parts.push('-H', shellQuote(`Content-Type: ${ex.requestContentType}`));
-  if (ex.requestBody !== undefined) {
+  if (ex.requestBytes !== undefined) {
+    // Bytes no UTF-8: in bash's $'...' quoting, every byte outside printable ASCII as \xHH.
+    const bytes = [...ex.requestBytes.slice(0, 600)].map((c) =>
+      c >= 0x20 && c < 0x7f && c !== 0x27 && c !== 0x5c
+        ? String.fromCharCode(c)
+        : `\\x${c.toString(16).padStart(2, '0')}`,
+    );
+    parts.push('--data-binary', `$'${bytes.join('')}'${ex.requestBytes.length > 600 ? '…' : ''}`);
+  } else if (ex.requestBody !== undefined) {
     const body =
       ex.requestBody.length > 600 ? `${ex.requestBody.slice(0, 600)}…(${ex.requestBody.length} chars)` : ex.requestBody;
     parts.push('--data-binary', shellQuote(body));
@@ -370,22 +378,57 @@ const NOT_JSON_MEMBERS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
+ * RFC 8259 8.1: JSON text exchanged between systems MUST be UTF-8 (and application/json defines no charset,
+ * 11). Byte sequences that are no UTF-8 (RFC 3629 3, 4; Unicode 3.9 D92), each put inside the last string of
+ * a valid body: a Latin-1 letter, a lone continuation byte, a sequence cut short, an overlong form, an encoded
+ * surrogate, a byte UTF-8 never has. A lenient decoder reads each as U+FFFD (or the Latin-1 letter) and takes
+ * the body. The UTF-8 byte order mark is left out: a parser MAY ignore it (RFC 8259 8.1).
+ */
+export const NOT_UTF8: ReadonlyArray<{ what: string; bytes: readonly number[] }> = [
+  { what: 'a Latin-1 é (E9)', bytes: [0xe9] },
+  { what: 'a lone continuation byte (80)', bytes: [0x80] },
+  { what: 'a sequence cut short (E2 82)', bytes: [0xe2, 0x82] },
+  { what: 'an overlong form of / (C0 AF)', bytes: [0xc0, 0xaf] },
+  { what: 'an encoded surrogate (ED A0 80)', bytes: [0xed, 0xa0, 0x80] },
+  { what: 'a byte UTF-8 never has (FF)', bytes: [0xff] },
+];
+
+/** The valid body's UTF-8 with `bytes` inside its last string (before its closing quotation mark). */
+function withBytes(valid: string, bytes: readonly number[]): Uint8Array | undefined {
+  const at = valid.lastIndexOf('"');
+  if (at <= 0) return undefined;
+  return Buffer.concat([
+    Buffer.from(valid.slice(0, at), 'utf8'),
+    Buffer.from(bytes),
+    Buffer.from(valid.slice(at), 'utf8'),
+  ]);
+}
+
+/**
  * A body sent as application/json that is not JSON is refused, with a JSON
- * error body: each of MALFORMED_JSON_BODIES, and each of notJsonTexts around
- * every valid body given (`what` names the valid body in the evidence).
+ * error body: each of MALFORMED_JSON_BODIES, each of notJsonTexts around
+ * every valid body given (`what` names the valid body in the evidence), and
+ * every valid body with bytes that are no UTF-8 in a string (NOT_UTF8).
  */
 export async function mustRefuseNotJson(
   declared: Declared<'http.json-request-bodies' | 'http.json-error-bodies'>,
-  send: (body: string) => Promise<Exchange>,
+  send: (body: string | Uint8Array) => Promise<Exchange>,
   valid: ReadonlyArray<{ what: string; text: string }>,
 ): Promise<void> {
-  const bodies = [
+  const bodies: Array<{ what: string; body: string | Uint8Array }> = [
     ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
     ...valid.flatMap((v) => notJsonTexts(v.text).map((n) => ({ what: `${v.what} with ${n.what}`, body: n.body }))),
+    ...valid.flatMap((v) =>
+      NOT_UTF8.flatMap((n) => {
+        const body = withBytes(v.text, n.bytes);
+        return body ? [{ what: `${v.what} with ${n.what} in a string: no UTF-8 (RFC 8259 8.1)`, body }] : [];
+      }),
+    ),
   ];
   for (const { what, body } of bodies) {
     const ex = await send(body);
-    mustRefuse(declared.httpJsonRequestBodies, ex, `the body ${JSON.stringify(body)} is not JSON (${what})`);
+    const shown = typeof body === 'string' ? JSON.stringify(body) : `of ${body.length} bytes`;
+    mustRefuse(declared.httpJsonRequestBodies, ex, `the body ${shown} is not JSON (${what})`);
     mustBeJsonErrorBody(declared, ex);
   }
 }
