@@ -10,9 +10,14 @@
  */
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import { EVENT_TYPES, ev, mustBeOnlyRequested, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
-import { mapPositions, nearMisses, nearMissSpellings } from '../harness/vocabulary/partitions.ts';
+import {
+  JSON_ESCAPED_CHARACTERS,
+  mapPositions,
+  nearMisses,
+  nearMissSpellings,
+} from '../harness/vocabulary/partitions.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import { must, mustRefuse } from '../harness/vocabulary/must.ts';
+import { must, mustBeJsonErrorBody, mustRefuse } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { causedBy, nonce, requireTrigger } from '../harness/fixtures/triggers.ts';
 
@@ -123,9 +128,9 @@ test.describe('events stream @sse', () => {
     },
   );
 
-  const unknown = declareRules('events.filter.unknown-rejected');
+  const unknown = declareRules('events.filter.unknown-rejected', 'http.json-error-bodies');
   test(
-    'should refuse an unknown event_type, the payload types offset-only and error, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters), alone or among listed ones',
+    'should refuse an unknown event_type, the payload types offset-only and error, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters), alone or among listed ones, with a JSON body whatever the value holds (a quotation mark, a reverse solidus, a control character)',
     unknown,
     async ({ events, config }) => {
       // event_type is "repeatable (one occurrence per type)" and its allowed values are the listed types: a value
@@ -133,9 +138,13 @@ test.describe('events stream @sse', () => {
       // as absent is not shown.
       const refused = async (t: string | readonly string[], what: string) => {
         const conn = await events.subscribe({ query: { event_type: t } });
+        const ex = streamExchange(conn);
+        // A refusal's body is JSON (the document: JSON unless stated; only the success is a stream), the value
+        // refused quoted in it or not. (Read up to 4 KiB: a longer one is not judged.)
+        if (ex.text.length < 4000) mustBeJsonErrorBody(unknown, ex);
         mustRefuse(
           unknown.eventsFilterUnknownRejected,
-          streamExchange(conn),
+          ex,
           typeof t === 'string'
             ? `event_type ${JSON.stringify(t)} (${what}) is not an allowed value`
             : `event_type ${t.map((x) => JSON.stringify(x)).join(', ')} (${what}): one of them is not an allowed value`,
@@ -145,6 +154,11 @@ test.describe('events stream @sse', () => {
       const spellings: Array<[string, string]> = [
         ['user.exploded', 'no listed type'],
         ['user.created,user.deleted', 'two listed types joined by a comma, not one occurrence per type'],
+        // RFC 8259 7: what a message quoting the value must escape (in turn against an external target).
+        ...JSON_ESCAPED_CHARACTERS.map((c): [string, string] => [
+          `user${c.char}exploded`,
+          `no listed type, holding ${c.what}`,
+        ]),
       ];
       const more: Array<[string, string]> = [
         [' user.created', 'a listed type after a space'],
@@ -162,8 +176,10 @@ test.describe('events stream @sse', () => {
           'a near miss of a listed type',
         ]),
       ];
-      // Against an external target, one within the request budget: a comma-joined list, itself a type no one listed.
-      for (const [t, what] of config.embedded ? [...spellings, ...more] : spellings.slice(1)) await refused(t, what);
+      // Against an external target, two within the request budget: a comma-joined list, itself a type no one
+      // listed, and a type holding a quotation mark.
+      for (const [t, what] of config.embedded ? [...spellings, ...more] : [spellings[1]!, spellings[2]!])
+        await refused(t, what);
       if (!config.embedded) return;
       // Repeated (one occurrence per type): an unknown value at every position among listed ones (first, middle,
       // last), as a server validating only the first or the last occurrence lets it through.

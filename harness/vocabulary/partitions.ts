@@ -1411,8 +1411,24 @@ export function integerQueryOutside(min: number, max: number): Array<{ what: str
     { what: 'a digit separator', value: `${inside}_0` },
     { what: 'fullwidth digits', value: [...inside].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('') },
     { what: 'Arabic-Indic digits', value: [...inside].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('') },
+    ...JSON_ESCAPED_CHARACTERS.slice(0, 2).map((c) => ({
+      what: `digits then ${c.what} (RFC 8259 7: escaped where a message quotes it)`,
+      value: `${inside}${c.char}`,
+    })),
   ];
 }
+
+/**
+ * RFC 8259 7: the characters a JSON string must escape (the quotation mark, the reverse solidus, the control
+ * characters U+0000 to U+001F), each to go inside a value a server refuses. A refusal that quotes the value
+ * into its message without escaping it answers a body that is no JSON text.
+ */
+export const JSON_ESCAPED_CHARACTERS: ReadonlyArray<{ what: string; char: string }> = [
+  { what: 'a quotation mark', char: '"' },
+  { what: 'a reverse solidus', char: '\\' },
+  { what: 'a control character (U+0001)', char: '\u0001' },
+  { what: 'a line feed', char: '\n' },
+];
 
 /**
  * RFC 9110 12.5.1: Accept values that admit application/json (a list, a
