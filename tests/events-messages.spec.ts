@@ -15,7 +15,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
 import {
   checkMessage,
-  cursorOf,
+  cursorNow,
   ev,
   heartbeatWaitMs,
   isEvent,
@@ -212,23 +212,13 @@ for (const [query, what] of [
     { query: what },
   );
 /**
- * A cursor the stream gives now (a heartbeat's, or a live event's offset), looked up with the run's token:
- * what a client resuming sends, as `from` (the document's cursor) or as Last-Event-ID (what an EventSource
- * sends on reconnecting, HTML Standard 9.2.4). A server may serve a resumed stream by another route, one
- * without its guard; the refusal of a request without credentials does not depend on what it resumes. The
- * current position, not an old event's: how long a cursor stays valid is not shown.
+ * A cursor the stream gives now, looked up with the run's token: what a client resuming sends, as `from` (the
+ * document's cursor) or as Last-Event-ID (what an EventSource sends on reconnecting, HTML Standard 9.2.4). A
+ * server may serve a resumed stream by another route, one without its guard; the refusal of a request without
+ * credentials does not depend on what it resumes.
  */
-async function aCursor(api: Api, c: Config): Promise<string | undefined> {
-  const conn = await subscribe(c.baseUrl, api.token, { maxRps: c.maxRps });
-  try {
-    const m = await conn
-      .waitFor((x) => cursorOf(x) !== undefined, heartbeatWaitMs(c), 0, 'a cursor')
-      .catch(() => undefined);
-    return m && cursorOf(m);
-  } finally {
-    conn.close();
-  }
-}
+const aCursor = async (api: Api, c: Config) =>
+  cursorNow(await subscribe(c.baseUrl, api.token, { maxRps: c.maxRps }), c);
 for (const [what, resumed] of [
   [
     'from, a cursor the stream gave',

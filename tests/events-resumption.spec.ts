@@ -14,6 +14,7 @@ import type { SseMessage } from '../harness/requests/sse.ts';
 import type { Exchange } from '../harness/requests/client.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
 import {
+  cursorNow,
   cursorOf,
   ev,
   heartbeatWaitMs,
@@ -464,11 +465,39 @@ test.describe('events stream @sse', () => {
     },
   );
 
+  // The limit is on the value's characters, whatever they are: a filler of the cursor's own alphabet, and a
+  // cursor the stream gave lengthened to 1025 with what a lenient reader drops before it counts: base64's =
+  // padding (RFC 4648 3.2, 5), white space (trimmed), and the cursor's own characters (a decoder that stops at
+  // the length it needs). A limit counted on what remains takes them and resumes.
   const fromLength = declareRules('events.from.max-length');
-  test('should refuse a from cursor of 1025 characters', fromLength, async ({ events }) => {
-    const conn = await events.subscribe({ query: { from: 'a'.repeat(1025) } });
-    mustRefuse(fromLength.eventsFromMaxLength, streamExchange(conn), 'from is at most 1024 characters');
-  });
+  test(
+    'should refuse a from cursor of 1025 characters, whatever they are: a filler, and a cursor the stream gave lengthened with = padding, with spaces, with its own characters',
+    fromLength,
+    async ({ events, config }) => {
+      const over = (base: string, fill: string) => base + fill.repeat(Math.ceil((1025 - base.length) / fill.length));
+      const cursor = await cursorNow(await events.subscribe({}), config);
+      const values: Array<[string, string]> = [
+        ['a filler of 1025 characters', 'a'.repeat(1025)],
+        ...(cursor === undefined || cursor.length >= 1025
+          ? []
+          : ([
+              ['a cursor the stream gave, then = padding', over(cursor, '=').slice(0, 1025)],
+              ['a cursor the stream gave, then spaces', over(cursor, ' ').slice(0, 1025)],
+              ['a cursor the stream gave, then its own characters again', over(cursor, cursor).slice(0, 1025)],
+            ] as Array<[string, string]>)),
+      ];
+      // Against an external target the filler and the padded cursor (request budget).
+      for (const [what, from] of config.embedded ? values : values.slice(0, 2)) {
+        const conn = await events.subscribe({ query: { from } });
+        conn.close();
+        mustRefuse(
+          fromLength.eventsFromMaxLength,
+          streamExchange(conn),
+          `from is at most 1024 characters; sent ${what}`,
+        );
+      }
+    },
+  );
 
   const calendar = declareRules('events.from-timestamp.start');
   test(

@@ -65,6 +65,22 @@ export const timeOf = (m: SseMessage) => Date.parse(String(envelopeOf(m)?.time))
 /** A heartbeat's cursor: its payload offset, else (the payload shape is not shown) the SSE id field. */
 export const cursorOf = (m: SseMessage) => offsetOf(m) ?? (m.id || undefined);
 
+/**
+ * A cursor the stream gives now (a heartbeat's, or a live event's offset) on a stream just opened, which this
+ * closes: what a client resuming sends. The current position, not an old event's: how long a cursor stays valid
+ * is not shown. Undefined where none arrived within a heartbeat's wait (the frequency is not shown either).
+ */
+export async function cursorNow(conn: SseConnection, c: Config): Promise<string | undefined> {
+  try {
+    const m = await conn
+      .waitFor((x) => cursorOf(x) !== undefined, heartbeatWaitMs(c), 0, 'a cursor')
+      .catch(() => undefined);
+    return m && cursorOf(m);
+  } finally {
+    conn.close();
+  }
+}
+
 /** An RFC 3339 timestamp of 20 characters (the limit of from_timestamp), to the second. */
 export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
