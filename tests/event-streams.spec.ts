@@ -407,7 +407,7 @@ test.describe('event streams @event-streams', () => {
 
   const near = declareRules('event-streams.get.same-stream');
   test(
-    'should never answer a stream for an id near a listed one (RFC 3986: another path), one letter of an id spelt in both cases in the other case included',
+    "should never answer a stream for an id near a listed one (RFC 3986: another path), one letter of an id spelt in both cases in the other case included, nor for a listed stream's name of an id's length",
     near,
     async ({ api, config }) => {
       const body = await firstPage(api, config);
@@ -417,9 +417,19 @@ test.describe('event streams @event-streams', () => {
       const variants = [...nearIds(id), ...caseVariants(id)];
       // With writes on (out of the read-only run's request budget), one letter's case changed too.
       const caseToo = config.writes !== 'none';
+      // The listed streams' names as ids: another member of a stream names no stream by id (a lookup by id or
+      // name answers one). Those of an id's length, which a check of the length lets through to the lookup.
+      const listedIds = new Set(body!.eventStreams!.map((s) => s.id));
+      const names = (body!.eventStreams as Array<{ name?: unknown }>)
+        .map((s) => s.name)
+        .filter((n): n is string => typeof n === 'string' && n.length === id.length && !listedIds.has(n))
+        .map((n) => ({ what: "a listed stream's name", raw: encodeURIComponent(n), decoded: n }));
       for (const v of config.embedded
-        ? variants
-        : variants.filter((v, i) => i === 0 || i === 5 || (caseToo && v.what.startsWith('the case of')))) {
+        ? [...variants, ...names]
+        : [
+            ...variants.filter((v, i) => i === 0 || i === 5 || (caseToo && v.what.startsWith('the case of'))),
+            ...names.slice(0, 1),
+          ]) {
         const ex = await api.get(`${LIST}/${v.raw}`);
         const got = (ex.json as { id?: unknown } | undefined)?.id;
         must(near.eventStreamsGetSameStream, ex.status < 200 || ex.status >= 300 || got === v.decoded, {
