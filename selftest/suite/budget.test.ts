@@ -4,7 +4,7 @@
  *
  * The count is not one number: a listing looked up, a narrowed token and the
  * tenant's history are fetched once per worker, and which worker runs which
- * check first is the scheduler's choice. Here it counts 159 to 161; the
+ * check first is the scheduler's choice. Here it counts 161 to 163; the
  * ceiling leaves room for that spread, and fails a change that adds a check's
  * worth of requests to the read-only run.
  */
