@@ -154,7 +154,7 @@ test.describe('events stream @sse', () => {
       const spellings: Array<[string, string]> = [
         ['user.exploded', 'no listed type'],
         ['user.created,user.deleted', 'two listed types joined by a comma, not one occurrence per type'],
-        // RFC 8259 7: what a message quoting the value must escape (in turn against an external target).
+        // RFC 8259 7: what a message quoting the value must escape (the quotation mark against an external target).
         ...JSON_ESCAPED_CHARACTERS.map((c): [string, string] => [
           `user${c.char}exploded`,
           `no listed type, holding ${c.what}`,

@@ -474,7 +474,6 @@ test.describe('events stream @sse', () => {
     'should refuse a from cursor of 1025 characters, whatever they are: a filler, and a cursor the stream gave lengthened with = padding, with spaces, with its own characters',
     fromLength,
     async ({ events, config }) => {
-      const over = (base: string, fill: string) => base + fill.repeat(Math.ceil((1025 - base.length) / fill.length));
       // Against an external target the cursor's partitions need writes on (the read-only run is at its budget).
       const lengthened = config.embedded || config.writes !== 'none';
       const cursor = lengthened ? await cursorNow(await events.subscribe({}), config) : undefined;
@@ -483,9 +482,9 @@ test.describe('events stream @sse', () => {
         ...(cursor === undefined || cursor.length >= 1025
           ? []
           : ([
-              ['a cursor the stream gave, then = padding', over(cursor, '=').slice(0, 1025)],
-              ['a cursor the stream gave, then spaces', over(cursor, ' ').slice(0, 1025)],
-              ['a cursor the stream gave, then its own characters again', over(cursor, cursor).slice(0, 1025)],
+              ['a cursor the stream gave, then = padding', cursor.padEnd(1025, '=')],
+              ['a cursor the stream gave, then spaces', cursor.padEnd(1025, ' ')],
+              ['a cursor the stream gave, then its own characters again', cursor.padEnd(1025, cursor)],
             ] as Array<[string, string]>)),
       ];
       // Against an external target with writes on, the filler and the padded cursor (request budget).
