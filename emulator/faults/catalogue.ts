@@ -43,6 +43,7 @@ import { round24 } from './blind/round-24.ts';
 import { round25 } from './blind/round-25.ts';
 import { round26 } from './blind/round-26.ts';
 import { round27 } from './blind/round-27.ts';
+import { round28 } from './blind/round-28.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -795,6 +796,7 @@ export const faults = [
   ...round25,
   ...round26,
   ...round27,
+  ...round28,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -328,7 +328,160 @@ const cetHourOffset = (v: unknown): unknown =>
     ? new Date(Date.parse(v) + 3_600_000).toISOString().replace(/Z$/, '+01')
     : v;
 
+/** A member written last, where the template's trailing comma goes (`event-context-template-trailing-comma`). */
+const TEMPLATE_TAIL = '\u0000template-tail';
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 28
+  {
+    by: 'token-response-scope-audience-qualified',
+    on: ['oauth.token'],
+    // Each scope written qualified by the audience it belongs to.
+    when: (a) => isPlainObject(a.body) && typeof a.body['scope'] === 'string',
+    reshape: (a, q) =>
+      body(a, (r) => ({
+        ...r,
+        scope: String(r['scope'])
+          .split(' ')
+          .filter(Boolean)
+          .map((s) => `http://${String(q.request.headers.host)}/api/v2/${s}`)
+          .join(' '),
+      })),
+  },
+  {
+    by: 'events-insufficient-scope-in-band',
+    on: ['events.subscribe'],
+    answers: 'errors',
+    // The stream opened before the scope check: the refusal goes out as an error event of a 200 stream.
+    when: is('insufficient_scope'),
+    reshape: (a) => ({
+      status: 200,
+      headers: {
+        ...a.headers,
+        'www-authenticate': undefined,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+      },
+      body: `event: error\ndata: ${JSON.stringify(a.body)}\n\n`,
+    }),
+  },
+  {
+    by: 'www-authentication-header-misspelt',
+    on: 'every',
+    answers: 'errors',
+    // The challenge written under a misspelt field name.
+    when: (a, q) => q.operation !== 'oauth.token' && a.headers['www-authenticate'] !== undefined,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'www-authenticate': undefined, 'www-authentication': a.headers['www-authenticate'] },
+    }),
+  },
+  {
+    by: 'rate-limit-429-retry-after-only',
+    on: 'every',
+    answers: 'errors',
+    // The framework's TooManyRequests renderer keeps only its own Retry-After.
+    when: (a) => a.status === 429,
+    reshape: (a) => ({
+      ...a,
+      headers: {
+        ...a.headers,
+        'x-ratelimit-limit': undefined,
+        'x-ratelimit-remaining': undefined,
+        'x-ratelimit-reset': undefined,
+      },
+    }),
+  },
+  {
+    by: 'transition-invalid-move-409-plain-text',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    // The state-machine library's exception, rendered as text.
+    when: is('invalid_transition'),
+    reshape: (a, q) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: `Illegal transition: ${String(q.state.experiments.get(param(q.request, 'id'))?.status)} -> ${String(askedStatus(q))}`,
+    }),
+  },
+  {
+    by: 'event-stream-id-prefix-lookup',
+    on: ['event-streams.get'],
+    answers: 'all',
+    // No length check: WHERE id LIKE '<id>%'.
+    when: (a, q) => is('invalid_uri')(a) && codePoints(param(q.request, 'id')) !== EVENT_STREAM_ID_LENGTH,
+    reshape: (_a, q) => {
+      const id = param(q.request, 'id');
+      const found = id === '' ? undefined : q.state.eventStreams.find((s) => s.id.startsWith(id));
+      return found === undefined ? error('inexistent_event_stream') : ok(found);
+    },
+  },
+  {
+    by: 'token-sets-expired-as-null',
+    on: ['token-sets.list'],
+    // sets.map(s => isActive(s) ? s : null) where a filter was meant.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a, q) => {
+      const sets = q.state.tokenSets.get(param(q.request, 'id')) ?? [];
+      const expired = (t: { expires_at: string | null }) =>
+        t.expires_at !== null && Date.parse(t.expires_at) <= Date.now();
+      return sets.some(expired) ? { ...a, body: sets.map((t) => (expired(t) ? null : t)) } : a;
+    },
+  },
+  {
+    by: 'transition-allocation-strategy-ordinal',
+    on: ['experiments.transition'],
+    // Enums written as numbers: the ordinal of the declaration.
+    when: (a) => isPlainObject(a.body) && typeof a.body['allocation_strategy'] === 'string',
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocation_strategy: ['percentage', 'segment'].indexOf(String(e['allocation_strategy'])),
+      })),
+  },
+  {
+    by: 'client-grant-authorization-details-types-objects',
+    on: ['client-grants.get'],
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['authorization_details_types']),
+    reshape: (a) =>
+      body(a, (g) => ({
+        ...g,
+        authorization_details_types: (g['authorization_details_types'] as unknown[]).map((type) => ({ type })),
+      })),
+  },
+  {
+    by: 'client-grant-default-for-camel-case',
+    on: ['client-grants.get'],
+    // A camelCase naming policy on the enum converter: ThirdPartyClients.
+    when: (a) => isPlainObject(a.body) && a.body['default_for'] === 'third_party_clients',
+    reshape: (a) => body(a, (g) => ({ ...g, default_for: 'thirdPartyClients' })),
+  },
+  {
+    by: 'event-streams-next-as-url',
+    on: ['event-streams.list'],
+    // The pagination helper's href of the next page.
+    when: (a) => isPlainObject(a.body) && typeof a.body['next'] === 'string',
+    reshape: (a, q) =>
+      body(a, (b) => ({
+        ...b,
+        next: `http://${String(q.request.headers.host)}/api/v2/event-streams?from=${String(b['next'])}&take=${
+          singleQuery(q.request, 'take') ?? TAKE_DEFAULT
+        }`,
+      })),
+  },
+  {
+    by: 'keys-kty-lowercased',
+    on: ['custom-signing-keys.put'],
+    // A lower-case enum column.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as unknown[]).map((k) =>
+          isPlainObject(k) && typeof k['kty'] === 'string' ? { ...k, kty: k['kty'].toLowerCase() } : k,
+        ),
+      })),
+  },
   // blind round 27
   {
     by: 'token-endpoint-slash-redirect-301',
@@ -3149,6 +3302,29 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 28
+  {
+    by: 'event-context-template-trailing-comma',
+    frames: ['message'],
+    // The template's comma after user_agent, custom_domain rendered only when there is one.
+    when: (f) => {
+      const context = (((f.data as Json)['event'] as Json | undefined)?.['data'] as Json | undefined)?.['context'];
+      return isPlainObject(context) && isPlainObject(context['request']) && !('custom_domain' in context['request']);
+    },
+    reshape: (f) => {
+      const marked = envelope(f, (e) => {
+        e.data.context['request'] = { ...(e.data.context['request'] as Json), [TEMPLATE_TAIL]: 0 };
+      });
+      return { ...marked, data: JSON.stringify(marked.data).replace(`,${JSON.stringify(TEMPLATE_TAIL)}:0`, ',') };
+    },
+  },
+  {
+    by: 'live-event-offset-number',
+    frames: ['message'],
+    // The consumer record's offset, a long.
+    when: (_f, at) => at.logged !== undefined && !at.history,
+    reshape: (f, at) => ({ ...f, data: { ...(f.data as Json), offset: at.logged!.seq } }),
+  },
   // blind round 27
   {
     by: 'context-connection-as-name',

@@ -135,6 +135,8 @@ export class Deviations {
   private readonly deflatedTokens = new Map<string, string>();
   /** The JWT each access token written without alg stands for (`token-header-without-alg`). */
   private readonly algFreeTokens = new Map<string, string>();
+  /** The JWT each access token written with a BOM before its header stands for (`token-jws-header-bom`). */
+  private readonly bomHeaderTokens = new Map<string, string>();
   /** The head position as last read from the replica, and when (`cursor-head-position-cached`). */
   private cachedHead: { position: number; atMs: number } | undefined;
   /** Stored secrets of the clients that authenticated once (`token-client-auth-cached-by-id`). */
@@ -631,6 +633,9 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // timingSafeEqual on buffers of other lengths throws (`token-secret-length-mismatch-500`).
+    if (this.on('token-secret-length-mismatch-500') && Buffer.byteLength(secret) !== Buffer.byteLength(stored))
+      throw new RangeError('Input buffers must have the same byte length');
     // Authentication cached by client: once a client authenticated, its secret is not checked again.
     if (this.on('token-client-auth-cached-by-id')) {
       if (secret === stored) this.authenticatedSecrets.add(stored);
@@ -700,6 +705,14 @@ export class Deviations {
       this.algFreeTokens.set(token, jwt);
       return token;
     }
+    if (this.on('token-jws-header-bom')) {
+      // A UTF-8 writer with its preamble: EF BB BF before the header's JSON.
+      const [h = '', p = '', sig = ''] = jwt.split('.');
+      const header = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(h, 'base64url')]);
+      const token = [header.toString('base64url'), p, sig].join('.');
+      this.bomHeaderTokens.set(token, jwt);
+      return token;
+    }
     if (this.on('token-jwt-padded-base64'))
       return jwt
         .split('.')
@@ -724,6 +737,8 @@ export class Deviations {
     if (this.on('token-jws-payload-deflated')) return this.deflatedTokens.get(token) ?? token;
     // The tenant key decides the algorithm: a token it issued without alg is verified as the one it signed.
     if (this.on('token-header-without-alg')) return this.algFreeTokens.get(token) ?? token;
+    // The API strips the BOM before it reads the header.
+    if (this.on('token-jws-header-bom')) return this.bomHeaderTokens.get(token) ?? token;
     // Segments decoded by a decoder that reads both base64 alphabets: + and / taken for - and _.
     if (this.on('jwt-signature-std-base64-accepted')) return token.replace(/\+/g, '-').replace(/\//g, '_');
     if (this.on('bearer-padded-token-accepted')) return token.replace(/=+$/, '');
@@ -1046,7 +1061,8 @@ export class Deviations {
     if ((empty && this.keySetMayBeEmpty) || this.keysAbsentAsEmpty(body)) return [];
     return check(body, (i, kty, all) =>
       // A key with a certificate chain taken for a public one: its private members not looked for.
-      this.on('keys-private-check-skips-x5c-keys') && keyHasX5c(body, i)
+      (this.on('keys-private-check-skips-x5c-keys') && keyHasX5c(body, i)) ||
+      (this.on('keys-private-judged-by-key-ops') && declaredVerifyOnly(body, i))
         ? []
         : this.privateKeyMembers(i, all, form, kty),
     );
@@ -1083,6 +1099,9 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // An HTML encoder for non-ASCII characters: decimal character references.
+    if (this.on('custom-text-non-ascii-as-char-refs'))
+      return value.replace(/[^\u0000-\u007f]/gu, (c) => `&#${c.codePointAt(0)!};`);
     // An nl2br filter meant for rendering.
     if (this.on('custom-text-newlines-to-br')) return value.replace(/\r\n|\r|\n/g, '<br>');
     // NFKC after the check: fullwidth ＜ ＞ become < >.
@@ -1197,6 +1216,13 @@ export class Deviations {
       if (htmlViolation(rest) === undefined) return value.replace(SCRIPT_TAGS, '');
     }
     if (this.markupSeenOtherwise(value)) return value;
+    // Script found by the literal /<script>/i: one whose start tag has attributes is not seen.
+    if (
+      this.on('custom-text-script-with-attributes-kept') &&
+      /<script\s[^>]*>/i.test(value) &&
+      htmlViolation(value.replace(/<script\s[^>]*>[\s\S]*?<\/script\s*>/gi, '')) === undefined
+    )
+      return value;
     // The sanitiser reads a preview buffer of 1 KiB.
     if (this.on('custom-text-check-first-1024-chars') && htmlViolation(value.slice(0, SANITISER_BUFFER)) === undefined)
       return value;
@@ -1409,6 +1435,7 @@ export class Deviations {
     }
     if (this.on('resume-cursor-of-filtered-type-refused')) this.askedTypes = values;
     if (this.on('event-type-trimmed')) return values.map((v) => v.trim());
+    if (this.on('event-type-percent-decoded-twice')) return values.map(percentDecodedOnce);
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
     if (this.on('event-type-empty-ignored')) return values.filter((v) => v !== '');
     return this.on('event-type-comma-list-accepted') ? values.flatMap((v) => v.split(',')) : values;
@@ -1422,6 +1449,8 @@ export class Deviations {
 
   /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR). */
   sseWire(message: string): string {
+    // A doubled newline after the event field: the blank line dispatches (and drops) a block without data.
+    if (this.on('sse-event-field-double-newline')) return message.replace(/^event: ([^\n]*)\n/, 'event: $1\n\n');
     // A header-style template for event messages: "Event: <type>".
     if (this.on('sse-event-field-capitalised') && !message.startsWith('event: offset-only\n'))
       return message.replace(/^event: /m, 'Event: ');
@@ -1453,6 +1482,9 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    // A JSON-with-comments reader (`custom-text-json-comments-accepted`).
+    if (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put')
+      return parse(commentsStripped(text));
     // body-parser's default for no content (`custom-text-empty-json-body-as-empty-map`).
     if (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put' && text.trim() === '')
       return {};
@@ -1511,6 +1543,7 @@ export class Deviations {
     return (
       (this.on('transition-json5-accepted') && operation === 'experiments.transition') ||
       (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') ||
+      (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put') ||
       (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-kid-escaped-surrogates-replaced') && operation === 'custom-signing-keys.put') ||
@@ -1660,6 +1693,8 @@ export class Deviations {
   /** The sequence a stream resumed from the offset of event `seq` replays after. */
   resumeAfter(seq: number, historyPosition: number): number {
     if (this.on('resume-history-loses-one') && seq >= 1 && seq < historyPosition) return seq + 1;
+    // The archive query reads from the cursor with >=.
+    if (this.on('resume-history-cursor-inclusive') && seq >= 1 && seq <= historyPosition) return seq - 1;
     if (this.on('resume-repeats-event-k')) return seq - 1;
     if (this.on('resume-loses-event-k1')) return seq + 1;
     return seq;
@@ -1729,6 +1764,11 @@ export class Deviations {
   }
 
   /** Whether a stream without from or from_timestamp delivers live events. */
+  /** Whether a stream ends after its first heartbeat (`events-stream-ends-after-first-heartbeat`: one opened without a start). */
+  endsAfterFirstHeartbeat(unpositioned: boolean): boolean {
+    return unpositioned && this.on('events-stream-ends-after-first-heartbeat');
+  }
+
   get liveWithoutStart(): boolean {
     return !this.on('live-events-need-from');
   }
@@ -1851,6 +1891,8 @@ export class Deviations {
     if (this.on('next-cursor-page-number') && more)
       return Buffer.from(`pg:${Math.round(end / Math.max(1, page.size))}`, 'utf8').toString('base64url');
     if (this.on('next-overlaps-one') && more && last - 1 >= page.start) return page.cursorAt(last - 1);
+    // page[0] where page[page.length - 1] was meant.
+    if (this.on('next-from-first-of-page') && next !== undefined) return page.cursorAt(page.start);
     if (this.on('next-skips-one') && more) return page.cursorAt(end);
     // next only when a whole page remains: remaining >= take.
     if (this.on('event-streams-partial-last-page-unreached') && page.total - end < page.size) return undefined;
@@ -2133,6 +2175,19 @@ export class Deviations {
   listsDeletedUser(id: string): boolean {
     return this.deletedUsers.has(id);
   }
+}
+
+/** A JSON text with its line and block comments removed outside strings (`custom-text-json-comments-accepted`). */
+function commentsStripped(text: string): string {
+  return text.replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str?: string) => str ?? ' ');
+}
+
+/** Whether key `index` of a JWKS body declares key_ops without sign (`keys-private-judged-by-key-ops`). */
+function declaredVerifyOnly(body: unknown, index: number): boolean {
+  const keys = isMap(body) ? body['keys'] : undefined;
+  const key = Array.isArray(keys) ? (keys[index] as unknown) : undefined;
+  const ops = isMap(key) ? key['key_ops'] : undefined;
+  return Array.isArray(ops) && !ops.includes('sign');
 }
 
 /** Every string of a JSON value cut at its first = or & (`keys-form-decoded-before-split`). */

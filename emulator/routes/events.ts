@@ -222,6 +222,10 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   if (beats.first && !early) heartbeat();
   // Without a first heartbeat, the response head goes out on its own.
   else res.flushHeaders();
+  // A stream opened without a start answered as a snapshot (`events-stream-ends-after-first-heartbeat`).
+  const unpositioned =
+    singleQuery(request, 'from') === undefined && singleQuery(request, 'from_timestamp') === undefined;
+  if (beats.first && ctx.deviations.endsAfterFirstHeartbeat(unpositioned)) out.end();
   const timer = beats.everyMs === undefined ? undefined : setInterval(heartbeat, beats.everyMs);
   timer?.unref();
 
