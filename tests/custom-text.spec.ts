@@ -28,7 +28,9 @@ import {
   activeContent,
   DANGLING_ENDS,
   activeMarkup,
+  activeElementStartTags,
   activeMarkupGrid,
+  START_TAG_FORMS,
   TEXT_ALPHABETS,
   basicMarkup,
   elementsOf,
@@ -707,6 +709,34 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
           }),
           fcParams(config, 4),
         );
+      });
+    },
+  );
+
+  const startTags = declareRules('custom-text.put.html.restricted');
+  test(
+    'should never store an active element whatever form its start tag takes: every element beyond styling and hyperlinks, its start tag carrying an attribute, carrying one after a solidus, and with white space before its end (HTML 13.2.5: the same element)',
+    startTags,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const all = activeElementStartTags();
+      // Every element in every form against the embedded emulator; against an external target, within its
+      // pacing, every element in one form, the forms taken in turn.
+      const sent = config.embedded
+        ? all
+        : all.filter(
+            (_, i) => Math.floor(i / START_TAG_FORMS.length) % START_TAG_FORMS.length === i % START_TAG_FORMS.length,
+          );
+      await withCustomTextRestored(api, id, async () => {
+        for (const [i, { what, value }] of sent.entries()) {
+          const media = MEDIA[i % MEDIA.length]!;
+          mustHoldNoActiveMarkup(
+            startTags.customTextPutHtmlRestricted,
+            await putAs(api, id, media, { [config.customTextKey]: value }),
+            config.customTextKey,
+            `${what} (${JSON.stringify(value)}), sent ${media}`,
+          );
+        }
       });
     },
   );

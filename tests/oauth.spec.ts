@@ -491,6 +491,8 @@ function nearMissOf(v: string, secret: string): string {
   if (v.startsWith(secret)) return `with ${JSON.stringify(v.slice(secret.length))} after it`;
   if (v.endsWith(secret)) return `with ${JSON.stringify(v.slice(0, v.length - secret.length))} before it`;
   if (secret.startsWith(v)) return `cut by ${secret.length - v.length} character(s)`;
+  if (/%[0-9A-F]{2}/.test(v) && !/%[0-9A-F]{2}/.test(secret))
+    return 'a character percent-encoded in the value (%25 and its hex once form-encoded)';
   const a = [...v];
   const b = [...secret];
   const changed = a.length === b.length ? a.filter((c, i) => c !== b[i]).length : undefined;

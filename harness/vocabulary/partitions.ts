@@ -260,6 +260,34 @@ const ACTIVE_ELEMENTS = [
   'template',
 ] as const;
 
+/**
+ * The forms of a start tag HTML reads as the same element (13.2.5.8 tag name state, 13.2.5.32 before attribute
+ * name, 13.2.5.40 self-closing start tag): the name then white space and an attribute, then a solidus and an
+ * attribute (the XSS filter evasion cheat sheet's <SCRIPT/XSS SRC=...>), then white space alone before ">". A
+ * filter that matches an element by its bare start tag ("<script>") misses each.
+ */
+export const START_TAG_FORMS: ReadonlyArray<{ what: string; after: string }> = [
+  { what: 'its start tag carrying an attribute', after: ' class="x"' },
+  { what: 'its start tag carrying an attribute after a solidus', after: '/class="x"' },
+  { what: 'white space before the end of its start tag', after: ' ' },
+];
+
+/** The void elements among ACTIVE_ELEMENTS (HTML 13.1.2): no content, no end tag. */
+const VOID_ACTIVE = new Set(['img', 'source', 'link', 'meta', 'base', 'input', 'embed']);
+
+/**
+ * Every active element in every start tag form (START_TAG_FORMS), each a value of its own: a grid covered on
+ * every run, each element with content and its end tag where it has them.
+ */
+export function activeElementStartTags(): Array<{ what: string; value: string }> {
+  return ACTIVE_ELEMENTS.flatMap((el) =>
+    START_TAG_FORMS.map(({ what, after }) => ({
+      what: `<${el}>, ${what}`,
+      value: VOID_ACTIVE.has(el) ? `Hello <${el}${after}>` : `Hello <${el}${after}>alert(1)</${el}>`,
+    })),
+  );
+}
+
 /** ACTIVE_ELEMENTS by what they do: every one in exactly one class. */
 const ACTIVE_ELEMENT_CLASSES: ReadonlyArray<{
   what: string;
@@ -1147,6 +1175,10 @@ export function nearMissSpellings(value: string): string[] {
     value.slice(0, -1),
     `${value}${value.slice(-1)}`,
     value.replace(/a/, '\u0430').replace(/e/, '\u0435').replace(/o/, '\u043e'),
+    // A middle character percent-encoded (RFC 3986 2.1), in the value itself: sent in a query or a form it goes
+    // as %25 and its hex, which decoded once (2.4: one decoding) is a literal "%XX", not the value. A server that
+    // decodes a query or form value twice (a decoder shared with doubly-encoded proxied values) takes it.
+    `${value.slice(0, mid)}${pct(value.charAt(mid))}${value.slice(mid + 1)}`,
     // Compatibility spellings NFKC folds onto the value (UAX #15): fullwidth letters, mathematical bold letters.
     compatible(value, 0xff21 - 0x41, 0xff41 - 0x61),
     compatible(value, 0x1d400 - 0x41, 0x1d41a - 0x61),
@@ -1411,6 +1443,12 @@ export function integerQueryOutside(min: number, max: number): Array<{ what: str
     { what: 'a digit separator', value: `${inside}_0` },
     { what: 'fullwidth digits', value: [...inside].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('') },
     { what: 'Arabic-Indic digits', value: [...inside].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('') },
+    // RFC 3986 2.4: a query is decoded once; its last digit percent-encoded in the value goes as %25 and its hex,
+    // a literal "%3N" once decoded, which a server decoding twice reads as the digit.
+    {
+      what: 'its last digit percent-encoded in the value (%25 on the wire)',
+      value: `${inside.slice(0, -1)}${pct(inside.slice(-1))}`,
+    },
     ...JSON_ESCAPED_CHARACTERS.slice(0, 2).map((c) => ({
       what: `digits then ${c.what} (RFC 8259 7: escaped where a message quotes it)`,
       value: `${inside}${c.char}`,
