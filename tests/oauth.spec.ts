@@ -16,6 +16,7 @@ import {
   FALLBACKS,
   narrowedToken,
   requestToken,
+  basicCredentials,
   type ClientAuthentication,
   formBody,
   type TokenAnswer,
@@ -574,6 +575,41 @@ test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @aut
         must(wrongBasic.oauthTokenClientAuth, ex.status === 401 && hasChallenge(challenge, 'Basic'), {
           expected:
             'status 401 with WWW-Authenticate naming the Basic scheme: the client authenticated through the Authorization header (RFC 6749 5.2)',
+          actual: `status ${ex.status}, WWW-Authenticate: ${challenge === undefined ? '(none)' : JSON.stringify(challenge)}`,
+          exchange: ex,
+        });
+      }
+    },
+  );
+
+  const malformedBasic = declareRules('oauth.token.client-auth', 'oauth.token.bad-client');
+  test(
+    "should refuse HTTP Basic credentials that are not the client's id and secret as RFC 6749 2.3.1 encodes them with 401, a Basic challenge and no token: not base64, no colon between id and secret, a malformed percent-encoding in the id, another word after the credentials (RFC 7617 2: one token68)",
+    malformedBasic,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+      const malformed: Array<[string, string]> = [
+        ['not base64 (RFC 4648 4: characters outside its alphabet)', '!!!!'],
+        ['no colon between the id and the secret (RFC 7617 2: user-id ":" password)', b64(creds.clientId)],
+        [
+          'a % without two hex digits in the form-encoded id (RFC 6749 2.3.1, Appendix B)',
+          b64(`%zz${creds.clientId}:${creds.clientSecret}`),
+        ],
+        // The right credentials then another word: a reading that takes the first token68 and ignores the rest
+        // authenticates a header that is no Basic credentials.
+        [
+          'the right credentials, then a space and another word',
+          `${basicCredentials(creds.clientId, creds.clientSecret)} x`,
+        ],
+      ];
+      for (const [what, credentials] of config.embedded ? malformed : malformed.slice(-1)) {
+        const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'basic', credentials });
+        mustRefuseToken(malformedBasic.oauthTokenBadClient, ex, `HTTP Basic credentials ${what}`);
+        const challenge = ex.headers['www-authenticate'];
+        must(malformedBasic.oauthTokenClientAuth, ex.status === 401 && hasChallenge(challenge, 'Basic'), {
+          expected: `status 401 with WWW-Authenticate naming the Basic scheme: the client tried the Authorization header (RFC 6749 5.2), its credentials ${what}`,
           actual: `status ${ex.status}, WWW-Authenticate: ${challenge === undefined ? '(none)' : JSON.stringify(challenge)}`,
           exchange: ex,
         });

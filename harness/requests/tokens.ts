@@ -59,7 +59,12 @@ export const describeForm = (f: TokenRequestForm) =>
  * How the client authenticates: its id and secret in the body, or by HTTP Basic under this spelling of the
  * scheme, followed by `space` (one space unless given; RFC 9110 11.4: credentials = auth-scheme 1*SP token68).
  */
-export type ClientAuthentication = { in: 'body' } | { in: 'basic'; scheme?: string; space?: string };
+/**
+ * How the client authenticates: body parameters, or HTTP Basic (its scheme and the space after it respelt
+ * where given; `credentials` sent in place of the encoded id and secret, for the malformed ones).
+ */
+export type ClientAuthentication =
+  { in: 'body' } | { in: 'basic'; scheme?: string; space?: string; credentials?: string };
 
 /** RFC 6749 2.3.1 and Appendix B: id and secret each encoded with application/x-www-form-urlencoded, joined by ":", then base64. */
 export function basicCredentials(clientId: string, clientSecret: string): string {
@@ -124,7 +129,7 @@ export async function requestToken(
         ...(form.accept === null ? {} : { accept: form.accept ?? 'application/json' }),
         ...(clientAuth.in === 'basic'
           ? {
-              authorization: `${clientAuth.scheme ?? 'Basic'}${clientAuth.space ?? ' '}${basicCredentials(creds.clientId, creds.clientSecret)}`,
+              authorization: `${clientAuth.scheme ?? 'Basic'}${clientAuth.space ?? ' '}${clientAuth.credentials ?? basicCredentials(creds.clientId, creds.clientSecret)}`,
             }
           : {}),
       },
