@@ -6,7 +6,7 @@
  * (the `scope` parameter of RFC 6749 4.4.2; whether a target does is not shown).
  */
 import { must, mustStatus, observe } from '../harness/vocabulary/must.ts';
-import { requireFixture, test } from '../harness/fixtures/fixtures.ts';
+import { requireFixture, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import { narrowedToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 import { decodeJwt, grantedScope as granted } from '../harness/vocabulary/jwt.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
@@ -125,6 +125,37 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
         tried === 0,
         `The token endpoint narrowed no token to scopes without ${SCOPE}; whether it must is not shown`,
       );
+    },
+  );
+
+  const beyondGrant = declareRules('token-sets.list.insufficient-scope', 'oauth.token.endpoint');
+  test(
+    'should never let the limited client into the token-set listing by asking for read:federated_connections_tokens, a scope beyond its grant: the request refused (RFC 6749 5.2: invalid_scope), or a token without it (3.3: the request may be ignored) that the listing refuses with 403',
+    beyondGrant,
+    async ({ anonApi, config }) => {
+      const creds = requireFixture(
+        config.limitedCredentials,
+        `CONFORMANCE_LIMITED_CLIENT_ID/CONFORMANCE_LIMITED_CLIENT_SECRET (a client without ${SCOPE})`,
+      );
+      skipBeyondReadOnlyBudget(config, "the limited client's token request beyond its grant is");
+      // The request alone, and beside the scopes the client holds: a server that grants what is asked for
+      // once one requested scope is held, or that checks the first scope only, lets it through one way.
+      const held = String(decodeJwt(config.limitedRunToken ?? '')?.payload.scope ?? '')
+        .split(' ')
+        .filter((s) => s && s !== SCOPE);
+      const asked = [SCOPE, ...(held.length ? [`${held.join(' ')} ${SCOPE}`] : [])];
+      for (const scope of config.embedded ? asked : asked.slice(0, 1)) {
+        const a = await narrowedToken(config, creds, scope);
+        must(beyondGrant.oauthTokenEndpoint, a.status < 500, {
+          expected: `a 4xx refusal of scope=${scope}, or a token`,
+          actual: `status ${a.status} from POST ${TOKEN_PATH}`,
+        });
+        const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
+        if (a.status !== 200 || typeof token !== 'string') continue; // refused: RFC 6749 5.2 invalid_scope
+        const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
+        // A token the limited client asked ${SCOPE} for: whatever it was issued, its grant does not hold the scope.
+        mustStatus(beyondGrant.tokenSetsListInsufficientScope, ex, 403);
+      }
     },
   );
 });
