@@ -612,7 +612,7 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
           ? ([
               ["Bearer<the run's token> (no space)", `Bearer${token}`],
               ['Basic …', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0'],
-              ...['Token', 'JWT', 'DPoP', 'OAuth', 'MAC', 'Bearers', 'Bear', 'Bearer-'].map((scheme) => [
+              ...['Token', 'JWT', 'DPoP', 'OAuth', 'MAC', 'Bearers', 'Bear', 'Bearer-', 'OAuthBearer'].map((scheme) => [
                 `${scheme} <the run's token>`,
                 `${scheme} ${token}`,
               ]),
