@@ -349,7 +349,8 @@ async function tokenHandler(
   let scopes = ctx.deviations.issuedClientScopes(client.scopes, basic !== null);
   if (params['scope'] !== undefined && ctx.deviations.honoursRequestedScope) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
-    const missing = requested.filter((s) => !client.scopes.includes(s));
+    const grantable = ctx.deviations.grantableScopes(client.scopes, allScopes());
+    const missing = requested.filter((s) => !grantable.includes(s));
     if (missing.length > 0)
       throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
     scopes = ctx.deviations.grantedScopes(requested);

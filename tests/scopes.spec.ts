@@ -153,7 +153,7 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
         const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
         if (a.status !== 200 || typeof token !== 'string') continue; // refused: RFC 6749 5.2 invalid_scope
         const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
-        // A token the limited client asked ${SCOPE} for: whatever it was issued, its grant does not hold the scope.
+        // A token the limited client asked the scope for: whatever it was issued, its grant does not hold it.
         mustStatus(beyondGrant.tokenSetsListInsufficientScope, ex, 403);
       }
     },

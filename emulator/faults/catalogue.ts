@@ -226,6 +226,16 @@ export const faults = [
     how: 'The token endpoint checks the client id but not the client secret.',
   },
   {
+    name: 'token-scope-checked-against-api',
+    rule: 'token-sets.list.insufficient-scope',
+    how: "A requested scope is checked against the API's scope catalogue, not the client's grant: a client asking for a scope it was not granted (read:federated_connections_tokens) gets a token holding it, and the token-set listing serves it.",
+  },
+  {
+    name: 'token-basic-first-token68-only',
+    rule: 'oauth.token.bad-client',
+    how: 'The Basic credentials are read as the first token68 after the scheme, the rest of the field ignored: the right credentials followed by another word authenticate.',
+  },
+  {
     name: 'token-scope-not-verb-resource',
     rule: 'auth.scope.form',
     how: 'The token response names its scopes as <resource>/<verb> (client_grants/read).',

@@ -550,6 +550,8 @@ export class Deviations {
 
   /** The HTTP Basic header as the token endpoint reads it (`token-basic-extra-space-refused`: split on one space). */
   basicHeader(header: string): string {
+    // The first token68 after the scheme, the rest of the field dropped.
+    if (this.on('token-basic-first-token68-only')) return header.replace(/^(Basic[ \t]+\S+)[ \t].*$/is, '$1');
     // Decoded as strict base64url (no +, /, = padding): a token68 in the base64 alphabet fails to decode.
     if (this.on('token-basic-decoded-as-base64url')) {
       const token68 = /^Basic[ \t]+(\S*)[ \t]*$/i.exec(header)?.[1] ?? '';
@@ -1944,6 +1946,11 @@ export class Deviations {
   }
 
   /** The scopes a token is issued with, given those requested (`token-scope-narrowing-drops-last`: an off-by-one loop). */
+  /** The scopes a client may be issued (`token-scope-checked-against-api`: every scope of the API, not its grant). */
+  grantableScopes(granted: readonly string[], api: readonly string[]): readonly string[] {
+    return this.on('token-scope-checked-against-api') ? api : granted;
+  }
+
   grantedScopes(requested: string[]): string[] {
     return this.on('token-scope-narrowing-drops-last') ? requested.slice(0, -1) : requested;
   }
