@@ -21,7 +21,7 @@ import {
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
-import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { anyCodePoint, fc, fcParams } from '../harness/vocabulary/properties.ts';
 import type { Config } from '../harness/run/config.ts';
 import type { Exchange } from '../harness/requests/client.ts';
 import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
@@ -633,7 +633,7 @@ test.describe('experiment transitions @experiments @writes', () => {
     const outsider = fc
       .oneof(
         nearMiss,
-        fc.string({ unit: 'binary', maxLength: 12 }),
+        fc.string({ unit: anyCodePoint(), maxLength: 12 }),
         fc.integer(),
         fc.boolean(),
         fc.constant(null),

@@ -33,4 +33,13 @@ export function pathSafeString(length: number): fc.Arbitrary<string> {
   });
 }
 
+/**
+ * Any code point of Unicode, U+0000 to U+10FFFF, surrogate halves included: what fast-check's `binary` unit
+ * draws, without the table of all 1,114,112 code points that unit builds (about a second of a worker's time)
+ * to shrink a value it did not draw itself.
+ */
+export function anyCodePoint(): fc.Arbitrary<string> {
+  return fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp));
+}
+
 export { fc };
