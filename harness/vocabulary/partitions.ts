@@ -1385,17 +1385,51 @@ const rsaPools = new Map<string, { pairs: Array<Promise<GenerateKeyPairResult>>;
 
 /**
  * A key pair for `alg` (a JWS algorithm, or Ed25519), extractable. EC and
- * OKP pairs are made at each call (well under 2 ms). An RSA pair costs about
- * 130 ms to make, so each worker makes at most RSA_KEY_POOL of them per
- * algorithm and then hands them out in turn: any RSA_KEY_POOL pairs in a row
- * differ in their key material.
+ * OKP pairs are made at each call (well under 2 ms). An RSA pair costs 80 to
+ * 400 ms to make, so each worker makes RSA_KEY_POOL of them per algorithm,
+ * all at the first call and side by side (Node makes them on its thread pool),
+ * and then hands them out in turn: any RSA_KEY_POOL pairs in a row differ in
+ * their key material. Keys are made afresh by every run, never read from a
+ * file: a key a target wrongly kept has a private half nobody holds.
  */
 export function keyPairFor(alg: string): Promise<GenerateKeyPairResult> {
   if (!/^(RS|PS)\d+$/.test(alg)) return generateKeyPair(alg, { extractable: true });
+  const pool = rsaPool(alg);
+  return pool.pairs[pool.next++ % RSA_KEY_POOL]!;
+}
+
+function rsaPool(alg: string): { pairs: Array<Promise<GenerateKeyPairResult>>; next: number } {
   let pool = rsaPools.get(alg);
-  if (!pool) rsaPools.set(alg, (pool = { pairs: [], next: 0 }));
-  const i = pool.next++ % RSA_KEY_POOL;
-  return (pool.pairs[i] ??= generateKeyPair(alg, { extractable: true }));
+  if (!pool) {
+    const pairs = Array.from({ length: RSA_KEY_POOL }, () => made(generateKeyPair(alg, { extractable: true })));
+    rsaPools.set(alg, (pool = { pairs, next: 0 }));
+  }
+  return pool;
+}
+
+const largerRsaPairs = new Map<number, Promise<GenerateKeyPairResult>>();
+
+/** An RS256 key pair of `bits` (3072 and 4096 cost up to a second or more), one per size and worker. */
+export function rsaKeyPairOfSize(bits: number): Promise<GenerateKeyPairResult> {
+  let pair = largerRsaPairs.get(bits);
+  if (!pair)
+    largerRsaPairs.set(bits, (pair = made(generateKeyPair('RS256', { modulusLength: bits, extractable: true }))));
+  return pair;
+}
+
+/**
+ * Starts making this worker's RSA keys (the RS256 pool, and the larger `sizes`) on Node's thread pool, so
+ * that the checks that send them later find them made, rather than each waiting out its own.
+ */
+export function startMakingRsaKeys(sizes: readonly number[]): void {
+  rsaPool('RS256');
+  sizes.forEach(rsaKeyPairOfSize);
+}
+
+/** A key being made, its failure left to whoever awaits it (not an unhandled rejection before that). */
+function made<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /**
