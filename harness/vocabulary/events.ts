@@ -302,18 +302,26 @@ export function mustBeTheSameEvents(
  * send the position once the replay is out), else until nothing but
  * heartbeats has arrived for a quiet spell, at most CONFORMANCE_EVENTS_WAIT_MS.
  * Answers the events read by then.
+ *
+ * A heartbeat before any event does not end the wait: a server may send one
+ * before its replay. The embedded emulator writes its replay as the stream
+ * opens, so there a second heartbeat with no event before it ends the wait
+ * too (a quarter of a second, where the quiet spell is half of one); an
+ * external target's replay may start later, and only the quiet spell ends it.
  */
 export async function readReplay(conn: SseConnection, config: Config): Promise<SseMessage[]> {
   const deadline = Date.now() + Math.max(config.eventsWaitMs, quietMs(config));
+  const heartbeats = (from = 0) => conn.messages.slice(from).filter((m) => m.event === 'offset-only').length;
   for (;;) {
     const last = conn.messages.filter(isEvent).at(-1);
-    if (last && conn.messages.slice(last.index + 1).some((m) => m.event === 'offset-only')) break;
+    if (last && heartbeats(last.index + 1) > 0) break;
+    if (!last && config.embedded && heartbeats() >= 2) break;
     const left = deadline - Date.now();
     if (conn.ended || left <= 0) break;
-    // The next event, or a heartbeat once an event has come; heartbeats before any event do not end the wait.
+    // The next event, or a heartbeat once an event has come (embedded: or the second one).
     const next = await conn
       .waitFor(
-        (m) => isEvent(m) || (m.event === 'offset-only' && !!last),
+        (m) => isEvent(m) || (m.event === 'offset-only' && (!!last || (config.embedded && heartbeats() >= 2))),
         Math.min(quietMs(config), left),
         conn.messages.length,
         'the next event',
