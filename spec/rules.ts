@@ -247,7 +247,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 4.4.2: grant_type "REQUIRED. Value MUST be set to client_credentials"; 5.2: a request missing a required parameter, or of a grant type the server does not support, is answered 400 with an error).',
-    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token; so is the request with grant_type given twice, client_credentials and the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter").',
+    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token; so is the request with grant_type given twice, client_credentials and the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"). Where the endpoint takes the request as a JSON object (not the documented form), a JSON body that is no object (null, an array, a string, a number, true) carries no grant_type: it is refused with an error, never a 5xx.',
   },
   {
     id: 'oauth.token.response',

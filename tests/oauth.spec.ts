@@ -17,6 +17,7 @@ import {
   narrowedToken,
   requestToken,
   basicCredentials,
+  TOKEN_PATH,
   type ClientAuthentication,
   formBody,
   type TokenAnswer,
@@ -94,7 +95,12 @@ function exchangeOf(
     url: `${config.authUrl}${form.path}`,
     authorization: clientAuth.in === 'basic' ? 'custom' : 'none',
     requestContentType: contentTypeOf(form),
-    requestBody: form.body === 'form' ? formBody(params).toString() : JSON.stringify(params),
+    requestBody:
+      form.body === 'form'
+        ? formBody(params).toString()
+        : form.json
+          ? withoutSecret(JSON.stringify(form.json.value), creds.clientSecret)
+          : JSON.stringify(params),
     status: a.status,
     headers,
     contentType: a.contentType,
@@ -103,6 +109,15 @@ function exchangeOf(
     waitedMs: 0,
   };
 }
+
+/** A body as evidence with the client's secret, as JSON or a form spells it, replaced by a placeholder. */
+function withoutSecret(text: string, secret: string): string {
+  const spellings = [JSON.stringify(secret).slice(1, -1), formBody({ s: secret }).toString().slice(2)];
+  return spellings.reduce((t, s) => (s ? t.replaceAll(s, '<client_secret>') : t), text);
+}
+
+/** The token request as a JSON object to the documented path: not the documented form, which a server may take. */
+const JSON_BODY: TokenRequestForm = { path: TOKEN_PATH, body: 'json' };
 
 const accessToken = (ex: Exchange): unknown => (ex.json as { access_token?: unknown } | undefined)?.access_token;
 
@@ -284,6 +299,48 @@ test.describe('token endpoint @auth', () => {
           grantType.oauthTokenGrantType,
           ex,
           `grant_type ${JSON.stringify(value)} (${what}) is not client_credentials`,
+        );
+      }
+    },
+  );
+
+  const notAnObject = declareRules('oauth.token.grant-type');
+  test(
+    'should refuse a token request in JSON whose body is no object (null, the parameters in an array, the form as a JSON string, a number, true), with an error and never a 5xx, where the endpoint takes the request as a JSON object (RFC 8259 3; RFC 6749 4.4.2: grant_type REQUIRED; 5.2: invalid_request)',
+    notAnObject,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      // A JSON body is not the documented request: only where the endpoint takes one (the request's parameters
+      // as a JSON object) is a body of another JSON type a request it reads, which carries no grant_type.
+      const asObject = await tokenExchange(config, creds, JSON_BODY);
+      if (typeof accessToken(asObject) !== 'string') {
+        observe(
+          'oauth.token.error-shape',
+          'the token request as a JSON object (not the documented form)',
+          String(asObject.status),
+        );
+        return;
+      }
+      const params = {
+        grant_type: 'client_credentials',
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+        audience: config.audience,
+      };
+      const bodies: Array<[string, unknown]> = [
+        ['null', null],
+        ['the parameters in an array', [params]],
+        ['the form body as a JSON string', formBody(params).toString()],
+        ['a number', 1],
+        ['true', true],
+      ];
+      for (const [what, value] of bodies) {
+        const ex = await tokenExchange(config, creds, { ...JSON_BODY, json: { value } });
+        mustRefuseToken(
+          notAnObject.oauthTokenGrantType,
+          ex,
+          `a JSON body that is ${what}, no object, carries no grant_type (RFC 6749 4.4.2, 5.2: invalid_request)`,
         );
       }
     },

@@ -231,6 +231,11 @@ export const faults = [
     how: "A requested scope is checked against the API's scope catalogue, not the client's grant: a client asking for a scope it was not granted (read:federated_connections_tokens) gets a token holding it, and the token-set listing serves it.",
   },
   {
+    name: 'token-json-array-read-as-first-element',
+    rule: 'oauth.token.grant-type',
+    how: 'A JSON token request body that is an array is read as its first element: the parameters in an array get a token.',
+  },
+  {
     name: 'token-basic-first-token68-only',
     rule: 'oauth.token.bad-client',
     how: 'The Basic credentials are read as the first token68 after the scheme, the rest of the field ignored: the right credentials followed by another word authenticate.',

@@ -1991,6 +1991,8 @@ export class Deviations {
 
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
+    // A JSON array read as its first element (`token-json-array-read-as-first-element`).
+    if (this.on('token-json-array-read-as-first-element') && Array.isArray(body)) body = body[0];
     // A repeated audience read by its first value (`token-repeated-audience-first-wins`, Go's url.Values.Get).
     if (
       this.on('token-repeated-audience-first-wins') &&

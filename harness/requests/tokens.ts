@@ -33,6 +33,8 @@ export interface TokenRequestForm {
   contentType?: string;
   /** The Accept header as sent (null: none); application/json where absent. */
   accept?: string | null;
+  /** A JSON body sent as it is instead of the request's parameters (one that is no object). */
+  json?: { value: unknown };
 }
 
 export const DOCUMENTED: TokenRequestForm = { path: TOKEN_PATH, body: 'form' };
@@ -133,7 +135,7 @@ export async function requestToken(
             }
           : {}),
       },
-      body: form.body === 'form' ? formBody(params) : JSON.stringify(params),
+      body: form.body === 'form' ? formBody(params) : JSON.stringify(form.json ? form.json.value : params),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (e) {
