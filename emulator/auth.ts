@@ -395,7 +395,7 @@ function renderOAuthError(ctx: EmulatorContext, err: unknown, reply: FastifyRepl
   const answer = {
     status: e.statusCode,
     headers: { ...e.headers, 'cache-control': 'no-store' },
-    body: { error: e.error, error_description: e.description },
+    body: ctx.deviations.oauthErrorBody(e.error, e.description),
   };
   void sendAnswer(reply, ctx.mutations.answer(answer, reply.request, 'oauth.token'));
 }

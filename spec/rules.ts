@@ -229,7 +229,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme: the token endpoint path is `/oauth/token/` on the tenant host ({auth_url}). The token request carries the form parameter `audience` with the value `/api/v2/`.',
-    note: 'A client-credentials request with valid credentials, sent as a form body (application/x-www-form-urlencoded) to {auth_url}/oauth/token/ with the trailing slash, gets a 200 token response (RFC 6749 4.4.3, 5.1). The request with its audience, or the scope it may add (RFC 6749 4.4.2), given twice (the same value, or another before or after it) is not that request and gets no token (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter").',
+    note: 'A client-credentials request with valid credentials, sent as a form body (application/x-www-form-urlencoded) to {auth_url}/oauth/token/ with the trailing slash, gets a 200 token response (RFC 6749 4.4.3, 5.1). The request with its audience, or the scope it may add (RFC 6749 4.4.2), given twice (the same value, or another before or after it) is not that request and gets no token (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"). A refusal of a request beside the documented one (an audience the tenant does not serve, a scope beyond the client\'s grant) is the error response of RFC 6749 5.2, never a 5xx; whether such a request is refused is not shown.',
   },
   {
     id: 'oauth.token.client-auth',

@@ -30,6 +30,7 @@ import {
   hasChallenge,
   mustFollowStatusChecklist,
   mustFollowTokenResponseChecklist,
+  tokenErrorProblem,
 } from '../harness/vocabulary/auth-checks.ts';
 import { ADMITS_JSON, admitsJsonArb, nearMissSpellings, sameMediaType } from '../harness/vocabulary/partitions.ts';
 import { fc } from '../harness/vocabulary/properties.ts';
@@ -121,32 +122,19 @@ const JSON_BODY: TokenRequestForm = { path: TOKEN_PATH, body: 'json' };
 
 const accessToken = (ex: Exchange): unknown => (ex.json as { access_token?: unknown } | undefined)?.access_token;
 
-/**
- * A refused token request: a 4xx, no access_token, and the error response of RFC 6749 5.2, its parameters
- * in a JSON object (application/json) whose `error` is REQUIRED, a single error code of the characters
- * %x20-21 / %x23-5B / %x5D-7E. Which code a refusal gets is the endpoint's reading (the deployment answers
- * access_denied where 5.2 lists invalid_client): not judged here.
- */
+/** A refused token request: a 4xx, no access_token, and the error response of RFC 6749 5.2 (tokenErrorProblem). */
 function mustRefuseToken(rule: RuleRef, ex: Exchange, why: string): void {
   must(rule, ex.status >= 400 && ex.status < 500 && accessToken(ex) === undefined, {
     expected: `a 4xx and no access_token: ${why}`,
     actual: `status ${ex.status}${accessToken(ex) === undefined ? '' : ', an access_token'}`,
     exchange: ex,
   });
-  const error = (ex.json as { error?: unknown } | undefined)?.error;
-  const isObject = !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json);
-  must(
-    rule,
-    isJsonMediaType(ex.contentType) &&
-      isObject &&
-      typeof error === 'string' &&
-      /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/.test(error),
-    {
-      expected: `the error response of RFC 6749 5.2 (${why}): a JSON object, Content-Type application/json, with "error" a non-empty ASCII code`,
-      actual: `Content-Type ${ex.contentType || '(none)'}, ${isObject ? `error ${JSON.stringify(error ?? null)}` : 'no JSON object'}`,
-      exchange: ex,
-    },
-  );
+  const problem = tokenErrorProblem(ex.contentType, ex.json);
+  must(rule, problem === undefined, {
+    expected: `the error response of RFC 6749 5.2 (${why}): a JSON object, Content-Type application/json, with "error" a non-empty ASCII code`,
+    actual: problem ?? '',
+    exchange: ex,
+  });
 }
 
 /** What the undocumented forms of the request get, for the failure's detail: a tenant owner sees what the endpoint does take. */
@@ -343,6 +331,29 @@ test.describe('token endpoint @auth', () => {
           `a JSON body that is ${what}, no object, carries no grant_type (RFC 6749 4.4.2, 5.2: invalid_request)`,
         );
       }
+    },
+  );
+
+  const otherAudience = declareRules('oauth.token.endpoint');
+  test(
+    "should answer a token request for an audience the tenant does not serve (the API's path on the .invalid host of RFC 6761) with a token or the error response of RFC 6749 5.2, never a 5xx",
+    otherAudience,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "this token request (which counts against the tenant's quota) is");
+      // Whether such a request is refused is not shown (RFC 8707 2 names invalid_target for it): a refusal,
+      // where there is one, is the endpoint's error response.
+      const audience = 'https://conformance.invalid/api/v2/';
+      const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { audience });
+      if (ex.status === 200 && typeof accessToken(ex) === 'string') {
+        observe('oauth.token.error-shape', `a token request for the audience ${audience}`, 'a token (200)');
+        return;
+      }
+      mustRefuseToken(
+        otherAudience.oauthTokenEndpoint,
+        ex,
+        `the audience ${audience}, which the tenant does not serve, refused`,
+      );
     },
   );
 

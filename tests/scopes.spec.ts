@@ -10,7 +10,7 @@ import { requireFixture, skipBeyondReadOnlyBudget, test } from '../harness/fixtu
 import { narrowedToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 import { decodeJwt, grantedScope as granted } from '../harness/vocabulary/jwt.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
+import { mustFollowStatusChecklist, tokenErrorProblem } from '../harness/vocabulary/auth-checks.ts';
 import { inScopeScopes, pathOf } from '../spec/operations.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
@@ -151,7 +151,15 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
           actual: `status ${a.status} from POST ${TOKEN_PATH}`,
         });
         const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
-        if (a.status !== 200 || typeof token !== 'string') continue; // refused: RFC 6749 5.2 invalid_scope
+        if (a.status !== 200 || typeof token !== 'string') {
+          // Refused: RFC 6749 5.2's error response (invalid_scope is the RFC's code; which one is not judged).
+          const problem = tokenErrorProblem(a.contentType, a.json);
+          must(beyondGrant.oauthTokenEndpoint, problem === undefined, {
+            expected: `the error response of RFC 6749 5.2 to scope=${scope}: a JSON object, Content-Type application/json, with "error" a non-empty ASCII code`,
+            actual: `status ${a.status} from POST ${TOKEN_PATH}: ${problem ?? ''}`,
+          });
+          continue;
+        }
         const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
         // A token the limited client asked the scope for: whatever it was issued, its grant does not hold it.
         mustStatus(beyondGrant.tokenSetsListInsufficientScope, ex, 403);

@@ -231,6 +231,16 @@ export const faults = [
     how: "A requested scope is checked against the API's scope catalogue, not the client's grant: a client asking for a scope it was not granted (read:federated_connections_tokens) gets a token holding it, and the token-set listing serves it.",
   },
   {
+    name: 'token-scope-refusal-without-error',
+    rule: 'oauth.token.endpoint',
+    how: 'A token request for a scope beyond the client\'s grant is refused 400 with {"message": ...}: no RFC 6749 5.2 error member.',
+  },
+  {
+    name: 'token-audience-refusal-without-error',
+    rule: 'oauth.token.endpoint',
+    how: 'A token request for an audience the tenant does not serve is refused 403 with {"message": ...}: no RFC 6749 5.2 error member.',
+  },
+  {
     name: 'token-json-array-read-as-first-element',
     rule: 'oauth.token.grant-type',
     how: 'A JSON token request body that is an array is read as its first element: the parameters in an array get a token.',

@@ -1989,6 +1989,19 @@ export class Deviations {
     return [...experiments.keys()].find((k) => k.toLowerCase() === id.toLowerCase()) ?? id;
   }
 
+  /**
+   * The body of the token endpoint's error response (`token-scope-refusal-without-error`,
+   * `token-audience-refusal-without-error`: the one refusal as a message, without RFC 6749 5.2's error).
+   */
+  oauthErrorBody(error: string, description: string): Record<string, unknown> {
+    if (
+      (this.on('token-scope-refusal-without-error') && error === 'invalid_scope') ||
+      (this.on('token-audience-refusal-without-error') && error === 'access_denied')
+    )
+      return { message: description };
+    return { error, error_description: description };
+  }
+
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
     // A JSON array read as its first element (`token-json-array-read-as-first-element`).

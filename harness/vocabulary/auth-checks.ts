@@ -16,7 +16,13 @@
  * request, so that writes stay inside that file's snapshot/restore and run
  * one after another with the file's other writes.
  */
-import type { Api, Authorization, Exchange, RequestOptions } from '../requests/client.ts';
+import {
+  isJsonMediaType,
+  type Api,
+  type Authorization,
+  type Exchange,
+  type RequestOptions,
+} from '../requests/client.ts';
 import { must, mustBeJsonErrorBody, mustRefuse, mustStatus, observe } from './must.ts';
 import type { Config } from '../run/config.ts';
 import { atReadOnlyBudget, skipBeyondReadOnlyBudget, test } from '../fixtures/fixtures.ts';
@@ -404,6 +410,25 @@ export function mustFollowStatusChecklist(
 function documentedMethodsOf(target: string): string[] {
   const path = target.split('?')[0]!;
   return operations.filter((o) => pathPattern(o).test(path)).map((o) => o.method);
+}
+
+/**
+ * What keeps a token endpoint's refusal from being the error response of RFC 6749 5.2 (undefined: nothing):
+ * its parameters in a JSON object (application/json) whose `error` is REQUIRED, a single error code of the
+ * characters %x20-21 / %x23-5B / %x5D-7E. Which code a refusal gets is the endpoint's reading (the deployment
+ * answers access_denied where 5.2 lists invalid_client): not judged here.
+ */
+export function tokenErrorProblem(contentType: string, json: unknown): string | undefined {
+  const isObject = !!json && typeof json === 'object' && !Array.isArray(json);
+  const error = isObject ? (json as { error?: unknown }).error : undefined;
+  const ok =
+    isJsonMediaType(contentType) &&
+    isObject &&
+    typeof error === 'string' &&
+    /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/.test(error);
+  return ok
+    ? undefined
+    : `Content-Type ${contentType || '(none)'}, ${isObject ? `error ${JSON.stringify(error ?? null)}` : 'no JSON object'}`;
 }
 
 /**
