@@ -302,6 +302,12 @@ test.describe('token endpoint @auth', () => {
       // A JSON body is not the documented request: only where the endpoint takes one (the request's parameters
       // as a JSON object) is a body of another JSON type a request it reads, which carries no grant_type.
       const asObject = await tokenExchange(config, creds, JSON_BODY);
+      // Taken or refused, never a 5xx: a server that does not take JSON says so with a 4xx.
+      must(notAnObject.oauthTokenGrantType, asObject.status < 500, {
+        expected: 'a token or a 4xx refusal of the request as a JSON object',
+        actual: `status ${asObject.status}`,
+        exchange: asObject,
+      });
       if (typeof accessToken(asObject) !== 'string') {
         observe(
           'oauth.token.error-shape',
