@@ -49,8 +49,10 @@ test.describe.configure({ mode: 'default' });
 
 /** RSA sizes beside 2048 bits that RFC 7518 3.3 admits for RS256, sent by one check. */
 const LARGER_RSA_SIZES = [3072, 4096];
-// The RSA keys are made on Node's thread pool while the first checks run (only where checks send them).
-test.beforeAll(({ config }) => {
+// The RSA keys are made on Node's thread pool while the first checks run (only where checks send them): at
+// this file's first check in a worker (later calls find them started). A hook of each check, not a beforeAll,
+// for a worker may check several targets (harness/fixtures/targets.ts), each with its own configuration.
+test.beforeEach(({ config }) => {
   if (config.writes !== 'none') startMakingRsaKeys(LARGER_RSA_SIZES);
 });
 

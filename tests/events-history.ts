@@ -22,14 +22,17 @@ import { canTrigger, nonce } from '../harness/fixtures/triggers.ts';
 export const READ = 'events.content-type';
 
 /**
- * The history, read once per worker (this module is shared by every history
+ * The history, read once per worker and target (this module is shared by every history
  * file a worker runs): every check compares with the same first read, and a
  * read-only run stays within its request budget. Later events (caused by
  * other checks) come after it and are left out by identity.
  */
-let shared: Promise<History> | undefined;
+const shared = new Map<string, Promise<History>>();
 export function history(d: Declared<'events.content-type'>, events: EventsHarness, config: Config): Promise<History> {
-  shared ??= (async () => {
+  // Per target: a worker may check several (harness/fixtures/targets.ts).
+  let read = shared.get(config.baseUrl);
+  if (read) return read;
+  read = (async () => {
     // Where this run may cause events, a few first: the history then holds events the tenant kept and events
     // that came since, whatever other checks ran before, and a resumption from the older ones goes on
     // through the newer, in log order (a store may keep the two apart).
@@ -38,7 +41,8 @@ export function history(d: Declared<'events.content-type'>, events: EventsHarnes
     h.conn.close();
     return h;
   })();
-  return shared;
+  shared.set(config.baseUrl, read);
+  return read;
 }
 
 /** Skips (with the reason) when the tenant's history holds fewer than `n` events. */

@@ -11,6 +11,8 @@ export interface Check {
   title: string;
   file: string;
   rules: string[];
+  /** What a project's grep is matched against: the describe titles, the check's title, its tags. */
+  grepTitle: string;
 }
 
 export interface RuleCoverage {
@@ -51,6 +53,8 @@ export async function listChecks(root: string): Promise<Check[]> {
       checks.push({
         title: [...path, spec.title].join(' › '),
         file: spec.file,
+        // The JSON report gives the tags without their @.
+        grepTitle: [...path, spec.title, ...(spec.tags ?? []).map((t) => `@${t}`)].join(' '),
         rules: (spec.tags ?? [])
           .map((t) => t.replace(/^@/, ''))
           .filter((t) => t.startsWith('rule:'))

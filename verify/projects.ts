@@ -26,3 +26,6 @@ export function projectsToEnv(projects: readonly VerifyProject[]): Record<string
 export function projectsFromEnv(env: Record<string, string | undefined> = process.env): VerifyProject[] {
   return Array.from({ length: Number(env[COUNT] ?? 0) }, (_, i) => JSON.parse(env[`${COUNT}_${i}`]!) as VerifyProject);
 }
+
+/** The one project of a run whose workers check shared targets (harness/fixtures/targets.ts). */
+export const SHARED_PROJECT = 'shared';

@@ -3,11 +3,14 @@
  * soon as every check of a project has ended, it sends that project's
  * outcomes to verify/run.ts over the IPC channel, which decides its verdicts
  * (harness/verdicts/decide.ts), prints its progress line and stops its emulator.
+ * In a run of shared targets (harness/fixtures/targets.ts) each target counts
+ * as a project: its copies of the checks, under the checks' own titles.
  * Outcomes are read as the JSON report has them: a check that never ran
  * (its dependency failed, the run was stopped) is skipped.
  */
 import type { FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import type { CheckOutcome } from '../harness/verdicts/decide.ts';
+import { checkTitle, sharedTargetsFromEnv, TARGET_ANNOTATION } from '../harness/fixtures/targets.ts';
 
 export type VerifyMessage =
   | { type: 'project'; name: string; outcomes: CheckOutcome[]; wallMs: number }
@@ -21,8 +24,13 @@ interface Pending {
   end?: number;
 }
 
-// As the JSON report's suites read it: without the project and the file.
-const titleOf = (t: TestCase) => t.titlePath().slice(3).filter(Boolean).join(' › ');
+/** The target a check ran against: a shared target's name, or its project's. */
+const targetOf = (t: TestCase) =>
+  t.annotations.find((a) => a.type === TARGET_ANNOTATION)?.description ?? t.parent.project()?.name ?? '';
+
+// As the JSON report's suites read it: without the project and the file (nor a shared target's name).
+const titleOf = (t: TestCase) =>
+  [...t.parent.titlePath().slice(3), checkTitle(t.title, targetOf(t))].filter(Boolean).join(' › ');
 
 export default class VerifyReporter implements Reporter {
   private projects = new Map<string, Pending>();
@@ -33,11 +41,20 @@ export default class VerifyReporter implements Reporter {
   }
 
   onBegin(_: unknown, suite: Suite): void {
-    for (const p of suite.suites) this.projects.set(p.title, { left: new Set(p.allTests()), outcomes: [] });
+    // A project, or a shared target, that selects no check is reported too, with no outcome.
+    const shared = sharedTargetsFromEnv();
+    for (const name of shared.length ? shared.map((t) => t.name) : suite.suites.map((p) => p.title))
+      this.projects.set(name, { left: new Set(), outcomes: [] });
+    for (const t of suite.allTests()) {
+      const name = targetOf(t);
+      if (!this.projects.has(name)) this.projects.set(name, { left: new Set(), outcomes: [] });
+      this.projects.get(name)!.left.add(t);
+    }
+    for (const [name, p] of this.projects) if (p.left.size === 0) this.send(name, p);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const name = test.parent.project()?.name ?? '';
+    const name = targetOf(test);
     const p = this.projects.get(name);
     if (!p || !p.left.delete(test)) return;
     // The status itself, not the outcome: a fault's sweep marks a failing check's failure expected (harness/fixtures/fixtures.ts).

@@ -20,10 +20,14 @@
  * A check that breaks a rule it does not declare (a suite defect) fails
  * verify wherever it happens.
  *
- * Every emulator runs in this process, each fault alone on its own; 1 to 4
- * are one Playwright run (verify/playwright.config.ts) with one project per
- * target, and the read-only faults a second run, since which of them are
- * swept depends on the read-only baseline. Each project's verdicts are
+ * Every emulator runs in this process, each fault alone on its own. The
+ * baselines, the guards and the faults whose checks keep what they found of
+ * a target for their worker (OWN_WORKER_FILES) are one Playwright run
+ * (verify/playwright.config.ts) with one project per target; every other
+ * fault is checked in shared workers, each check copied per fault that
+ * selects it (harness/fixtures/targets.ts), a worker start paid per worker,
+ * not per fault; the read-only faults come after, since which of them are
+ * swept depends on the read-only baseline. Each fault's verdicts are
  * decided, and printed, as soon as its last check ends.
  *
  * Writes reports/verify/verify.json and verify.md; exits 1 unless every
@@ -69,7 +73,8 @@ import {
   type Verdict,
 } from '../harness/verdicts/decide.ts';
 import { grepForRule } from '../spec/rules.ts';
-import { coverage, formatCoverage, listChecks } from './coverage.ts';
+import { coverage, formatCoverage, listChecks, type Check } from './coverage.ts';
+import { sharedTargetsToEnv } from '../harness/fixtures/targets.ts';
 import { projectsToEnv } from './projects.ts';
 import type { VerifyMessage } from './reporter.ts';
 
@@ -318,6 +323,22 @@ interface Plan {
   done: (r: RunResult) => void;
   /** Stop the target's emulator once the project is done (not when another project still uses it). */
   close: boolean;
+  /** Checked in shared workers, with other faults' targets (harness/fixtures/targets.ts), not a project of its own. */
+  shared?: boolean;
+}
+
+/**
+ * Check files that keep what they found of a target for their worker: the
+ * rate-limit probe (a beforeAll, which runs once per worker and cannot take
+ * a check's own configuration). A fault whose checks include one of theirs
+ * has a project, and workers, of its own.
+ */
+const OWN_WORKER_FILES = ['rate-limit.spec.ts'];
+
+/** Whether the checks `grep` selects (every check when undefined) may run in shared workers. */
+function shareable(grep: string | undefined, checks: readonly Check[]): boolean {
+  const re = grep === undefined ? undefined : new RegExp(grep);
+  return !checks.some((c) => OWN_WORKER_FILES.some((f) => c.file.endsWith(f)) && (!re || re.test(c.grepTitle)));
 }
 
 /**
@@ -337,10 +358,11 @@ const PROJECTS_ENV_BYTES = 1024 * 1024;
 async function runProjects(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
   const size = (p: Plan) =>
     JSON.stringify({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env }).length + 64;
-  // Groups: a plan with dependencies joins the group of the first plan it depends on.
+  // Groups: a plan with dependencies joins the group of the first plan it depends on. The shared plans go
+  // after the others, in processes of their own (each the one project of its workers).
   const groups: Plan[][] = [];
   const groupOf = new Map<string, Plan[]>();
-  for (const p of plans) {
+  for (const p of [...plans.filter((x) => !x.shared), ...plans.filter((x) => x.shared)]) {
     const g = p.dependencies?.map((d) => groupOf.get(d)).find(Boolean) ?? [];
     if (!g.length) groups.push(g);
     g.push(p);
@@ -350,7 +372,7 @@ async function runProjects(plans: readonly Plan[], workers: number): Promise<Map
   let bytes = 0;
   for (const g of groups) {
     const b = g.reduce((n, p) => n + size(p), 0);
-    if (!batches.length || bytes + b > PROJECTS_ENV_BYTES) {
+    if (!batches.length || bytes + b > PROJECTS_ENV_BYTES || batches.at(-1)![0]!.shared !== g[0]!.shared) {
       batches.push([]);
       bytes = 0;
     }
@@ -364,8 +386,10 @@ async function runProjects(plans: readonly Plan[], workers: number): Promise<Map
 
 /**
  * Runs plans in one Playwright process (verify/playwright.config.ts), on
- * `workers` workers; each project's result arrives, and is handed to its
- * `done`, as soon as its last check ends (verify/reporter.ts).
+ * `workers` workers: a project each, or (shared plans, all or none of the
+ * batch) their targets checked in the same workers. Each plan's result
+ * arrives, and is handed to its `done`, as soon as its last check ends
+ * (verify/reporter.ts).
  */
 async function runBatch(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
   const results = new Map<string, RunResult>();
@@ -376,9 +400,11 @@ async function runBatch(plans: readonly Plan[], workers: number): Promise<Map<st
   try {
     const env = {
       ...process.env,
-      ...projectsToEnv(
-        plans.map((p) => ({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env })),
-      ),
+      ...(plans[0]!.shared
+        ? sharedTargetsToEnv(plans.map((p) => ({ name: p.name, grep: p.grep, env: p.target.env })))
+        : projectsToEnv(
+            plans.map((p) => ({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env })),
+          )),
       FORCE_COLOR: '0',
     };
     const cli = fileURLToPath(import.meta.resolve('@playwright/test/cli'));
@@ -390,6 +416,8 @@ async function runBatch(plans: readonly Plan[], workers: number): Promise<Map<st
       `--workers=${workers}`,
       '--output',
       output,
+      // Shared targets none of whose checks were selected are reported empty, as an empty project would be.
+      ...(plans[0]!.shared ? ['--pass-with-no-tests'] : []),
     ];
     const code = await new Promise<number>((res, rej) => {
       const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
@@ -573,6 +601,8 @@ interface Options {
   caughtBy: CaughtByRules;
   /** Every check's title (`describe › title`), once listed: a recorded check no longer in the suite is not run by title. */
   titles: Set<string>;
+  /** The suite's checks (listed while the emulators start). */
+  checks: Check[];
   /** Every rule some check names, once listed. */
   checkedRules: Set<string>;
 }
@@ -622,6 +652,7 @@ function parseOptions(): Options {
     wholeSuite: values['whole-suite'] || !!values.round?.length,
     caughtBy: readCaughtBy(),
     titles: new Set(),
+    checks: [],
     checkedRules: new Set(),
   };
 }
@@ -687,6 +718,7 @@ function planProjects(o: Options, t: Targets): Plan[] {
               target: t.faults[i]!,
               grep: grepFor(f, o.wholeSuite, o.caughtBy, 'writes', o),
               close: true,
+              shared: shareable(grepFor(f, o.wholeSuite, o.caughtBy, 'writes', o), o.checks),
               done: (r) => progress('', o.selected.length)(f, r, ++done),
             },
           ],
@@ -748,6 +780,7 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
               target: roTargets[i]!,
               grep: grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o),
               close: true,
+              shared: shareable(grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o), o.checks),
               done: (r: RunResult) => progress('read-only ', roFaults.length)(f, r, ++roDone),
             },
           ],
@@ -930,12 +963,19 @@ async function main(): Promise<void> {
 
   // The suite's checks, listed while the emulators start: the titles grepFor runs by, and rule coverage.
   const [targets, checks] = await Promise.all([startAllTargets(o), listChecks(ROOT)]);
+  o.checks = checks;
   for (const c of checks) {
     o.titles.add(c.title);
     for (const id of c.rules) o.checkedRules.add(id);
   }
   const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
-  const results = await runAndClose(planProjects(o, targets), all, o.jobs);
+  const plans = planProjects(o, targets);
+  const own = plans.filter((p) => p.name.startsWith('fault:') && !p.shared).length;
+  if (own)
+    console.log(
+      `${own} of the faults take a check that keeps its worker's target (${OWN_WORKER_FILES.join(', ')}): a project each`,
+    );
+  const results = await runAndClose(plans, all, o.jobs);
   o.selected.forEach((f, i) => {
     const why = targets.faults[i]!.refused;
     if (!why) return;
