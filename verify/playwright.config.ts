@@ -26,7 +26,7 @@ export default defineConfig<object, TargetFixtures>({
   use: suite.use,
   // The rate-limit checks are in every project: a project is one target, and the suite's split
   // into two projects only serves `--project conformance` (playwright.config.ts).
-  projects: sharedTargetsFromEnv().length
+  projects: sharedTargetsFromEnv(process.env).length
     ? [{ name: SHARED_PROJECT, fullyParallel: true }]
     : projectsFromEnv().map((p) => ({
         name: p.name,

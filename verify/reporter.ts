@@ -42,7 +42,7 @@ export default class VerifyReporter implements Reporter {
 
   onBegin(_: unknown, suite: Suite): void {
     // A project, or a shared target, that selects no check is reported too, with no outcome.
-    const shared = sharedTargetsFromEnv();
+    const shared = sharedTargetsFromEnv(process.env);
     for (const name of shared.length ? shared.map((t) => t.name) : suite.suites.map((p) => p.title))
       this.projects.set(name, { left: new Set(), outcomes: [] });
     for (const t of suite.allTests()) {
