@@ -44,6 +44,7 @@ import { round25 } from './blind/round-25.ts';
 import { round26 } from './blind/round-26.ts';
 import { round27 } from './blind/round-27.ts';
 import { round28 } from './blind/round-28.ts';
+import { round29 } from './blind/round-29.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -822,6 +823,7 @@ export const faults = [
   ...round26,
   ...round27,
   ...round28,
+  ...round29,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

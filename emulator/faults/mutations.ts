@@ -13,7 +13,7 @@
  * message through `answer()` and `frame()`. The catalogues say how; an
  * entry here says only where.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
@@ -331,7 +331,199 @@ const cetHourOffset = (v: unknown): unknown =>
 /** A member written last, where the template's trailing comma goes (`event-context-template-trailing-comma`). */
 const TEMPLATE_TAIL = '\u0000template-tail';
 
+/** Token responses of the issuance cache, by client, scope and audience, per emulator (`token-reissued-from-cache-max-age`). */
+const issuanceCache = new WeakMap<State, Map<string, { body: unknown; atMs: number }>>();
+/** The client a token request authenticates as: by HTTP Basic, else the client_id parameter. */
+const tokenClientOf = (request: FastifyRequest): string => {
+  const basic = basicCredentials(request.headers.authorization);
+  if (basic !== undefined) return formDecoded(basic[0]) ?? basic[0];
+  return isPlainObject(request.body) && typeof request.body['client_id'] === 'string' ? request.body['client_id'] : '';
+};
+/** Whether a bearer token is a JWS whose first segment decodes to a JSON object (`bearer-opaque-token-500`). */
+const headerDecodes = (token: string): boolean => {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  try {
+    return isPlainObject(JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')));
+  } catch {
+    return false;
+  }
+};
+/** The document version of each custom text map, per emulator (`custom-text-answer-document-version-member`). */
+const textVersions = new WeakMap<State, Map<string, number>>();
+/** An RFC 3339 date-time written with the minute where the month goes (`event-stream-dates-minute-as-month`). */
+const minuteAsMonth = (v: unknown): unknown =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)
+    ? `${v.slice(0, 5)}${v.slice(14, 16)}${v.slice(7)}`
+    : v;
+/** The allow-list classes of a markup check that picks one list by the first element (`custom-text-allow-list-chosen-by-first-tag`). */
+const STYLING_TAGS: ReadonlySet<string> = new Set(['b', 'strong', 'i', 'em', 'u', 'small', 'sup', 'sub', 'span']);
+const LINK_TAGS: ReadonlySet<string> = new Set(['a']);
+/** Whether a value mixes styling elements and links, the class of its first element deciding the list. */
+const mixesMarkupClasses = (value: string): boolean => {
+  const tags = [...value.matchAll(/<([A-Za-z][A-Za-z0-9]*)/g)].map((m) => m[1]!.toLowerCase());
+  const first = tags.find((t) => STYLING_TAGS.has(t) || LINK_TAGS.has(t));
+  if (first === undefined) return false;
+  const other = LINK_TAGS.has(first) ? STYLING_TAGS : LINK_TAGS;
+  return tags.some((t) => other.has(t));
+};
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 29
+  {
+    by: 'token-reissued-from-cache-max-age',
+    on: ['oauth.token'],
+    // The issuance cache answers again through its own header writer.
+    when: (a) => isPlainObject(a.body) && typeof a.body['access_token'] === 'string',
+    reshape: (a, q) => {
+      let cache = issuanceCache.get(q.state);
+      if (cache === undefined) issuanceCache.set(q.state, (cache = new Map()));
+      const b = a.body as Json;
+      const params = isPlainObject(q.request.body) ? q.request.body : {};
+      const key = `${tokenClientOf(q.request)} ${String(b['scope'] ?? '')} ${String(params['audience'] ?? '')}`;
+      const lifetimeMs = (typeof b['expires_in'] === 'number' ? b['expires_in'] : 86_400) * 1000;
+      const hit = cache.get(key);
+      const now = Date.now();
+      if (hit === undefined || now - hit.atMs > lifetimeMs / 2) {
+        cache.set(key, { body: b, atMs: now });
+        return a;
+      }
+      return {
+        ...a,
+        body: hit.body,
+        headers: {
+          ...a.headers,
+          'cache-control': `private, max-age=${Math.max(0, Math.floor((hit.atMs + lifetimeMs - now) / 1000))}`,
+          pragma: undefined,
+          age: String(Math.floor((now - hit.atMs) / 1000)),
+        },
+      };
+    },
+  },
+  {
+    by: 'token-unknown-audience-500',
+    on: ['oauth.token'],
+    answers: 'errors',
+    // The resource server's row read without a null check.
+    when: (a) => isPlainObject(a.body) && a.body['error'] === 'access_denied',
+    reshape: (a) => ({
+      ...a,
+      status: 500,
+      body: { error: 'server_error', error_description: "Cannot read properties of null (reading 'signing_alg')" },
+    }),
+  },
+  {
+    by: 'bearer-opaque-token-500',
+    on: 'every',
+    answers: 'errors',
+    // The protected header decoded outside the try block that answers 401.
+    when: (a, q) => {
+      if (q.operation === undefined || q.operation === 'oauth.token' || !is('invalid_token')(a)) return false;
+      const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(q.request.headers.authorization ?? '')?.[1];
+      return token !== undefined && !headerDecodes(token);
+    },
+    reshape: () => error('internal_error'),
+  },
+  {
+    by: 'token-set-default-scope-null',
+    on: ['token-sets.list'],
+    // The scope column is null where the set holds the connection's default scope.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) => items(a, (t) => (t['scope'] === 'openid email' ? { ...t, scope: null } : t)),
+  },
+  {
+    by: 'token-sets-user-check-needs-read-users',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The users service, asked with the caller's token, refuses a token without read:users.
+    when: (a, q) => is('inexistent_user')(a) && q.request.principal?.scopes.has('read:users') === false,
+    reshape: () =>
+      error('insufficient_scope', 'Insufficient scope, expected any of: read:users', {
+        'www-authenticate': 'Bearer error="insufficient_scope", scope="read:users"',
+      }),
+  },
+  {
+    by: 'transition-assignment-config-flattened',
+    on: ['experiments.transition'],
+    // An owned value object flattened into assignment_config_<member> columns.
+    when: (a) => isPlainObject(a.body) && isPlainObject(a.body['assignment_config']),
+    reshape: (a) =>
+      body(a, (e) => {
+        const { assignment_config: config, ...rest } = e;
+        return {
+          ...rest,
+          ...Object.fromEntries(Object.entries(config as Json).map(([k, v]) => [`assignment_config_${k}`, v])),
+        };
+      }),
+  },
+  {
+    by: 'client-grant-304-after-first-read',
+    on: ['client-grants.get'],
+    // The ETag compared with the one the server remembers, not with the request's If-None-Match.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => {
+      const etag = `"${createHash('sha256').update(JSON.stringify(a.body)).digest('base64url').slice(0, 27)}"`;
+      const key = `${param(q.request, 'id')} ${etag}`;
+      if (q.seen.has(key)) return { status: 304, body: undefined, headers: { ...a.headers, etag } };
+      q.seen.add(key);
+      return { ...a, headers: { ...a.headers, etag } };
+    },
+  },
+  {
+    by: 'event-stream-id-27-db-error-500',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    // No length check: the id bound as a CHAR(26) parameter.
+    when: (a, q) => is('invalid_uri')(a) && codePoints(param(q.request, 'id')) !== EVENT_STREAM_ID_LENGTH,
+    reshape: (_a, q) =>
+      codePoints(param(q.request, 'id')) > EVENT_STREAM_ID_LENGTH
+        ? error('internal_error', 'value too long for type character(26)')
+        : error('inexistent_event_stream'),
+  },
+  {
+    by: 'event-stream-webhook-authorization-as-header',
+    on: ['event-streams.get', 'event-streams.list'],
+    // The stored Authorization header value of the delivery worker.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      streams(a, (s) => {
+        const destination = s['destination'] as Json | undefined;
+        const configuration = destination?.['configuration'] as Json | undefined;
+        const authorization = configuration?.['webhook_authorization'] as Json | undefined;
+        if (!isPlainObject(authorization)) return s;
+        const header = `Basic ${Buffer.from(`${String(authorization['username'] ?? '')}:`, 'utf8').toString('base64')}`;
+        return {
+          ...s,
+          destination: { ...destination, configuration: { ...configuration, webhook_authorization: header } },
+        };
+      }),
+  },
+  {
+    by: 'event-stream-dates-minute-as-month',
+    on: ['event-streams.get', 'event-streams.list'],
+    // yyyy-mm-dd: mm is the minute.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      streams(a, (s) => ({
+        ...s,
+        created_at: minuteAsMonth(s['created_at']),
+        updated_at: minuteAsMonth(s['updated_at']),
+      })),
+  },
+  {
+    by: 'custom-text-answer-document-version-member',
+    on: ['custom-text.put'],
+    // The stored document's optimistic-concurrency counter answered with the map.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => {
+      let versions = textVersions.get(q.state);
+      if (versions === undefined) textVersions.set(q.state, (versions = new Map()));
+      const key = ['id', 'language', 'page'].map((n) => param(q.request, n)).join('\u0000');
+      const version = (versions.get(key) ?? 0) + 1;
+      versions.set(key, version);
+      return body(a, (m) => ({ ...m, _version: version }));
+    },
+  },
   // blind round 28
   {
     by: 'token-response-scope-audience-qualified',
@@ -3302,6 +3494,18 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
   });
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 29
+  {
+    by: 'envelope-time-from-object-created-at',
+    frames: ['message'],
+    // The envelope's time taken from the affected object's created_at.
+    when: (f) => isPlainObject(((f.data as Json)['event'] as Json | undefined)?.['data']),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const created = e.data.object['created_at'];
+        e['time'] = typeof created === 'string' ? created : null;
+      }),
+  },
   // blind round 28
   {
     by: 'event-context-template-trailing-comma',
@@ -3864,6 +4068,25 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 29
+  {
+    by: 'take-0-page-count-division-500',
+    on: 'event-streams.list',
+    // The page count computed before take is checked: new Array(Infinity).
+    when: (r) => {
+      const take = (r.query as Record<string, unknown> | undefined)?.['take'];
+      return typeof take === 'string' && take.trim() !== '' && Number(take) === 0;
+    },
+    error: () => apiError('internal_error', 'Invalid array length'),
+  },
+  {
+    by: 'custom-text-allow-list-chosen-by-first-tag',
+    on: 'custom-text.put',
+    // One allow-list per value, chosen by the class of its first element.
+    when: (r) =>
+      textsOf(r).some(([, v]) => typeof v === 'string' && htmlViolation(v) === undefined && mixesMarkupClasses(v)),
+    error: () => apiError('invalid_body', 'Value holds markup outside the allowed tags of its kind'),
+  },
   // blind round 26
   {
     by: 'transition-null-body-500',

@@ -7,12 +7,12 @@
  * conforming value back. The catalogues (catalogue.ts, variants.ts) say how
  * each fault or variant deviates; this file only says where.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
 import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
-import type { Client, Principal, TokenAuthority } from '../auth.js';
+import { TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
 import { encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
@@ -59,6 +59,10 @@ const RECENT = 5;
 const HOUR_MS = 3_600_000;
 /** How many token sets the store answers a page (`token-sets-first-store-page-only`). */
 const TOKEN_SET_STORE_PAGE = 3;
+/** The live poller's interval: its first poll comes this long after a stream opened (`live-poller-cursor-set-at-first-poll`). */
+const FIRST_POLL_MS = 2_000;
+/** The worker processes the load balancer alternates between, each with its own counters (`rate-limit-counters-per-worker`). */
+const RATE_LIMIT_WORKERS = 2;
 /** How many events `resume-backlog-capped` replays after a cursor (one page of the event store). */
 const RESUME_PAGE = 25;
 /** Private members of an RSA key besides d (`keys-private-check-d-only` leaves them unchecked). */
@@ -161,6 +165,18 @@ export class Deviations {
   private readonly pagesByFrom = new Map<string, unknown>();
   /** The end of the first window of each rate-limit key (`rate-limit-reset-first-window`). */
   private readonly firstWindowEnd = new Map<string, number>();
+  /** The JWT each access token with a JSON-string payload stands for (`token-claims-json-string-payload`). */
+  private readonly claimsStringTokens = new Map<string, string>();
+  /** The client of each verified token's scope set, and the scope each client was last issued (`scopes-from-clients-last-issued-token`). */
+  private readonly clientOfScopes = new WeakMap<ReadonlySet<string>, string>();
+  private readonly lastIssuedScopes = new Map<string, ReadonlySet<string>>();
+  /** Each rate-limit key's turn and the window of each worker (`rate-limit-counters-per-worker`). */
+  private readonly workerWindows = new Map<
+    string,
+    { turn: number; windows: Array<{ count: number; endsAt: number }> }
+  >();
+  /** The from_timestamp as written, for a backlog selected by text (`from-timestamp-compared-as-string`). */
+  private timestampText: string | undefined;
 
   /** When this emulator's store was loaded (`from-timestamp-history-at-load-time`: the history's load time). */
   private readonly loadedAtMs = Date.now();
@@ -413,6 +429,9 @@ export class Deviations {
 
   /** A token passed verification (a verifier that caches by signature, or by claims, remembers it). */
   verified(token: string, principal?: Principal): void {
+    // blind round 29: which client a verified token's scopes belong to (`scopes-from-clients-last-issued-token`).
+    if (this.on('scopes-from-clients-last-issued-token') && principal !== undefined)
+      this.clientOfScopes.set(principal.scopes, principal.clientId);
     if (this.on('verify-cache-key-case-insensitive') && principal !== undefined)
       this.verifiedCaseFolded.set(token.toLowerCase(), principal);
     if (this.on('signature-cache-ignores-payload')) this.standIns.rememberSignature(token);
@@ -478,6 +497,12 @@ export class Deviations {
     token: ReadonlySet<string>,
     client: () => readonly string[],
   ): ReadonlySet<string> {
+    // blind round 29: the client's session record, overwritten by each token issue (`scopes-from-clients-last-issued-token`).
+    if (this.on('scopes-from-clients-last-issued-token')) {
+      const clientId = this.clientOfScopes.get(token);
+      const last = clientId === undefined ? undefined : this.lastIssuedScopes.get(clientId);
+      if (last !== undefined) return last;
+    }
     if (this.on('scope-from-client-not-token') && operation === 'client-grants.get') return new Set(client());
     if (this.on('scope-claim-split-on-comma') && operation === 'event-streams.list')
       return new Set([...token].join(' ').split(','));
@@ -677,6 +702,16 @@ export class Deviations {
 
   /** A token response was issued to a client. */
   tokenResponseIssued(clientId: string, response: Record<string, unknown>): void {
+    // blind round 29: the client's session record takes the scope just granted (`scopes-from-clients-last-issued-token`).
+    if (this.on('scopes-from-clients-last-issued-token'))
+      this.lastIssuedScopes.set(
+        clientId,
+        new Set(
+          String(response['scope'] ?? '')
+            .split(' ')
+            .filter(Boolean),
+        ),
+      );
     if (this.on('token-cache-ignores-scope')) this.tokenResponses.set(clientId, response);
   }
 
@@ -705,6 +740,14 @@ export class Deviations {
       >;
       const token = [Buffer.from(JSON.stringify(header), 'utf8').toString('base64url'), p, sig].join('.');
       this.algFreeTokens.set(token, jwt);
+      return token;
+    }
+    // blind round 29: the claims serialised twice, the payload a JSON string (`token-claims-json-string-payload`).
+    if (this.on('token-claims-json-string-payload')) {
+      const [h = '', p = '', sig = ''] = jwt.split('.');
+      const claims = Buffer.from(p, 'base64url').toString('utf8');
+      const token = [h, Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url'), sig].join('.');
+      this.claimsStringTokens.set(token, jwt);
       return token;
     }
     if (this.on('token-jws-header-bom')) {
@@ -741,6 +784,8 @@ export class Deviations {
     if (this.on('token-header-without-alg')) return this.algFreeTokens.get(token) ?? token;
     // The API strips the BOM before it reads the header.
     if (this.on('token-jws-header-bom')) return this.bomHeaderTokens.get(token) ?? token;
+    // blind round 29: the API's verifier parses the payload twice as well (`token-claims-json-string-payload`).
+    if (this.on('token-claims-json-string-payload')) return this.claimsStringTokens.get(token) ?? token;
     // Segments decoded by a decoder that reads both base64 alphabets: + and / taken for - and _.
     if (this.on('jwt-signature-std-base64-accepted')) return token.replace(/\+/g, '-').replace(/\//g, '_');
     if (this.on('bearer-padded-token-accepted')) return token.replace(/=+$/, '');
@@ -978,6 +1023,9 @@ export class Deviations {
   storedAfterPut<T>(operation: OperationId, stored: T[] | null, sent: T[]): T[];
   storedAfterPut<T extends object>(operation: OperationId, stored: T, sent: T): T;
   storedAfterPut(operation: OperationId, stored: unknown, sent: unknown): unknown {
+    // blind round 29: every kid overwritten with the key's RFC 7638 thumbprint (`keys-kid-replaced-by-thumbprint`).
+    if (this.on('keys-kid-replaced-by-thumbprint') && operation === 'custom-signing-keys.put')
+      return (sent as Array<Record<string, unknown>>).map((k) => ({ ...k, kid: jwkThumbprint(k) }));
     // kid in a VARCHAR(64) column that truncates silently.
     if (this.on('keys-kid-cut-at-64') && operation === 'custom-signing-keys.put')
       return (sent as Array<Record<string, unknown>>).map((k) =>
@@ -1373,6 +1421,18 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // blind round 29: the live poller takes the head as its cursor at its first poll (`live-poller-cursor-set-at-first-poll`).
+    if (this.on('live-poller-cursor-set-at-first-poll')) {
+      const openedAt = Date.now();
+      const asked = (type: string) => types === null || types.has(type);
+      return { live: (type) => Date.now() - openedAt >= FIRST_POLL_MS && asked(type), replayed: asked };
+    }
+    // blind round 29: prefixes matched, a single value iterated by character (`event-type-single-value-split-into-characters`).
+    if (this.on('event-type-single-value-split-into-characters') && types !== null) {
+      const prefixes = types.size === 1 ? [...[...types][0]!] : [...types];
+      const byPrefix = (type: string) => prefixes.some((p) => type.startsWith(p));
+      return { live: byPrefix, replayed: byPrefix };
+    }
     // The filter a condition of the replay query only: the live subscription unfiltered.
     if (this.on('event-type-filter-replay-only') && types !== null)
       return { live: () => true, replayed: (type) => types.has(type) };
@@ -1585,6 +1645,8 @@ export class Deviations {
 
   /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
   fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+    // blind round 29: the parameter kept as written, for the backlog query (`from-timestamp-compared-as-string`).
+    if (this.on('from-timestamp-compared-as-string')) this.timestampText = value;
     if (this.on('from-timestamp-days-in-month-parity')) return parityMonthRead(value, strict);
     // Date.parse as a fallback: a bare date reads as midnight UTC (`from-timestamp-date-only-accepted`).
     if (strict === undefined && this.on('from-timestamp-date-only-accepted') && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
@@ -1617,6 +1679,12 @@ export class Deviations {
 
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
+    // blind round 29: time >= from_timestamp compared as text (`from-timestamp-compared-as-string`).
+    if (this.on('from-timestamp-compared-as-string') && this.timestampText !== undefined) {
+      const text = this.timestampText;
+      this.timestampText = undefined;
+      return log.after(0).filter((e) => e.envelope.time >= text);
+    }
     // The history compared by the time it was loaded, not its own (`from-timestamp-history-at-load-time`).
     if (this.on('from-timestamp-history-at-load-time')) {
       const history = this.loadedAtMs >= start ? log.after(0).filter((e) => e.seq <= log.historyPosition) : [];
@@ -1704,6 +1772,9 @@ export class Deviations {
 
   /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
   eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    // blind round 29: an archive cursor reads the archive partition only (`resume-from-archive-cursor-skips-hot-table`).
+    if (this.on('resume-from-archive-cursor-skips-hot-table') && seq <= log.historyPosition)
+      return log.after(seq).filter((e) => e.seq <= log.historyPosition);
     if (this.on('resume-live-before-archive') && seq < log.historyPosition) {
       // The hot table (events since start) read before the archive.
       const after = log.after(seq);
@@ -1739,6 +1810,16 @@ export class Deviations {
 
   /** The replayed messages as written: each a whole SSE message, or a batch joined by a single newline. */
   replayFrames(messages: string[]): string[] {
+    // blind round 29: the event field written only when it changes (`replay-event-field-only-on-change`).
+    if (this.on('replay-event-field-only-on-change')) {
+      let before: string | undefined;
+      return messages.map((m) => {
+        const type = /^event: ([^\n]*)\n/.exec(m)?.[1];
+        const repeated = type !== undefined && type === before;
+        before = type;
+        return repeated ? m.replace(/^event: [^\n]*\n/, '') : m;
+      });
+    }
     if (!this.on('sse-replay-frames-not-terminated')) return messages;
     return messages.map((m, i) => (i < messages.length - 1 ? m.slice(0, -1) : m));
   }
@@ -1840,6 +1921,8 @@ export class Deviations {
 
   /** Where a page asked with a cursor starts, `start` being the index after the cursor's stream. */
   pageStart(start: number, take: number, dflt: number): number {
+    // blind round 29: if (!index): a cursor naming the first stream (index 0) reads as none (`event-streams-cursor-index-zero-falsy`).
+    if (this.on('event-streams-cursor-index-zero-falsy') && start === 1) return 0;
     return this.on('next-page-offset-default-take') && start % take === 0 ? (start / take) * dflt : start;
   }
 
@@ -1909,7 +1992,14 @@ export class Deviations {
   }
 
   /** What a token is issued with besides the conforming claims (`token-nbf-in-future`: a not-before skewed the wrong way). */
-  tokenIssueOverrides(audience?: string): { notBeforeSkewSeconds?: number; audience?: string; issuedAt?: number } {
+  tokenIssueOverrides(audience?: string): {
+    notBeforeSkewSeconds?: number;
+    audience?: string;
+    issuedAt?: number;
+    ttlSeconds?: number;
+  } {
+    // blind round 29: the lifetime setting read as milliseconds (`token-exp-ttl-in-wrong-unit`).
+    if (this.on('token-exp-ttl-in-wrong-unit')) return { ttlSeconds: Math.floor(TOKEN_TTL_SECONDS / 1000) };
     // iat written from Date.now() without the division (`token-iat-milliseconds`).
     if (this.on('token-iat-milliseconds')) return { issuedAt: Date.now() };
     // The aud claim written as the client spelt the audience (`token-audience-claim-as-requested`).
@@ -1919,6 +2009,8 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    // blind round 29: in-memory counters per worker process, requests alternating (`rate-limit-counters-per-worker`).
+    if (this.on('rate-limit-counters-per-worker')) return this.workerDecision(key, d);
     if (this.on('rate-limit-counts-each-request-twice')) return countedTwice(d);
     if (!this.on('rate-limit-reset-first-window')) return d;
     const first = this.firstWindowEnd.get(key);
@@ -1927,6 +2019,26 @@ export class Deviations {
       return d;
     }
     return { ...d, reset: Math.ceil(first / 1000) };
+  }
+
+  /** The decision of the worker whose turn it is, counting only the requests that worker served (`rate-limit-counters-per-worker`). */
+  private workerDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    const now = Date.now();
+    let entry = this.workerWindows.get(key);
+    if (entry === undefined) this.workerWindows.set(key, (entry = { turn: 0, windows: [] }));
+    const worker = entry.turn++ % RATE_LIMIT_WORKERS;
+    let w = entry.windows[worker];
+    if (w === undefined || w.endsAt <= now) entry.windows[worker] = w = { count: 0, endsAt: now + d.windowMs };
+    w.count++;
+    return {
+      ...d,
+      allowed: w.count <= d.limit,
+      count: w.count,
+      remaining: Math.max(0, d.limit - w.count),
+      reset: Math.ceil(w.endsAt / 1000),
+      endsAtMs: w.endsAt,
+      retryAfter: Math.max(0, Math.ceil((w.endsAt - now) / 1000)),
+    };
   }
 
   /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
@@ -2197,6 +2309,22 @@ export class Deviations {
   listsDeletedUser(id: string): boolean {
     return this.deletedUsers.has(id);
   }
+}
+
+/** The members of each key type's RFC 7638 thumbprint, in lexicographic order (`keys-kid-replaced-by-thumbprint`). */
+const THUMBPRINT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  RSA: ['e', 'kty', 'n'],
+  EC: ['crv', 'kty', 'x', 'y'],
+  OKP: ['crv', 'kty', 'x'],
+  oct: ['k', 'kty'],
+};
+
+/** A JWK's RFC 7638 thumbprint (SHA-256, base64url), of every member sorted for an unknown kty (`keys-kid-replaced-by-thumbprint`). */
+function jwkThumbprint(key: Record<string, unknown>): string {
+  const kty = String(key['kty']);
+  const members = Object.hasOwn(THUMBPRINT_MEMBERS, kty) ? THUMBPRINT_MEMBERS[kty]! : Object.keys(key).sort();
+  const canonical = Object.fromEntries(members.filter((m) => key[m] !== undefined).map((m) => [m, key[m]]));
+  return createHash('sha256').update(JSON.stringify(canonical), 'utf8').digest('base64url');
 }
 
 /** A JSON text with its line and block comments removed outside strings (`custom-text-json-comments-accepted`). */
