@@ -27,7 +27,8 @@ export default defineConfig<object, TargetFixtures>({
   // The rate-limit checks are in every project: a project is one target, and the suite's split
   // into two projects only serves `--project conformance` (playwright.config.ts).
   projects: sharedTargetsFromEnv(process.env).length
-    ? [{ name: SHARED_PROJECT, fullyParallel: true }]
+    ? // One worker (verify/run.ts runs such processes side by side): a target's checks one after another, in file order.
+      [{ name: SHARED_PROJECT, fullyParallel: false }]
     : projectsFromEnv().map((p) => ({
         name: p.name,
         // A fault's project runs the few checks of its rule in one worker, file after file: starting a

@@ -351,18 +351,17 @@ function shareable(grep: string | undefined, checks: readonly Check[]): boolean 
 const PROJECTS_ENV_BYTES = 1024 * 1024;
 
 /**
- * Runs every plan in as few Playwright processes as their variables allow
- * (PROJECTS_ENV_BYTES), one after another; a plan goes with the plans it
- * depends on.
+ * Runs every plan: those with a project of their own in as few Playwright
+ * processes as their variables allow (PROJECTS_ENV_BYTES), one after
+ * another, a plan with the plans it depends on; then the shared ones.
  */
 async function runProjects(plans: readonly Plan[], workers: number): Promise<Map<string, RunResult>> {
   const size = (p: Plan) =>
     JSON.stringify({ name: p.name, grep: p.grep, dependencies: p.dependencies, targetEnv: p.target.env }).length + 64;
-  // Groups: a plan with dependencies joins the group of the first plan it depends on. The shared plans go
-  // after the others, in processes of their own (each the one project of its workers).
+  // Groups: a plan with dependencies joins the group of the first plan it depends on.
   const groups: Plan[][] = [];
   const groupOf = new Map<string, Plan[]>();
-  for (const p of [...plans.filter((x) => !x.shared), ...plans.filter((x) => x.shared)]) {
+  for (const p of plans.filter((x) => !x.shared)) {
     const g = p.dependencies?.map((d) => groupOf.get(d)).find(Boolean) ?? [];
     if (!g.length) groups.push(g);
     g.push(p);
@@ -372,7 +371,7 @@ async function runProjects(plans: readonly Plan[], workers: number): Promise<Map
   let bytes = 0;
   for (const g of groups) {
     const b = g.reduce((n, p) => n + size(p), 0);
-    if (!batches.length || bytes + b > PROJECTS_ENV_BYTES || batches.at(-1)![0]!.shared !== g[0]!.shared) {
+    if (!batches.length || bytes + b > PROJECTS_ENV_BYTES) {
       batches.push([]);
       bytes = 0;
     }
@@ -381,8 +380,41 @@ async function runProjects(plans: readonly Plan[], workers: number): Promise<Map
   }
   const results = new Map<string, RunResult>();
   for (const batch of batches) for (const [k, v] of await runBatch(batch, workers)) results.set(k, v);
+  await runShared(
+    plans.filter((x) => x.shared),
+    size,
+    workers,
+    results,
+  );
   return results;
 }
+
+/**
+ * The shared plans, in `workers` Playwright processes side by side, each
+ * with one worker: a fault's checks then run as they did in a project of
+ * its own, one after another in file order, never two at once against its
+ * emulator (what a check reads of a target's event history, once per worker,
+ * stays one read). The plans are dealt in turn to SHARED_CHUNKS chunks per
+ * process (more where their variables pass PROJECTS_ENV_BYTES), which the
+ * processes take as they finish: none waits long on the other's last chunk.
+ */
+async function runShared(
+  plans: readonly Plan[],
+  size: (p: Plan) => number,
+  workers: number,
+  results: Map<string, RunResult>,
+): Promise<void> {
+  if (!plans.length) return;
+  const bytes = plans.reduce((n, p) => n + size(p), 0);
+  const count = Math.min(plans.length, Math.max(workers * SHARED_CHUNKS, Math.ceil((2 * bytes) / PROJECTS_ENV_BYTES)));
+  const chunks = Array.from({ length: count }, (_, c) => plans.filter((_, i) => i % count === c));
+  await pool(chunks, workers, async (chunk) => {
+    for (const [k, v] of await runBatch(chunk, 1)) results.set(k, v);
+  });
+}
+
+/** Chunks of the shared plans per Playwright process: a start of Playwright each, against a balanced end. */
+const SHARED_CHUNKS = 2;
 
 /**
  * Runs plans in one Playwright process (verify/playwright.config.ts), on
