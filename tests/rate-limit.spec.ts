@@ -135,32 +135,66 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     });
   };
 
-  test.beforeAll(async ({ config }, testInfo) => {
+  /** The target whose probe the state above holds (its project and base URL). */
+  let loadedFor: string | undefined;
+  /** What the probe found of each target this worker checked, by target. */
+  const probed = new Map<string, Found>();
+
+  /** Puts what the probe found of a target in the state above. */
+  function load(found: Found): void {
+    ({ limited, unrefused, afterReset, noRetry } = found);
+    for (const [into, from] of [
+      [seen, found.seen],
+      [second, found.second],
+      [after429, found.after429],
+    ] as const)
+      into.splice(0, into.length, ...from);
+  }
+
+  // A beforeEach, not a beforeAll: a worker may check several targets in turn (npm run verify's shared workers,
+  // harness/fixtures/targets.ts), each check with its own target's configuration. The probe is still sent once per
+  // target: what it found is kept for the worker, and in a file for a later one.
+  test.beforeEach(async ({ config }, testInfo) => {
     test.skip(
       !config.rateLimitProbe,
       "CONFORMANCE_RATE_LIMIT_PROBE is off: the probe would spend the tenant's rate limit",
     );
-    // After a failed check Playwright goes on in a new worker, which runs this again: the probe is sent once
-    // per run, and a new worker reads what it found, so every later check is judged, none skipped.
+    const target = `${testInfo.project.name}\n${config.baseUrl}`;
+    if (loadedFor === target) return;
+    // After a failed check Playwright goes on in a new worker, which comes here again: the probe is sent once
+    // per run and target, and a new worker reads what it found, so every later check is judged, none skipped.
     const kept = join(
       testInfo.project.outputDir,
-      `rate-limit-probe-${createHash('sha256').update(testInfo.project.name).digest('hex').slice(0, 16)}.json`,
+      `rate-limit-probe-${createHash('sha256').update(target).digest('hex').slice(0, 16)}.json`,
     );
-    // Playwright runs this once per group of tests a worker takes (with fullyParallel, once per test): what the
-    // probe found is loaded into this worker once, never appended again.
-    if (seen.length) return;
-    if (existsSync(kept)) {
-      const found = JSON.parse(readFileSync(kept, 'utf8')) as Found;
-      ({ limited, unrefused, afterReset, noRetry } = found);
-      seen.push(...found.seen);
-      second.push(...found.second);
-      after429.push(...found.after429);
-      return;
+    let found = probed.get(target);
+    if (found === undefined && existsSync(kept)) found = JSON.parse(readFileSync(kept, 'utf8')) as Found;
+    if (found === undefined) {
+      load({
+        limited: undefined,
+        seen: [],
+        unrefused: [],
+        afterReset: undefined,
+        noRetry: undefined,
+        second: [],
+        after429: [],
+      });
+      await probe(config);
+      found = {
+        limited,
+        seen: [...seen],
+        unrefused,
+        afterReset,
+        noRetry,
+        second: [...second],
+        after429: [...after429],
+      };
+      mkdirSync(dirname(kept), { recursive: true });
+      writeFileSync(kept, JSON.stringify(found));
     }
-    await probe(config);
-    mkdirSync(dirname(kept), { recursive: true });
-    const found: Found = { limited, seen, unrefused, afterReset, noRetry, second, after429 };
-    writeFileSync(kept, JSON.stringify(found));
+    probed.set(target, found);
+    load(found);
+    loadedFor = target;
   });
 
   /** Drives one token past the limit, and on: what it finds is the state above. */

@@ -1,10 +1,9 @@
 /**
  * A Playwright run of `npm run verify`: either one project per target (the
- * baseline, its second run, each variant, the faults that cannot share a
- * worker), each with its own emulator's CONFORMANCE_* variables as
- * `use.targetEnv` and, for a fault, only the checks of the fault's rule; or
- * one project `shared` whose workers check many faults' targets, each check
- * copied per target that selects it (harness/fixtures/targets.ts). The
+ * baseline, its second run, the read-only baseline), each with its own
+ * emulator's CONFORMANCE_* variables as `use.targetEnv`; or one project
+ * `shared` whose worker checks many targets (the variants, the faults), each
+ * check copied per target that selects it (harness/fixtures/targets.ts). The
  * emulators run in verify's own process (verify/run.ts), which also prepared
  * each target's tokens: no global setup here. Timeouts and settings are the
  * suite's own.

@@ -20,14 +20,13 @@
  * A check that breaks a rule it does not declare (a suite defect) fails
  * verify wherever it happens.
  *
- * Every emulator runs in this process, each fault alone on its own. The
- * baselines, the guards and the faults whose checks keep what they found of
- * a target for their worker (OWN_WORKER_FILES) are one Playwright run
- * (verify/playwright.config.ts) with one project per target; every other
- * fault is checked in shared workers, each check copied per fault that
- * selects it (harness/fixtures/targets.ts), a worker start paid per worker,
- * not per fault; the read-only faults come after, since which of them are
- * swept depends on the read-only baseline. Each fault's verdicts are
+ * Every emulator runs in this process, each fault and each variant alone on
+ * its own. The baselines are one Playwright run (verify/playwright.config.ts)
+ * with a project each, on the suite's workers as the conformance run has
+ * them; the guards and the faults are checked in shared workers, each check
+ * copied per target that selects it (harness/fixtures/targets.ts), a worker
+ * start paid per worker, not per target; the read-only faults come after,
+ * since which of them are swept depends on the read-only baseline. Each fault's verdicts are
  * decided, and printed, as soon as its last check ends.
  *
  * Writes reports/verify/verify.json and verify.md; exits 1 unless every
@@ -325,20 +324,6 @@ interface Plan {
   close: boolean;
   /** Checked in shared workers, with other faults' targets (harness/fixtures/targets.ts), not a project of its own. */
   shared?: boolean;
-}
-
-/**
- * Check files that keep what they found of a target for their worker: the
- * rate-limit probe (a beforeAll, which runs once per worker and cannot take
- * a check's own configuration). A fault whose checks include one of theirs
- * has a project, and workers, of its own.
- */
-const OWN_WORKER_FILES = ['rate-limit.spec.ts'];
-
-/** Whether the checks `grep` selects (every check when undefined) may run in shared workers. */
-function shareable(grep: string | undefined, checks: readonly Check[]): boolean {
-  const re = grep === undefined ? undefined : new RegExp(grep);
-  return !checks.some((c) => OWN_WORKER_FILES.some((f) => c.file.endsWith(f)) && (!re || re.test(c.grepTitle)));
 }
 
 /**
@@ -736,6 +721,7 @@ function planProjects(o: Options, t: Targets): Plan[] {
       name: `guard:${v.name}`,
       target: t.guards[i]!,
       close: true,
+      shared: true,
       done: (r) =>
         console.log(
           `guard ${v.name.padEnd(28)} ${r.failed === 0 && !r.defects.length ? 'pass' : 'FAIL'}: ${r.passed} passed, ${r.failed} failed${r.failures.length || r.defects.length ? `\n${failuresText(r)}` : ''}`,
@@ -750,7 +736,7 @@ function planProjects(o: Options, t: Targets): Plan[] {
               target: t.faults[i]!,
               grep: grepFor(f, o.wholeSuite, o.caughtBy, 'writes', o),
               close: true,
-              shared: shareable(grepFor(f, o.wholeSuite, o.caughtBy, 'writes', o), o.checks),
+              shared: true,
               done: (r) => progress('', o.selected.length)(f, r, ++done),
             },
           ],
@@ -812,7 +798,7 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
               target: roTargets[i]!,
               grep: grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o),
               close: true,
-              shared: shareable(grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o), o.checks),
+              shared: true,
               done: (r: RunResult) => progress('read-only ', roFaults.length)(f, r, ++roDone),
             },
           ],
@@ -1002,11 +988,6 @@ async function main(): Promise<void> {
   }
   const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
   const plans = planProjects(o, targets);
-  const own = plans.filter((p) => p.name.startsWith('fault:') && !p.shared).length;
-  if (own)
-    console.log(
-      `${own} of the faults take a check that keeps its worker's target (${OWN_WORKER_FILES.join(', ')}): a project each`,
-    );
   const results = await runAndClose(plans, all, o.jobs);
   o.selected.forEach((f, i) => {
     const why = targets.faults[i]!.refused;
