@@ -272,7 +272,9 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
       // A fault's checks are there to fail: their workers go on after a failure, their properties unshrunk.
       ...(opts.fault ? { CONFORMANCE_VERIFY_SWEEP: '1', CONFORMANCE_FC_SHRINK: 'off' } : {}),
     };
-    return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env })) } };
+    // The configuration printed once, for the baseline: every other target is the same emulator but its fault or variant.
+    const banner = !opts.fault && !opts.variant && !opts.readOnly;
+    return { emulator, env: { ...env, ...(await prepareTarget({ ...process.env, ...env }, { banner })) } };
   } catch (e) {
     await emulator.close();
     // Against an independent server a fault written blind that the setup refuses ends the run in error:

@@ -13,9 +13,10 @@ import { describeConfig, HANDOVER, readConfig, type Config, type Env } from './c
 import { describeNetworkError, fetchToken, TargetError } from '../requests/tokens.ts';
 import { decodeJwt } from '../vocabulary/jwt.ts';
 
-export async function prepareTarget(env: Env): Promise<Record<string, string>> {
+/** `banner: false`: no configuration printed (`npm run verify` prepares hundreds of targets alike, and prints the baseline's). */
+export async function prepareTarget(env: Env, { banner = true } = {}): Promise<Record<string, string>> {
   const config = readConfig(env);
-  console.log(`\nConformance run\n${describeConfig(config)}\n`);
+  if (banner) console.log(`\nConformance run\n${describeConfig(config)}\n`);
   let requests = 0;
   const fallbacks: string[] = [];
   const onFallback = (note: string) => fallbacks.push(note);
