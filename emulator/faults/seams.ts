@@ -32,7 +32,7 @@ import type { FastifyRequest } from 'fastify';
 import type { PrivateMembers } from '../routes/custom-signing-keys.js';
 import { mediaTypeOf } from '../routes/shared.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
-import { TAKE_DEFAULT } from '../routes/event-streams.js';
+import { encodeStreamCursor, TAKE_DEFAULT } from '../routes/event-streams.js';
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
@@ -1914,9 +1914,9 @@ export class Deviations {
     return /^(?:0|[1-9][0-9]{0,2})$/.test(raw) ? Number(raw) : Number.NaN;
   }
 
-  /** The take a page is read with, given whether it was asked with from. */
-  takeOfPage(take: number, withFrom: boolean, dflt: number): number {
-    return this.on('take-ignored-after-first-page') && withFrom ? dflt : take;
+  /** The take a page is read with, given the cursor it was asked with. */
+  takeOfPage(take: number, from: string | undefined): number {
+    return this.on('take-ignored-after-first-page') && from !== undefined ? TAKE_DEFAULT : take;
   }
 
   /** Where a page asked with a cursor starts, `start` being the index after the cursor's stream. */
@@ -1938,10 +1938,11 @@ export class Deviations {
     return text.endsWith(':') ? Buffer.from(text.slice(0, -1), 'utf8').toString('base64url') : raw;
   }
 
-  /** The from cursor of a list request, given the cursor of a stream by index (a number: the index of a page's first stream). */
-  listCursorOf(from: string | undefined, cursorAt: (index: number) => string | undefined): string | undefined {
+  /** The from cursor of a list request, given the streams listed (a number: the index of a page's first stream). */
+  listCursorOf(from: string | undefined, streams: readonly { id: string }[]): string | undefined {
     if (!this.on('event-streams-next-integer') || from === undefined || !/^[1-9][0-9]{0,5}$/.test(from)) return from;
-    return cursorAt(Number(from) - 1) ?? from;
+    const at = streams[Number(from) - 1];
+    return at === undefined ? from : encodeStreamCursor(at.id);
   }
 
   /** The page a list request is answered (`event-streams-page-cached-by-from`: a cache keyed by from alone). */
@@ -1962,14 +1963,27 @@ export class Deviations {
   }
 
   /** Where a page asked with `from` starts, for a cursor this list gave out (a page-number cursor: page × take). */
-  pageNumberStart(from: string, take: number): number | undefined {
-    if (!this.on('next-cursor-page-number')) return undefined;
+  pageNumberStart(from: string | undefined, take: number): number | undefined {
+    if (!this.on('next-cursor-page-number') || from === undefined) return undefined;
     const m = /^pg:([0-9]{1,6})$/.exec(Buffer.from(from, 'base64url').toString('utf8'));
     return m ? Number(m[1]) * take : undefined;
   }
 
-  /** The next cursor of a page (undefined: none). */
-  nextCursor(next: string | undefined, page: PageWalk): string | undefined {
+  /** The next cursor of a page of `size` from `start` in `streams`, asked with `from` (undefined: none). */
+  nextCursor(
+    next: string | undefined,
+    start: number,
+    size: number,
+    streams: readonly { id: string }[],
+    from: string | undefined,
+  ): string | undefined {
+    const page: PageWalk = {
+      start,
+      size,
+      total: streams.length,
+      from,
+      cursorAt: (i) => encodeStreamCursor(streams[i]!.id),
+    };
     const end = page.start + page.size;
     const more = end < page.total;
     const last = Math.min(end, page.total) - 1;

@@ -62,11 +62,11 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
         const all = ctx.state.eventStreams;
         const from = ctx.deviations.listCursorOf(
           ctx.deviations.listCursorIn(singleQuery(request, 'from'), request.url),
-          (i) => (all[i] === undefined ? undefined : encodeStreamCursor(all[i].id)),
+          all,
         );
         let start = 0;
         let cursor: number | undefined;
-        const paged = from === undefined ? undefined : ctx.deviations.pageNumberStart(from, take);
+        const paged = ctx.deviations.pageNumberStart(from, take);
         if (paged !== undefined) start = paged;
         else if (from !== undefined) {
           const i = decodeStreamCursor(ctx, from);
@@ -74,18 +74,17 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
           cursor = i;
           start = ctx.deviations.pageStart(i + 1, take, TAKE_DEFAULT);
         }
-        const size = ctx.deviations.pageSize(ctx.deviations.takeOfPage(take, from !== undefined, TAKE_DEFAULT));
+        const size = ctx.deviations.pageSize(ctx.deviations.takeOfPage(take, from));
         // The stored streams themselves: serialised as they are, no copy per item.
         const { page: eventStreams, more } = ctx.deviations.pageOfStreams(all, start, size, cursor);
         const last = eventStreams[eventStreams.length - 1];
-        const cursorAt = (i: number) => encodeStreamCursor(all[i]!.id);
-        const next = ctx.deviations.nextCursor(more && last !== undefined ? encodeStreamCursor(last.id) : undefined, {
+        const next = ctx.deviations.nextCursor(
+          more && last !== undefined ? encodeStreamCursor(last.id) : undefined,
           start,
           size,
-          total: all.length,
+          all,
           from,
-          cursorAt,
-        });
+        );
         return ctx.deviations.listPage(from, next === undefined ? { eventStreams } : { eventStreams, next });
       },
     },
