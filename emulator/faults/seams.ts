@@ -30,7 +30,8 @@ import {
 import type { VariantName } from './variants.js';
 import type { FastifyRequest } from 'fastify';
 import type { PrivateMembers } from '../routes/custom-signing-keys.js';
-import { mediaTypeOf } from '../routes/shared.js';
+import { mediaTypeOf, param } from '../routes/shared.js';
+import { operationOf } from '../answers.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
 import { encodeStreamCursor, TAKE_DEFAULT } from '../routes/event-streams.js';
 
@@ -889,7 +890,10 @@ export class Deviations {
   // ------------------------------------------------------- experiments
 
   /** The body of a move as validated and read. */
-  transitionBody(body: unknown, query?: unknown, current?: () => ExperimentStatus | undefined): unknown {
+  transitionBody(request: FastifyRequest, experiments: ReadonlyMap<string, { status: ExperimentStatus }>): unknown {
+    const body = this.validatedStatusOf(request.body);
+    const query: unknown = request.query;
+    const current = () => experiments.get(param(request, 'id'))?.status;
     // status optional, defaulting to the next step of the lifecycle (`transition-missing-status-advances`).
     if (
       this.on('transition-missing-status-advances') &&
@@ -963,7 +967,9 @@ export class Deviations {
   }
 
   /** Whether draft passes as the target of a move, given the body as sent. */
-  draftIsATarget(sent: unknown, from: () => ExperimentStatus | undefined = () => undefined): boolean {
+  draftIsATarget(asked: unknown, sent: unknown, experiment: { status: ExperimentStatus } | undefined): boolean {
+    if (asked !== 'draft') return false;
+    const from = () => experiment?.status;
     // Draft kept out by a scan of the raw body: a JSON-escaped spelling of draft passes it.
     if (this.on('transition-draft-guard-on-raw-json') && isMap(sent)) {
       const raw = (sent as { [RAW_JSON]?: string })[RAW_JSON] ?? '';
@@ -1004,7 +1010,14 @@ export class Deviations {
   // ------------------------------------------------------------ writes
 
   /** What a write answers: the state it wrote, or a broken store's read of the state before. */
-  answerOfWrite<T>(operation: OperationId, written: T, previous: T): T {
+  /** The state a write starts from, kept (a copy) only for the faults that answer it or put it back. */
+  stateBeforeWrite<T extends object>(written: T): T {
+    return this.on('transition-status-unchanged') || this.on('transition-not-persisted') ? { ...written } : written;
+  }
+
+  answerOfWrite<T>(request: FastifyRequest, written: T, stored: T | null | undefined): T {
+    const operation = operationOf(request);
+    const previous = (stored ?? (operation === 'custom-text.put' ? {} : written)) as T;
     if (this.on('transition-status-unchanged') && operation === 'experiments.transition') return previous;
     // Moved on a detached copy that is never saved: the copy answered, the stored experiment left as it was.
     if (this.on('transition-not-persisted') && operation === 'experiments.transition' && isMap(written)) {
@@ -1020,9 +1033,10 @@ export class Deviations {
   }
 
   /** What a PUT leaves stored: what it sent (the PUT replaces), or the two joined. */
-  storedAfterPut<T>(operation: OperationId, stored: T[] | null, sent: T[]): T[];
-  storedAfterPut<T extends object>(operation: OperationId, stored: T, sent: T): T;
-  storedAfterPut(operation: OperationId, stored: unknown, sent: unknown): unknown {
+  storedAfterPut<T>(request: FastifyRequest, stored: T[] | null, sent: T[]): T[];
+  storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
+  storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
+    const operation = operationOf(request);
     // blind round 29: every kid overwritten with the key's RFC 7638 thumbprint (`keys-kid-replaced-by-thumbprint`).
     if (this.on('keys-kid-replaced-by-thumbprint') && operation === 'custom-signing-keys.put')
       return (sent as Array<Record<string, unknown>>).map((k) => ({ ...k, kid: jwkThumbprint(k) }));
@@ -1073,10 +1087,10 @@ export class Deviations {
       return out;
     }
     if (this.on('custom-text-merges') && operation === 'custom-text.put')
-      return { ...(stored as object), ...(sent as object) };
+      return { ...(stored as object | undefined), ...(sent as object) };
     // An empty map read as an update with nothing to change (`custom-text-empty-map-keeps-previous`).
     if (this.on('custom-text-empty-map-keeps-previous') && operation === 'custom-text.put' && isEmptyMap(sent))
-      return stored;
+      return stored ?? {};
     return sent;
   }
 
@@ -1109,16 +1123,32 @@ export class Deviations {
     const body = this.formKeysBody(request.body, form);
     const empty = isMap(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
     if ((empty && this.keySetMayBeEmpty) || this.keysAbsentAsEmpty(body)) return [];
-    return check(body, (i, kty, all) =>
+    return check(body, (i, key, all) =>
       // A key with a certificate chain taken for a public one: its private members not looked for.
       (this.on('keys-private-check-skips-x5c-keys') && keyHasX5c(body, i)) ||
       (this.on('keys-private-judged-by-key-ops') && declaredVerifyOnly(body, i))
         ? []
-        : this.privateKeyMembers(i, all, form, kty),
+        : this.privateKeyMembers(i, all, form, String(key['kty'])),
     );
   }
 
   /** A custom text body as the form decoder left it. */
+  /**
+   * The body of a custom-text PUT as read: what the schema is given (`checked`), the map kept, and whether the
+   * markup of the value at an index is checked.
+   */
+  customTextSent(
+    request: FastifyRequest,
+    valueMax: number,
+  ): { checked: unknown; kept: unknown; checksMarkup: (index: number) => boolean } {
+    const form = mediaTypeOf(request) === 'application/x-www-form-urlencoded';
+    const checksBody = this.checksMarkupOfBody(form, request.body);
+    return {
+      ...this.customTextRead(this.formTextValues(request.body, form), valueMax, form),
+      checksMarkup: (i) => checksBody && this.checksMarkupOf(i),
+    };
+  }
+
   formTextValues(body: unknown, form: boolean): unknown {
     // Nested objects flattened to dotted keys before anything is checked (JSON and form bodies alike).
     if (this.on('custom-text-nested-object-flattened') && isMap(body)) return flattenedDotted(body);

@@ -22,8 +22,12 @@ import { JSON_OR_FORM, routePath, validateBody, type RouteDef, operationRoute } 
 
 /** The private members of RFC 7518 (6.2.2 d; 6.3.2 d, p, q, dp, dq, qi, oth; 6.4.1 k): never taken. */
 export const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
-/** The private members key `index` (of type `kty`) is checked for: `all`, unless a fault checks fewer. */
-export type PrivateMembers = (index: number, kty: string, all: readonly string[]) => readonly string[];
+/** The private members key `index` is checked for: `all`, unless a fault checks fewer. */
+export type PrivateMembers = (
+  index: number,
+  key: Readonly<Record<string, unknown>>,
+  all: readonly string[],
+) => readonly string[];
 
 /**
  * Each key checked: an object with a non-empty string kty (the jwks schema has made each key an object
@@ -35,7 +39,7 @@ function checkKeys(body: unknown, privateMembers: PrivateMembers): Jwk[] {
   keys.forEach((key, i) => {
     if (typeof key['kty'] !== 'string' || key['kty'].length === 0)
       throw apiError('invalid_body', `keys[${i}].kty is required and must be a string`);
-    for (const m of privateMembers(i, key['kty'], PRIVATE_MEMBERS)) {
+    for (const m of privateMembers(i, key, PRIVATE_MEMBERS)) {
       if (Object.hasOwn(key, m)) throw apiError('invalid_body', `keys[${i}] must not hold the private member ${m}`);
     }
   });
@@ -54,9 +58,9 @@ export function customSigningKeyRoutes(ctx: EmulatorContext): RouteDef[] {
         const keys = ctx.deviations.keysSent(request, checkKeys);
         const previous = ctx.state.customSigningKeys;
         // The PUT replaces the entire set.
-        ctx.state.customSigningKeys = ctx.deviations.storedAfterPut('custom-signing-keys.put', previous, keys);
+        ctx.state.customSigningKeys = ctx.deviations.storedAfterPut(request, previous, keys);
         const written = ctx.state.customSigningKeys;
-        return { keys: ctx.deviations.answerOfWrite('custom-signing-keys.put', written, previous ?? written) };
+        return { keys: ctx.deviations.answerOfWrite(request, written, previous) };
       },
     },
     {

@@ -14,13 +14,12 @@ import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { htmlViolation } from '../html-policy.js';
 import { customTextKey } from '../state.js';
-import { JSON_OR_FORM, mediaTypeOf, param, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
+import { JSON_OR_FORM, param, routePath, validateBody, type RouteDef, operationRoute } from './shared.js';
 
 export const LANGUAGES: readonly string[] = ['en'];
 export const PAGES: readonly string[] = ['get-started'];
 export const VALUE_MAX = 2000;
 export const KEY_MAX = 255;
-const FORM = 'application/x-www-form-urlencoded';
 
 function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0]) {
   const id = param(request, 'id');
@@ -33,14 +32,15 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   return { id, key: customTextKey(id, language, page), known: ctx.state.profiles.has(id) };
 }
 
-function checkText(ctx: EmulatorContext, raw: unknown, checksMarkup = true, form = false): Record<string, string> {
-  const { checked, kept } = ctx.deviations.customTextRead(raw, VALUE_MAX, form);
+function checkText(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0]): Record<string, string> {
+  // The body as read (the fault layer alone reads a form or JSON body otherwise, or checks less).
+  const { checked, kept, checksMarkup } = ctx.deviations.customTextSent(request, VALUE_MAX);
   validateBody('custom-text', checked);
   const out: Array<[string, string]> = [];
   for (const [i, [k, v]] of Object.entries(kept as Record<string, string>).entries()) {
     if (k.length === 0 || k.length > KEY_MAX)
       throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
-    const why = checksMarkup && ctx.deviations.checksMarkupOf(i) ? htmlViolation(v) : undefined;
+    const why = checksMarkup(i) ? htmlViolation(v) : undefined;
     const value = why === undefined ? v : ctx.deviations.keptDespiteMarkup(v);
     if (value === undefined) throw apiError('invalid_body', `Value of ${k}: ${why}`);
     out.push([k, ctx.deviations.storedTextValue(value)]);
@@ -57,19 +57,13 @@ export function customTextRoutes(ctx: EmulatorContext): RouteDef[] {
       contentTypes: JSON_OR_FORM,
       handler: (request) => {
         const t = target(ctx, request);
-        const form = mediaTypeOf(request) === FORM;
-        const text = checkText(
-          ctx,
-          ctx.deviations.formTextValues(request.body, form),
-          ctx.deviations.checksMarkupOfBody(form, request.body),
-          form,
-        );
+        const text = checkText(ctx, request);
         if (!t.known) throw apiError('inexistent_self_service_profile');
-        const previous = ctx.state.customText.get(t.key) ?? {};
+        const previous = ctx.state.customText.get(t.key);
         // The body replaces the whole map.
-        const resulting = ctx.deviations.storedAfterPut('custom-text.put', previous, text);
+        const resulting = ctx.deviations.storedAfterPut(request, previous, text);
         ctx.state.customText.set(t.key, resulting);
-        return ctx.deviations.answerOfWrite('custom-text.put', resulting, previous);
+        return ctx.deviations.answerOfWrite(request, resulting, previous);
       },
     },
     {

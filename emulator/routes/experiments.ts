@@ -36,15 +36,11 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
       ...operationRoute('experiments.transition'),
       contentTypes: JSON_ONLY,
       handler: (request) => {
-        const body: unknown = ctx.deviations.transitionBody(
-          ctx.deviations.validatedStatusOf(request.body),
-          request.query,
-          () => ctx.state.experiments.get(param(request, 'id'))?.status,
-        );
+        // The body as read (the fault layer alone reads it otherwise: other members, the query, the status before).
+        const body: unknown = ctx.deviations.transitionBody(request, ctx.state.experiments);
         const asked = isPlainObject(body) ? body['status'] : undefined;
         const id = ctx.deviations.experimentKey(param(request, 'id'), ctx.state.experiments);
-        const stored = () => ctx.state.experiments.get(id)?.status;
-        if (!(asked === 'draft' && ctx.deviations.draftIsATarget(request.body, stored)))
+        if (!ctx.deviations.draftIsATarget(asked, request.body, ctx.state.experiments.get(id)))
           validateBody('experiment-transition-request', body);
         const target = asked as ExperimentStatus;
         const experiment = ctx.state.experiments.get(id);
@@ -53,17 +49,14 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         if (!ctx.deviations.allowedTargets(from, TRANSITIONS[from], experimentStatuses).includes(target)) {
           throw apiError('invalid_transition', `The experiment cannot move from ${from} to ${target}`);
         }
-        const previous = { ...experiment };
+        const previous = ctx.deviations.stateBeforeWrite(experiment);
         const now = nowIso();
         experiment.status = ctx.deviations.storedStatus(target, request.body);
         experiment.updated_at = now;
         if (target === 'active') experiment.started_at ??= now;
         if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused')))
           experiment.ended_at ??= now;
-        return ctx.deviations.moveAnswer(
-          request.body,
-          ctx.deviations.answerOfWrite('experiments.transition', experiment, previous),
-        );
+        return ctx.deviations.moveAnswer(request.body, ctx.deviations.answerOfWrite(request, experiment, previous));
       },
     },
   ];
