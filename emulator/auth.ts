@@ -329,10 +329,10 @@ async function tokenHandler(
   const secret = basic?.secret ?? params['client_secret'];
   // RFC 9110 11.6.1: every 401 carries a challenge; RFC 6749 5.2: Basic, the scheme this endpoint takes.
   const challenge: Record<string, string> = { 'www-authenticate': 'Basic realm="oauth"' };
-  const publicClient = !secret && ctx.deviations.authenticatesWithoutSecret;
+  const publicClient = ctx.deviations.publicClient(secret);
   if (!clientId || (!secret && !publicClient))
     throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
-  const client = ctx.deviations.authenticatingClient(clientId, secret ?? '', ctx.auth);
+  const client = ctx.deviations.authenticatingClient(clientId, secret, ctx.auth);
   const secretOk =
     client !== undefined &&
     (publicClient ||
@@ -346,7 +346,7 @@ async function tokenHandler(
   if (!acceptedAudience(audience, ctx.origin))
     throw new OAuthError(403, 'access_denied', `Service not found: ${audience}`);
 
-  let scopes = ctx.deviations.issuedClientScopes(client.scopes, basic !== null);
+  let scopes = ctx.deviations.issuedClientScopes(client.scopes, basic);
   if (params['scope'] !== undefined && ctx.deviations.honoursRequestedScope) {
     const requested = [...new Set(params['scope'].split(' ').filter(Boolean))];
     const grantable = ctx.deviations.grantableScopes(client.scopes, allScopes());
@@ -355,8 +355,7 @@ async function tokenHandler(
       throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${missing.join(' ')}`);
     scopes = ctx.deviations.grantedScopes(requested);
   }
-  if (ctx.deviations.refusesAnotherToken(client.clientId))
-    throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
+  ctx.deviations.refuseAnotherToken(client.clientId);
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   const cached = ctx.deviations.cachedTokenResponse(client.clientId);
   if (cached !== undefined) return cached;

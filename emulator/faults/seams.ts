@@ -12,7 +12,7 @@ import { deflateRawSync } from 'node:zlib';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
 import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
-import { TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
+import { OAuthError, TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
 import { encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
@@ -689,11 +689,12 @@ export class Deviations {
   }
 
   /** Whether another token is refused to a client that holds one; records the issue otherwise. */
-  refusesAnotherToken(clientId: string): boolean {
-    if (!this.on('token-reissue-refused')) return false;
-    if (this.issuedTo.has(clientId)) return true;
+  /** Refuses a second token for a client (`token-reissue-refused`: one live token per client). */
+  refuseAnotherToken(clientId: string): void {
+    if (!this.on('token-reissue-refused')) return;
+    if (this.issuedTo.has(clientId))
+      throw new OAuthError(400, 'invalid_request', 'A token for this client is already live');
     this.issuedTo.add(clientId);
-    return false;
   }
 
   /** A token response given to this client before, answered again whatever is asked (undefined: issue one). */
@@ -768,8 +769,9 @@ export class Deviations {
   }
 
   /** Whether a client naming no secret is authenticated by its id alone, as a public client (`token-missing-secret-public-client`). */
-  get authenticatesWithoutSecret(): boolean {
-    return this.on('token-missing-secret-public-client');
+  /** Whether a client that sent no secret is taken as a public client (`token-missing-secret-public-client`). */
+  publicClient(secret: string | undefined): boolean {
+    return !secret && this.on('token-missing-secret-public-client');
   }
 
   /** Whether the token endpoint reads grant_type (`token-grant-type-ignored`: any value, or none, is client credentials). */
@@ -2234,13 +2236,13 @@ export class Deviations {
   }
 
   /** The client a token request authenticates as, given its client_id (`token-client-found-by-secret`: else by secret). */
-  authenticatingClient(clientId: string, secret: string, auth: TokenAuthority): Client | undefined {
+  authenticatingClient(clientId: string, secret: string | undefined, auth: TokenAuthority): Client | undefined {
     const client = auth.client(clientId);
     // A case-insensitive collation on the client id.
     if (client === undefined && this.on('token-client-id-case-insensitive'))
       return Object.values(auth.clients).find((c) => c.clientId.toLowerCase() === clientId.toLowerCase());
     if (client !== undefined || !this.on('token-client-found-by-secret')) return client;
-    return Object.values(auth.clients).find((c) => c.clientSecret === secret);
+    return Object.values(auth.clients).find((c) => c.clientSecret === (secret ?? ''));
   }
 
   /** Whether a stream resumed from a cursor goes on with live events (`resumed-stream-not-live`: it does not). */
@@ -2319,9 +2321,9 @@ export class Deviations {
   }
 
   /** The scopes a token is issued with, given the client's and whether it authenticated with HTTP Basic. */
-  issuedClientScopes(scopes: readonly string[], basic: boolean): readonly string[] {
+  issuedClientScopes(scopes: readonly string[], basic: object | null): readonly string[] {
     // Scopes looked up by the client_id body parameter, which a Basic request does not send.
-    return this.on('token-basic-issued-without-scopes') && basic ? [] : scopes;
+    return this.on('token-basic-issued-without-scopes') && basic !== null ? [] : scopes;
   }
 
   /** A user was deleted (`token-sets-deleted-user-listed`: soft-deleted, the row kept). */
