@@ -45,6 +45,7 @@ import { round26 } from './blind/round-26.ts';
 import { round27 } from './blind/round-27.ts';
 import { round28 } from './blind/round-28.ts';
 import { round29 } from './blind/round-29.ts';
+import { round30 } from './blind/round-30.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -824,6 +825,7 @@ export const faults = [
   ...round27,
   ...round28,
   ...round29,
+  ...round30,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

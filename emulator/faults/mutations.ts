@@ -368,7 +368,264 @@ const mixesMarkupClasses = (value: string): boolean => {
   return tags.some((t) => other.has(t));
 };
 
+/** The scopes each API of the seed still defines (`client-grant-dangling-scope-coalesced-empty`: create:orders removed). */
+const RESOURCE_SERVER_SCOPES: Readonly<Record<string, readonly string[]>> = {
+  'https://api.conformance.test/orders': ['read:orders'],
+};
+/** An array as Postgres writes its text form: {a,b}, items quoted where they must be (`client-grant-adt-postgres-array-literal`). */
+const postgresArrayLiteral = (items: readonly unknown[]): string =>
+  `{${items
+    .map((v) => {
+      const s = String(v);
+      return s !== '' && /^[^\s{}",\\]+$/.test(s) && s.toUpperCase() !== 'NULL'
+        ? s
+        : `"${s.replace(/[\\"]/g, '\\$&')}"`;
+    })
+    .join(',')}}`;
+/** The date members of a token set (`token-sets-cache-ejson-dates`). */
+const TOKEN_SET_DATES: readonly string[] = ['issued_at', 'expires_at', 'last_used_at'];
+/** The JOSE algorithm of a bearer token's protected header, if it decodes (`token-sets-alg-not-allowed-400`). */
+const bearerAlg = (request: FastifyRequest): string | undefined => {
+  const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')?.[1];
+  const header = token?.split('.')[0];
+  if (header === undefined || header === '') return undefined;
+  try {
+    const h = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as unknown;
+    return isPlainObject(h) && typeof h['alg'] === 'string' ? h['alg'] : undefined;
+  } catch {
+    return undefined;
+  }
+};
+/** Whether a scope parameter is given but names no scope (`token-empty-scope-reduce-500`). */
+const blankScopeParam = (request: FastifyRequest): boolean => {
+  const scope = isPlainObject(request.body) ? request.body['scope'] : undefined;
+  return typeof scope === 'string' && scope.trim() === '';
+};
+/** The console's ids: base62 digits after est_, written without left-padding (`event-stream-id-base62-leading-zero-dropped`). */
+const unpaddedStreamId = (id: unknown): unknown =>
+  typeof id === 'string' && id.startsWith('est_') ? `est_${id.slice(4).replace(/^0+/, '')}` : id;
+/** The console view's suffix of a disabled stream's name (`event-stream-disabled-name-suffixed`). */
+const DISABLED_NAME_SUFFIX = ' (disabled)';
+/** The projection's name column width (`event-stream-get-long-name-projection-missing`). */
+const PROJECTION_NAME_WIDTH = 100;
+/** Characters Node's setHeader takes: tab, visible ASCII, space and Latin-1 (`keys-kid-header-non-latin1-500`). */
+const HEADER_CHARS = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A scalar as a YAML 1.1 parser (PyYAML's resolvers) reads it unquoted (`custom-text-values-yaml-typed`). */
+const yamlScalar = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  if (/^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/.test(v)) return true;
+  if (/^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/.test(v)) return false;
+  if (/^(?:~|null|Null|NULL|)$/.test(v)) return null;
+  if (/^[-+]?(?:0|[1-9][0-9_]*)$/.test(v)) return Number(v.replace(/_/g, ''));
+  if (/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]+(?:[eE][-+][0-9]+)?$/.test(v)) return Number(v.replace(/_/g, ''));
+  return v;
+};
+/** JSON with every non-ASCII code point written \u + its hex, astral ones with five or six digits (`custom-text-answer-astral-escaped-as-single-code-point`). */
+const asciiJsonByCodePoint = (value: unknown): string =>
+  JSON.stringify(value).replace(/[^\u0000-\u007f]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 30
+  {
+    by: 'token-empty-scope-reduce-500',
+    on: ['oauth.token'],
+    // reduce() without an initial value over the scopes of an empty scope parameter.
+    when: (a, q) => isPlainObject(a.body) && typeof a.body['access_token'] === 'string' && blankScopeParam(q.request),
+    reshape: (a) => ({
+      status: 500,
+      headers: { ...a.headers, 'cache-control': 'no-store' },
+      body: { error: 'server_error', error_description: 'Reduce of empty array with no initial value' },
+    }),
+  },
+  {
+    by: 'token-response-scope-default-openid-added',
+    on: ['oauth.token'],
+    // The OpenID default-scope policy applied to the response of every grant.
+    when: (a) => isPlainObject(a.body) && typeof a.body['scope'] === 'string',
+    reshape: (a) =>
+      body(a, (r) => ({ ...r, scope: [...String(r['scope']).split(' ').filter(Boolean), 'openid'].join(' ') })),
+  },
+  {
+    by: 'token-sets-alg-not-allowed-400',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // JOSEAlgNotAllowed mapped to a malformed request.
+    when: (a, q) => is('invalid_token')(a) && bearerAlg(q.request) !== undefined && bearerAlg(q.request) !== 'RS256',
+    reshape: (_a, q) => error('bad_request', `JWT algorithm not allowed: ${String(bearerAlg(q.request))}`),
+  },
+  {
+    by: 'token-sets-cache-ejson-dates',
+    on: ['token-sets.list'],
+    // EJSON.stringify into the cache, JSON.parse out of it: from the second read of a user on.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a, q) => {
+      const key = param(q.request, 'id');
+      if (!q.seen.has(key)) {
+        q.seen.add(key);
+        return a;
+      }
+      return items(a, (t) =>
+        Object.fromEntries(
+          Object.entries(t).map(([k, v]) => [
+            k,
+            TOKEN_SET_DATES.includes(k) && typeof v === 'string' ? { $date: v } : v,
+          ]),
+        ),
+      );
+    },
+  },
+  {
+    by: 'transition-answer-id-resource-name',
+    on: ['experiments.transition'],
+    // The gRPC resource name mapped onto id by the gateway.
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    reshape: (a) => body(a, (e) => ({ ...e, id: `experiments/${String(e['id'])}` })),
+  },
+  {
+    by: 'transition-is-valid-omitempty',
+    on: ['experiments.transition'],
+    // is_valid false once ended, dropped by omitempty.
+    when: (a) => isPlainObject(a.body) && (a.body['status'] === 'completed' || a.body['status'] === 'archived'),
+    reshape: (a) =>
+      body(a, (e) => {
+        const { is_valid: _dropped, ...rest } = e;
+        return rest;
+      }),
+  },
+  {
+    by: 'client-grant-dangling-scope-coalesced-empty',
+    on: ['client-grants.get'],
+    // LEFT JOIN on the API's scope rows, COALESCE(value, '').
+    when: (a) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['scope']) &&
+      RESOURCE_SERVER_SCOPES[String(a.body['audience'])] !== undefined,
+    reshape: (a) =>
+      body(a, (g) => {
+        const defined = RESOURCE_SERVER_SCOPES[String(g['audience'])]!;
+        return { ...g, scope: (g['scope'] as unknown[]).map((s) => (defined.includes(String(s)) ? s : '')) };
+      }),
+  },
+  {
+    by: 'client-grant-default-audience-empty',
+    on: ['client-grants.get'],
+    // The audience resolved through the grant's client: none for a default_for grant.
+    when: (a) => isPlainObject(a.body) && a.body['client_id'] === undefined && a.body['default_for'] !== undefined,
+    reshape: (a) => body(a, (g) => ({ ...g, audience: '' })),
+  },
+  {
+    by: 'client-grant-adt-postgres-array-literal',
+    on: ['client-grants.get'],
+    // An enum array column node-postgres has no parser for: its text form.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['authorization_details_types']),
+    reshape: (a) =>
+      body(a, (g) => ({
+        ...g,
+        authorization_details_types: postgresArrayLiteral(g['authorization_details_types'] as unknown[]),
+      })),
+  },
+  {
+    by: 'event-stream-id-base62-leading-zero-dropped',
+    on: ['event-streams.get', 'event-streams.list'],
+    // Base62 digits rendered without left-padding.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) => streams(a, (s) => ({ ...s, id: unpaddedStreamId(s['id']) })),
+  },
+  {
+    by: 'event-stream-disabled-name-suffixed',
+    on: ['event-streams.get', 'event-streams.list'],
+    // The console view's display name.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      streams(a, (s) =>
+        s['status'] === 'disabled' && typeof s['name'] === 'string'
+          ? { ...s, name: `${s['name']}${DISABLED_NAME_SUFFIX}` }
+          : s,
+      ),
+  },
+  {
+    by: 'event-streams-later-pages-keyed-object',
+    on: ['event-streams.list'],
+    // array_filter keeps the keys; json_encode writes keys that do not start at 0 as an object.
+    when: (a, q) => {
+      const page = isPlainObject(a.body) ? a.body['eventStreams'] : undefined;
+      const first = Array.isArray(page) ? (page[0] as Json | undefined) : undefined;
+      const i = first === undefined ? undefined : q.state.eventStreamIndexOf(String(first['id']));
+      return i !== undefined && i > 0;
+    },
+    reshape: (a, q) =>
+      body(a, (b) => {
+        const page = b['eventStreams'] as Json[];
+        const start = q.state.eventStreamIndexOf(String(page[0]!['id']))!;
+        return { ...b, eventStreams: Object.fromEntries(page.map((s, n) => [String(start + n), s])) };
+      }),
+  },
+  {
+    by: 'event-stream-get-long-name-projection-missing',
+    on: ['event-streams.get'],
+    // The projection's VARCHAR(100) name: longer names never reached it.
+    when: (a) =>
+      isPlainObject(a.body) && typeof a.body['name'] === 'string' && codePoints(a.body['name']) > PROJECTION_NAME_WIDTH,
+    reshape: () => error('inexistent_event_stream'),
+  },
+  {
+    by: 'keys-x5c-parsed-certificate-objects',
+    on: ['custom-signing-keys.put'],
+    // The parsed certificate objects serialised instead of their DER.
+    when: (a) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['keys']) &&
+      a.body['keys'].some((k) => isPlainObject(k) && Array.isArray(k['x5c'])),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as unknown[]).map((k) =>
+          isPlainObject(k) && Array.isArray(k['x5c'])
+            ? {
+                ...k,
+                x5c: k['x5c'].map((c) => ({
+                  raw: c,
+                  fingerprint256: (
+                    createHash('sha256')
+                      .update(Buffer.from(String(c), 'base64'))
+                      .digest('hex')
+                      .toUpperCase()
+                      .match(/../g) ?? []
+                  ).join(':'),
+                })),
+              }
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'keys-kid-header-non-latin1-500',
+    on: ['custom-signing-keys.put'],
+    // setHeader with the kids: ERR_INVALID_CHAR beyond Latin-1.
+    when: (a) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['keys']) &&
+      a.body['keys'].some((k) => isPlainObject(k) && typeof k['kid'] === 'string' && !HEADER_CHARS.test(k['kid'])),
+    reshape: () => error('internal_error', 'Invalid character in header content ["x-custom-signing-key-ids"]'),
+  },
+  {
+    by: 'custom-text-values-yaml-typed',
+    on: ['custom-text.put'],
+    // Written unquoted into YAML, read back by a YAML 1.1 parser.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) => body(a, (m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, yamlScalar(v)]))),
+  },
+  {
+    by: 'custom-text-answer-astral-escaped-as-single-code-point',
+    on: ['custom-text.put'],
+    // An ASCII-safe encoder iterating by code point: \u with five digits beyond the BMP.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: asciiJsonByCodePoint(a.body),
+    }),
+  },
   // blind round 29
   {
     by: 'token-reissued-from-cache-max-age',
@@ -3493,7 +3750,34 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
       client['metadata'] = null;
   });
 
+/** How much of an object the outbox keeps inline (`envelope-large-object-claim-check`). */
+const OUTBOX_INLINE_BYTES = 2048;
+
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 30
+  {
+    by: 'envelope-large-object-claim-check',
+    frames: ['message'],
+    // An object over the outbox's inline 2 KiB goes to the blob store; the envelope keeps a claim check.
+    when: (f) => {
+      const data = ((f.data as Json)['event'] as Json | undefined)?.['data'];
+      return isPlainObject(data) && Buffer.byteLength(JSON.stringify(data['object'] ?? null)) > OUTBOX_INLINE_BYTES;
+    },
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const text = JSON.stringify(e.data.object);
+        const sha256 = createHash('sha256').update(text).digest('hex');
+        const { object: _stored, ...rest } = e.data;
+        e.data = {
+          ...rest,
+          object_ref: {
+            url: `https://blobs.conformance.test/events/${String(e['id'])}`,
+            size: Buffer.byteLength(text),
+            sha256,
+          },
+        } as unknown as typeof e.data;
+      }),
+  },
   // blind round 29
   {
     by: 'envelope-time-from-object-created-at',

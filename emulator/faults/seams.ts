@@ -34,6 +34,7 @@ import { mediaTypeOf, param } from '../routes/shared.js';
 import { operationOf } from '../answers.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
 import { encodeStreamCursor, TAKE_DEFAULT } from '../routes/event-streams.js';
+import { parseRfc3339 } from '../routes/events.js';
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
@@ -378,6 +379,8 @@ export class Deviations {
     origin: string,
     customKeys: () => readonly object[] | null = () => null,
   ): Promise<Principal | undefined> {
+    // blind round 30: tokens typed at+jwt taken for ones the gateway verified, only decoded (`jwt-at-jwt-typ-unverified`).
+    if (this.on('jwt-at-jwt-typ-unverified') && accessTokenTyped(token)) return claimedPrincipal(auth, token);
     if (this.on('alg-none-mixed-case-accepted') && mixedCaseNone(token)) return unsignedPrincipal(auth, token);
     // No key under the header's kid: the claims read unverified ("legacy tokens before key rotation").
     if (this.on('jwt-unknown-kid-unverified')) {
@@ -1142,12 +1145,12 @@ export class Deviations {
   customTextSent(
     request: FastifyRequest,
     valueMax: number,
-  ): { checked: unknown; kept: unknown; checksMarkup: (index: number) => boolean } {
+  ): { checked: unknown; kept: unknown; checksMarkup: (index: number, key: string, value: unknown) => boolean } {
     const form = mediaTypeOf(request) === 'application/x-www-form-urlencoded';
     const checksBody = this.checksMarkupOfBody(form, request.body);
     return {
       ...this.customTextRead(this.formTextValues(request.body, form), valueMax, form),
-      checksMarkup: (i) => checksBody && this.checksMarkupOf(i),
+      checksMarkup: (i, k, v) => checksBody && this.checksMarkupOf(i, k, v),
     };
   }
 
@@ -1174,8 +1177,12 @@ export class Deviations {
     return mapValues(body, (v) => (typeof v === 'string' ? v.replace(/ /g, '+') : v));
   }
 
-  /** Whether the markup of the value at `index` of a custom text map is checked. */
-  checksMarkupOf(index: number): boolean {
+  /** Whether the markup of the value at `index` of a custom text map (its key `key`, its value `value`) is checked. */
+  checksMarkupOf(index: number, key = '', value: unknown = ''): boolean {
+    // blind round 30: keys ending in _html taken for raw-HTML slots (`custom-text-html-suffix-keys-unsanitised`).
+    if (this.on('custom-text-html-suffix-keys-unsanitised') && RAW_HTML_KEY.test(key)) return false;
+    // blind round 30: a falsy value that is not a string passed the guard and is no markup (`custom-text-falsy-values-unchecked`).
+    if (this.on('custom-text-falsy-values-unchecked') && typeof value !== 'string') return false;
     return !(this.on('custom-text-only-first-value-checked') && index > 0);
   }
 
@@ -1206,6 +1213,9 @@ export class Deviations {
   customTextRead(body: unknown, valueMax: number, form = false): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
+    // blind round 30: if (value && typeof value !== 'string') refuse: falsy non-strings pass (`custom-text-falsy-values-unchecked`).
+    if (this.on('custom-text-falsy-values-unchecked') && isMap)
+      return { checked: mapValues(body as object, (v) => (!v && typeof v !== 'string' ? '' : v)), kept };
     // The limit lives in the JSON schema, which form bodies skip.
     if (this.on('custom-text-form-length-unchecked') && form && isMap)
       return {
@@ -1509,8 +1519,13 @@ export class Deviations {
     return { live, replayed: this.on('filter-live-only') ? (type) => !unasked(type) : live };
   }
 
-  /** The longest from_timestamp accepted. */
-  fromTimestampMax(max: number): number {
+  /** The longest from_timestamp accepted, `value` being the parameter as sent. */
+  fromTimestampMax(max: number, value?: string): number {
+    // blind round 30: the length checked on the value normalised to whole seconds in UTC (`from-timestamp-length-checked-after-normalising`).
+    if (this.on('from-timestamp-length-checked-after-normalising') && value !== undefined) {
+      const ms = parseRfc3339(value);
+      if (ms !== undefined && new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z').length <= max) return Infinity;
+    }
     if (this.on('from-timestamp-20-refused')) return max - 1;
     return this.on('from-timestamp-21-accepted') ? Infinity : max;
   }
@@ -1537,7 +1552,10 @@ export class Deviations {
 
   /** The position a heartbeat carries, given the current one and the one the stream connected at. */
   /** The offset a heartbeat carries (`heartbeat-offset-last-delivered`: the stream's last delivered event's, '' before one). */
-  heartbeatOffset(offset: string, lastDelivered: string | undefined): string {
+  heartbeatOffset(offset: string, lastDelivered: string | undefined, resumedFrom?: string, liveDelivered = 0): string {
+    // blind round 30: the stream's position starts at its from cursor and moves on live events only (`heartbeat-position-not-advanced-by-replay`).
+    if (this.on('heartbeat-position-not-advanced-by-replay') && resumedFrom !== undefined && liveDelivered === 0)
+      return resumedFrom;
     return this.on('heartbeat-offset-last-delivered') ? (lastDelivered ?? '') : offset;
   }
 
@@ -1871,6 +1889,8 @@ export class Deviations {
 
   /** What a stream without from or from_timestamp replays before going live. */
   replayWithoutStart(log: EventLog): LoggedEvent[] {
+    // blind round 30: a compacted topic read from the beginning: the latest event of every object (`start-replays-compacted-latest-per-object`).
+    if (this.on('start-replays-compacted-latest-per-object')) return latestPerObject(log.after(0));
     if (this.on('start-replays-history')) return log.after(0);
     // LIMIT without ORDER BY ... DESC: the oldest retained events.
     if (this.on('start-replays-oldest-page')) return log.after(0).slice(0, RECENT);
@@ -2139,6 +2159,14 @@ export class Deviations {
 
   /** The key an experiment is looked up by, given the id asked (`transition-id-case-insensitive`: a case-insensitive collation). */
   experimentKey(id: string, experiments: ReadonlyMap<string, unknown>): string {
+    // blind round 30: the look-alikes base58 leaves out folded to those it keeps (`transition-id-confusables-folded`).
+    if (this.on('transition-id-confusables-folded') && !experiments.has(id)) {
+      const folded = id.replace(
+        /^(exp_)(.*)$/s,
+        (_m, prefix: string, rest: string) => prefix + rest.replace(/[lI]/g, '1').replace(/[0O]/g, 'o'),
+      );
+      if (experiments.has(folded)) return folded;
+    }
     if (this.on('transition-id-trimmed') && !experiments.has(id) && experiments.has(id.trim())) return id.trim();
     // LIKE '<id>%': an id that begins an existing one finds it.
     if (this.on('transition-id-prefix-lookup') && id !== '' && !experiments.has(id))
@@ -2804,4 +2832,46 @@ function keyHasX5c(body: unknown, i: number): boolean {
   const keys = isMap(body) ? body['keys'] : undefined;
   const key = Array.isArray(keys) ? (keys[i] as unknown) : undefined;
   return isMap(key) && key['x5c'] !== undefined;
+}
+
+/** Keys taken for raw-HTML slots (`custom-text-html-suffix-keys-unsanitised`). */
+const RAW_HTML_KEY = /[_-]html$/i;
+
+/** Whether a JWT's protected header types it as an RFC 9068 access token (`jwt-at-jwt-typ-unverified`). */
+function accessTokenTyped(token: string): boolean {
+  try {
+    const typ = decodeProtectedHeader(token).typ;
+    return typeof typ === 'string' && /^(?:application\/)?at\+jwt$/i.test(typ);
+  } catch {
+    return false;
+  }
+}
+
+/** The identity of an event's object, as a compacted topic keys it (`start-replays-compacted-latest-per-object`). */
+function objectKey(e: LoggedEvent): string {
+  const o = (e.envelope.data as { object?: Record<string, unknown> }).object ?? {};
+  const ref = (v: unknown, m: string): unknown => (isMap(v) ? v[m] : undefined);
+  const id =
+    o['id'] ??
+    o['user_id'] ??
+    JSON.stringify([
+      ref(o['organization'], 'id'),
+      ref(o['group'], 'id'),
+      ref(o['connection'], 'id'),
+      ref(o['user'], 'user_id'),
+      ref(o['member'], 'id'),
+      ref(o['role'], 'id'),
+    ]);
+  return `${e.type.split('.')[0]}:${String(id)}`;
+}
+
+/** The latest event of every object, in log order (`start-replays-compacted-latest-per-object`). */
+function latestPerObject(events: LoggedEvent[]): LoggedEvent[] {
+  const latest = new Map<string, LoggedEvent>();
+  for (const e of events) {
+    const key = objectKey(e);
+    latest.delete(key);
+    latest.set(key, e);
+  }
+  return [...latest.values()].sort((a, b) => a.seq - b.seq);
 }

@@ -40,7 +40,7 @@ function checkText(ctx: EmulatorContext, request: Parameters<RouteDef['handler']
   for (const [i, [k, v]] of Object.entries(kept as Record<string, string>).entries()) {
     if (k.length === 0 || k.length > KEY_MAX)
       throw apiError('invalid_body', `text keys must be 1 to ${KEY_MAX} characters`);
-    const why = checksMarkup(i) ? htmlViolation(v) : undefined;
+    const why = checksMarkup(i, k, v) ? htmlViolation(v) : undefined;
     const value = why === undefined ? v : ctx.deviations.keptDespiteMarkup(v);
     if (value === undefined) throw apiError('invalid_body', `Value of ${k}: ${why}`);
     out.push([k, ctx.deviations.storedTextValue(value)]);

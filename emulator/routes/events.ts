@@ -76,11 +76,22 @@ function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean
   return m;
 }
 
-/** A cursor-only heartbeat at the current position. */
-function heartbeatMessage(ctx: EmulatorContext, atConnect: number, lastDelivered?: string): string {
+/**
+ * A cursor-only heartbeat at the current position (`resumedFrom`, the cursor a resumed stream started after, and
+ * `liveDelivered`, the live events it sent, are for the fault layer).
+ */
+function heartbeatMessage(
+  ctx: EmulatorContext,
+  atConnect: number,
+  lastDelivered?: string,
+  resumedFrom?: string,
+  liveDelivered = 0,
+): string {
   const offset = ctx.deviations.heartbeatOffset(
     encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect)),
     lastDelivered,
+    resumedFrom,
+    liveDelivered,
   );
   return wireOf(
     ctx.mutations.frame('heartbeat', { event: OFFSET_ONLY, id: offset, data: { offset } }, { afterCursor: false }),
@@ -111,7 +122,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   let backlog: LoggedEvent[] = [];
   let timestampMs: number | undefined;
   if (fromTimestamp !== undefined) {
-    const max = ctx.deviations.fromTimestampMax(FROM_TIMESTAMP_MAX);
+    const max = ctx.deviations.fromTimestampMax(FROM_TIMESTAMP_MAX, fromTimestamp);
     if (codePoints(fromTimestamp) > max)
       throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
     const ms = ctx.deviations.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp));
@@ -190,9 +201,10 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const wanted = ctx.deviations.eventFilter(start.filter);
   const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs, start.filter);
   const atConnect = ctx.events.position;
-  const heartbeat = () => send(heartbeatMessage(ctx, atConnect, lastDelivered));
+  const resumedFrom = start.resumed ? singleQuery(request, 'from') : undefined;
   let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
   let deliveredLive = 0;
+  const heartbeat = () => send(heartbeatMessage(ctx, atConnect, lastDelivered, resumedFrom, deliveredLive));
 
   if (typeof head.body === 'string' && head.body !== '') send(head.body);
   const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
