@@ -663,6 +663,52 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  const anyKey = declareRules('custom-text.put.html.restricted');
+  test(
+    'should never store active markup under any key it takes: each partition of a key name (case, a dot, a hyphen, an underscore, non-ASCII letters) and names that say they hold HTML (an _html, Html or .html suffix, html alone), each alone in the map (property)',
+    anyKey,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      // The document restricts the markup of every value, not of some keys: a key a server takes for a raw HTML
+      // slot by its name is still a text key. Which keys are taken is not shown: a key refused (4xx) says nothing;
+      // a key taken (2xx, answered in the resulting map) must hold no active markup.
+      const keys = [
+        ...TEXT_KEY_PARTITIONS.map((k) => k.key),
+        `${key}_html`,
+        `${key}Html`,
+        `${key}.html`,
+        'footer_html',
+        'html',
+      ].filter((k, i, all) => k !== key && all.indexOf(k) === i);
+      let taken = 0;
+      await withCustomTextRestored(api, id, async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.tuple(...keys.map(() => activeMarkup)), async (values) => {
+            for (const [i, k] of keys.entries()) {
+              const ex = await put(api, id, { [k]: values[i]! });
+              const stored = answered(ex, k);
+              if (!is2xx(ex) || typeof stored !== 'string') continue;
+              taken++;
+              const left = activeContent(stored);
+              must(anyKey.customTextPutHtmlRestricted, left === undefined, {
+                expected: `active markup under the key ${JSON.stringify(k)}: a 4xx, or a stored value holding only basic styling and hyperlinks`,
+                actual: `status ${ex.status}; stored ${JSON.stringify(stored).slice(0, 120)} holds ${left}`,
+                exchange: ex,
+              });
+            }
+          }),
+          fcParams(config, 2),
+        );
+      });
+      observe(
+        'custom-text.put.keys',
+        'keys taken with active markup refused or made inert, of those tried',
+        `${taken}`,
+      );
+    },
+  );
+
   const activeRefused = declareRules('custom-text.put.html.restricted');
   test(
     'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, at the end of a value with its tag left open, and its tag names split by a copy of the tag (<scr<script>ipt>), sent as JSON, as JSON spelt in escapes and form-encoded (property)',

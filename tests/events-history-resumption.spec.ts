@@ -8,6 +8,7 @@ import { must } from '../harness/vocabulary/must.ts';
 import {
   cursorOf,
   ev,
+  heartbeatWaitMs,
   identity,
   judgeResume,
   offsetOf,
@@ -143,6 +144,78 @@ test.describe("events stream: the tenant's history @sse", () => {
         resumed === 0,
         'Every heartbeat cursor was refused, and no older cursor was accepted: how long a cursor stays valid is not shown',
       );
+    },
+  );
+
+  const resumedBeat = declareRules(READ, 'events.payload.offset', 'events.resume.heartbeat-offset', resumeRules);
+  test(
+    'should carry, in a heartbeat after the replay of a stream resumed from a cursor, a position past that replay: resuming from it gives none of the history again (relation: a heartbeat is a cut point of the stream that sent it, resumed or not)',
+    resumedBeat,
+    async ({ events, config }) => {
+      const h = await history(resumedBeat, events, config);
+      requireHistory(h, 2, 'to resume from the first of them');
+      const from = offsetOf(h.events[0]!);
+      must(
+        resumedBeat.eventsPayloadOffset,
+        typeof from === 'string',
+        ev(h.conn, 'a string offset on every event', JSON.stringify(from)),
+      );
+      const { conn, refused } = await openOrSkip(
+        events,
+        { from: from! },
+        resumedBeat.eventsResumeHeartbeatOffset,
+        'resuming from the offset of the first history event',
+      );
+      test.skip(
+        refused,
+        'The offset of the first history event was refused: how long a cursor stays valid is not shown',
+      );
+      let beat: ReturnType<typeof cursorOf>;
+      try {
+        const { got, unfinished } = await readResumed(conn, config, h.ids.slice(1), h.ids);
+        judgeResume(resumedBeat, conn, h.ids, 0, from!, got, unfinished, undefined, h.events);
+        // The first heartbeat with a cursor after the last history event the resumed stream delivered.
+        const last = Math.max(-1, ...conn.messages.filter((x) => h.ids.includes(identity(x))).map((x) => x.index));
+        const m = await conn
+          .waitFor(
+            (x) => x.event === 'offset-only' && cursorOf(x) !== undefined,
+            heartbeatWaitMs(config),
+            last + 1,
+            'a heartbeat after the replay',
+          )
+          .catch(() => undefined);
+        beat = m && cursorOf(m);
+      } finally {
+        conn.close();
+      }
+      test.skip(
+        beat === undefined,
+        `No heartbeat with a cursor came within ${heartbeatWaitMs(config)} ms of the replay: the heartbeat frequency is not shown`,
+      );
+      const again = await openOrSkip(
+        events,
+        { from: beat! },
+        resumedBeat.eventsResumeHeartbeatOffset,
+        'resuming from the heartbeat after the replay',
+      );
+      test.skip(
+        again.refused,
+        'The cursor of the heartbeat after the replay was refused: how long a cursor stays valid is not shown',
+      );
+      try {
+        const { got } = await readResumed(again.conn, config, [], h.ids);
+        must(
+          resumedBeat.eventsResumeHeartbeatOffset,
+          got.length === 0,
+          ev(
+            again.conn,
+            `none of the history: the heartbeat (cursor ${beat}) came after the stream resumed from ${from} had delivered all ${h.ids.length - 1} events after it`,
+            `${got.length} history events again: ${got.slice(0, 5).join(', ')}${got.length > 5 ? ', …' : ''}`,
+          ),
+        );
+      } finally {
+        again.conn.close();
+      }
     },
   );
 });

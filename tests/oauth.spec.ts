@@ -363,6 +363,38 @@ test.describe('token endpoint @auth', () => {
     },
   );
 
+  const scopeForms = declareRules('oauth.token.endpoint');
+  test(
+    'should answer the documented request with a scope parameter that names no scope-token (empty, white space only, a space before or after a scope) with a token or the error response of RFC 6749 5.2, never a 5xx (RFC 6749 3.3: scope = scope-token *( SP scope-token ))',
+    scopeForms,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      // The partitions of the scope parameter's grammar a client can still send: no scope-token at all, or an
+      // empty one beside a real one. Whether such a request gets a token (read as no scope, or leniently) or is
+      // refused (invalid_scope, invalid_request) is the server's choice; an answer of neither is not.
+      const values: Array<[string, string]> = [
+        ['', 'empty'],
+        [' ', 'a single space'],
+        ['  ', 'two spaces'],
+        [' read:federated_connections_tokens', 'a space before a scope'],
+        ['read:federated_connections_tokens ', 'a space after a scope'],
+      ];
+      for (const [scope, what] of values) {
+        const ex = await tokenExchange(config, creds, DOCUMENTED, { in: 'body' }, { scope });
+        if (ex.status === 200 && typeof accessToken(ex) === 'string') {
+          observe('oauth.token.error-shape', `a scope parameter that is ${what}`, 'a token (200)');
+          continue;
+        }
+        mustRefuseToken(
+          scopeForms.oauthTokenEndpoint,
+          ex,
+          `scope ${JSON.stringify(scope)} (${what}) holds no scope-token, or an empty one (RFC 6749 3.3): taken or refused with the error response`,
+        );
+      }
+    },
+  );
+
   const repeated = declareRules(
     'oauth.token.grant-type',
     'oauth.token.bad-client',

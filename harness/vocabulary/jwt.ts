@@ -202,6 +202,20 @@ export function forgeries(
   for (const alg of ['None', 'NONE', 'nOnE'])
     out.push({ what: `alg ${alg}, no signature`, token: `${segment({ alg, typ: 'JWT' })}.${p}.` });
   out.push({ what: 'alg none with the original signature kept', token: `${segment({ alg: 'none' })}.${p}.${sig}` });
+  // The header's typ in each partition a verifier may branch on (RFC 7515 4.1.9; RFC 9068 2.1: at+jwt, the
+  // access-token type, and its media-type spelling; none at all), the header re-encoded and the signature kept:
+  // the signature covers the header as signed (RFC 7515 5.2), so each is an altered token, whatever its type says.
+  const { typ: _typ, ...untyped } = jwt.header;
+  for (const [what, header] of [
+    ['typ at+jwt (RFC 9068)', { ...untyped, typ: 'at+jwt' }],
+    ['typ application/at+jwt', { ...untyped, typ: 'application/at+jwt' }],
+    ['no typ', untyped],
+  ] as const)
+    if (segment(header) !== h)
+      out.push({
+        what: `the header re-encoded with ${what}, the original signature kept`,
+        token: `${segment(header)}.${p}.${sig}`,
+      });
   for (const jwk of tenantKeys.slice(0, 2)) {
     const kid = typeof jwk.kid === 'string' ? jwk.kid : jwt.header.kid;
     for (const [form, secret] of publicKeyForms(jwk))
