@@ -18,7 +18,6 @@ import { inScopeScopes, operation } from '../spec/operations.js';
 import { operationOf, runner, sendAnswer, sendApiError } from './answers.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, type EmulatorContext } from './context.js';
 import { ApiError, apiError, keepConnectionIfBodyRead } from './errors.js';
-import { rawFormOf } from './routes/shared.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
 import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, rateHeaders, type RateLimitDecision } from './rate-limit.js';
 import { Rng } from './state.js';
@@ -302,10 +301,7 @@ async function tokenHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Record<string, unknown>> {
-  const params = ctx.deviations.tokenParams(
-    stringParams(ctx.deviations.tokenBody(request.body)),
-    rawFormOf(request.body),
-  );
+  const params = ctx.deviations.tokenParams(stringParams(ctx.deviations.tokenBody(request.body)), request.body);
   const grantType = ctx.deviations.grantType(params['grant_type'], params);
   if (!grantType && ctx.deviations.checksGrantType)
     throw new OAuthError(400, 'invalid_request', 'Missing required parameter: grant_type');

@@ -30,7 +30,8 @@ import {
 import type { VariantName } from './variants.js';
 import type { FastifyRequest } from 'fastify';
 import type { PrivateMembers } from '../routes/custom-signing-keys.js';
-import { mediaTypeOf, param } from '../routes/shared.js';
+import { param } from '../routes/shared.js';
+import { mediaTypeOf, rawFormOf } from './requests.js';
 import { operationOf } from '../answers.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
 import { encodeStreamCursor, TAKE_DEFAULT } from '../routes/event-streams.js';
@@ -648,7 +649,8 @@ export class Deviations {
   // ---------------------------------------------------- token endpoint
 
   /** The token request's parameters, `raw` being the form body as sent (undefined for JSON). */
-  tokenParams(params: Record<string, string>, raw: string | undefined): Record<string, string> {
+  tokenParams(params: Record<string, string>, body: unknown): Record<string, string> {
+    const raw = rawFormOf(body);
     if (this.on('token-body-plus-after-percent-decode') && raw !== undefined) return plusAfterPercentForm(raw, params);
     if (!this.on('token-form-not-percent-decoded') || raw === undefined) return params;
     // Split on & and =, + read as a space, and no percent-decoding.

@@ -42,16 +42,7 @@ export const JSON_ONLY = ['application/json'] as const;
 /** The raw text of a form body, kept (not enumerable) on the object the form parser made. */
 export const RAW_FORM: unique symbol = Symbol('raw form body');
 
-/** The raw text of a parsed form body, if `body` came from the form parser. */
-export function rawFormOf(body: unknown): string | undefined {
-  return isPlainObject(body) ? (body as { [RAW_FORM]?: string })[RAW_FORM] : undefined;
-}
 export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
-
-/** The request's media type, lower-cased, without parameters ('' when none). */
-export function mediaTypeOf(request: FastifyRequest): string {
-  return (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-}
 
 /** A path parameter (fastify has already percent-decoded it). */
 export function param(request: FastifyRequest, name: string): string {
