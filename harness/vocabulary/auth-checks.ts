@@ -777,6 +777,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
                   ['the rate-limited client', config.rateLimitCredentials],
                 ] as const
               ).flatMap(([whose, c]) => (c ? [[whose, c.clientSecret] as const] : [])),
+          !atReadOnlyBudget(config),
         ),
       ];
       // Against an external target each operation sends a fifth of them, a different fifth per operation.

@@ -194,6 +194,8 @@ export function forgeries(
   token: string,
   tenantKeys: readonly JWK[],
   clientSecrets: ReadonlyArray<readonly [string, string]> = [],
+  /** The header's typ partitions too (not in a read-only run against a tenant: it is at its request budget). */
+  headerTypes = true,
 ): Array<{ what: string; token: string }> {
   const jwt = decodeJwt(token);
   if (!jwt) return [];
@@ -206,11 +208,13 @@ export function forgeries(
   // access-token type, and its media-type spelling; none at all), the header re-encoded and the signature kept:
   // the signature covers the header as signed (RFC 7515 5.2), so each is an altered token, whatever its type says.
   const { typ: _typ, ...untyped } = jwt.header;
-  for (const [what, header] of [
-    ['typ at+jwt (RFC 9068)', { ...untyped, typ: 'at+jwt' }],
-    ['typ application/at+jwt', { ...untyped, typ: 'application/at+jwt' }],
-    ['no typ', untyped],
-  ] as const)
+  for (const [what, header] of headerTypes
+    ? ([
+        ['typ at+jwt (RFC 9068)', { ...untyped, typ: 'at+jwt' }],
+        ['typ application/at+jwt', { ...untyped, typ: 'application/at+jwt' }],
+        ['no typ', untyped],
+      ] as const)
+    : [])
     if (segment(header) !== h)
       out.push({
         what: `the header re-encoded with ${what}, the original signature kept`,
