@@ -80,6 +80,11 @@ test.describe('token sets of a user @token-sets', () => {
           .join('; ')}`,
         exchange: ex,
       });
+      // Relation: the same read again answers in the same shape. A server may answer a repeated read from a
+      // cache, whose copy must be the answer, with its types (the first read of a user and the next alike).
+      const again = await api.get(path(userId));
+      mustStatus(success.tokenSetsListSuccess, again, 200);
+      mustMatchSchema('token-set-list', again.json, again);
     },
   );
 
