@@ -688,6 +688,12 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             for (const [i, k] of keys.entries()) {
               const ex = await put(api, id, { [k]: values[i]! });
               const stored = answered(ex, k);
+              // A key refused is the server's choice; a server error is no refusal.
+              must(anyKey.customTextPutHtmlRestricted, ex.status < 500, {
+                expected: `active markup under the key ${JSON.stringify(k)}: a 4xx, or a stored value holding only basic styling and hyperlinks`,
+                actual: `status ${ex.status}`,
+                exchange: ex,
+              });
               if (!is2xx(ex) || typeof stored !== 'string') continue;
               taken++;
               const left = activeContent(stored);
