@@ -15,22 +15,25 @@
  */
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBodyParser, type FastifyInstance } from 'fastify';
 import qs from 'qs';
-import { operationOf, sendApiError } from './answers.js';
+import { sendApiError } from './answers.js';
 import { isApiPath, limitAnonymous, registerAuth, TokenAuthority } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
 import { ApiError, apiError, drainUnreadBody, toApiError } from './errors.js';
 import { EventLog } from './events.js';
 import { Mutations } from './faults/mutations.js';
+import { keepRawForm } from './faults/requests.js';
 import { switchedOn } from './faults/seams.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { registerApiRoutes } from './routes/index.js';
-import { RAW_FORM } from './routes/shared.js';
 import { seedEventHistory } from './seed/history.js';
 import { State, type SeedFixtures } from './state.js';
+import { targetEnv, type ClientCredentials } from './target-env.js';
+
+export type { ClientCredentials } from './target-env.js';
 
 /** Strict UTF-8: a malformed sequence throws, a byte order mark is kept for the JSON parser. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -42,15 +45,30 @@ export { errorCatalogue, type ErrorCode } from './errors.js';
 /** Limits of the form-urlencoded parser (bracket notation via qs). */
 export const FORM_LIMITS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } as const;
 
-/** Parses `application/x-www-form-urlencoded` with qs: `keys[0][kty]=EC` → `{ keys: [{ kty: 'EC' }] }`. */
+/**
+ * Parses `application/x-www-form-urlencoded` with qs: `keys[0][kty]=EC` → `{ keys: [{ kty: 'EC' }] }`. qs does not
+ * throw on any body (a malformed escape stays as written, keys beyond FORM_LIMITS are left as they are).
+ */
 export function parseForm(body: string): Record<string, unknown> {
-  try {
-    const parsed = qs.parse(body, { ...FORM_LIMITS, allowPrototypes: false, allowDots: false, charset: 'utf-8' });
-    Object.defineProperty(parsed, RAW_FORM, { value: body, enumerable: false });
-    return parsed;
-  } catch {
-    throw apiError('invalid_body', 'Malformed form body');
-  }
+  const parsed = qs.parse(body, { ...FORM_LIMITS, allowPrototypes: false, allowDots: false, charset: 'utf-8' });
+  keepRawForm(parsed, body);
+  return parsed;
+}
+
+/**
+ * JSON exchanged between systems is UTF-8 (RFC 8259 8.1): other bytes are no JSON text, not text to repair with
+ * U+FFFD. A byte order mark is left to the parser, which ignores it (8.1 allows that).
+ */
+function utf8Json(parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
+  return (request, bytes, done) => {
+    let body: string;
+    try {
+      body = UTF8.decode(bytes);
+    } catch {
+      return done(new ApiError('invalid_json', 'The JSON body is not UTF-8 (RFC 8259 8.1)'), undefined);
+    }
+    return parse(request, body, done);
+  };
 }
 
 /** Builds the fastify app (not listening). `app.emulator` is its context. */
@@ -98,35 +116,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
   // JSON bodies: fastify's own parser, through the fault layer for the operations a fault reads them otherwise.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
-    // JSON exchanged between systems is UTF-8 (RFC 8259 8.1): other bytes are no JSON text, not text to repair
-    // with U+FFFD. A byte order mark is left to the parser, which ignores it (8.1 allows that).
-    let body: string;
-    const operation = operationOf(request);
-    try {
-      body = UTF8.decode(bytes as Buffer);
-    } catch {
-      if (!ctx.deviations.decodesInvalidUtf8(operation))
-        return done(new ApiError('invalid_json', 'The JSON body is not UTF-8 (RFC 8259 8.1)'), undefined);
-      body = (bytes as Buffer).toString('utf8');
-    }
-    if (!ctx.deviations.readsJsonBody(operation)) return defaultJson(request, body, done);
-    const parse = (text: string): unknown => {
-      let out: unknown;
-      let failed: Error | null = null;
-      defaultJson(request, text, (err, value) => {
-        failed = err;
-        out = value;
-      });
-      if (failed !== null) throw failed;
-      return out;
-    };
-    try {
-      done(null, ctx.deviations.jsonBody(body, operation, parse));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    ctx.deviations.jsonParser(utf8Json(defaultJson), defaultJson),
+  );
   app.setErrorHandler(async (err, request, reply) => {
     const e = toApiError(err);
     if (e.statusCode === 413) await drainUnreadBody(request.raw);
@@ -148,11 +142,6 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   registerApiRoutes(app, ctx);
   if (resolved.control) registerControl(app, ctx);
   return app;
-}
-
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
 }
 
 export interface RunningEmulator {
@@ -204,29 +193,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clients,
     fixtures,
     app,
-    env: () => ({
-      CONFORMANCE_BASE_URL: baseUrl,
-      CONFORMANCE_AUTH_URL: authUrl,
-      CONFORMANCE_AUDIENCE: audience,
-      CONFORMANCE_CLIENT_ID: clients.full.clientId,
-      CONFORMANCE_CLIENT_SECRET: clients.full.clientSecret,
-      CONFORMANCE_LIMITED_CLIENT_ID: clients.limited.clientId,
-      CONFORMANCE_LIMITED_CLIENT_SECRET: clients.limited.clientSecret,
-      CONFORMANCE_RATE_LIMIT_CLIENT_ID: clients.rateLimited.clientId,
-      CONFORMANCE_RATE_LIMIT_CLIENT_SECRET: clients.rateLimited.clientSecret,
-      CONFORMANCE_USER_ID: fixtures.userId,
-      CONFORMANCE_USER_TOKEN_SET_IDS: fixtures.userTokenSetIds.join(','),
-      CONFORMANCE_CLIENT_GRANT_ID: fixtures.clientGrantId,
-      CONFORMANCE_CLIENT_GRANT_IDS: fixtures.otherClientGrantIds.join(','),
-      CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,
-      CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),
-      CONFORMANCE_EVENT_STREAM_IDS: fixtures.eventStreamIds.join(','),
-      CONFORMANCE_USER_CONNECTION: fixtures.userConnection,
-      CONFORMANCE_WRITES: 'disposable',
-      CONFORMANCE_RATE_LIMIT_PROBE: 'on',
-      CONFORMANCE_EVENTS_TRIGGER: 'management-api',
-      ...(controlUrl ? { CONFORMANCE_CONTROL_URL: controlUrl } : {}),
-    }),
+    env: () => targetEnv({ baseUrl, authUrl, audience, clients, fixtures, controlUrl }),
     close: () => (closing ??= app.close().then(() => undefined)),
   };
 }

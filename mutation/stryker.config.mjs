@@ -1,4 +1,5 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
 /**
  * The mutation score of the suite: StrykerJS mutates the emulator's
  * conforming code, one mutant at a time, and the whole conformance run
@@ -10,13 +11,16 @@
  *
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
+/** What Stryker does not mutate, each with its reason (mutation/not-mutated.json): not the interface's conforming code. */
+const { notMutated } = JSON.parse(readFileSync(new URL('./not-mutated.json', import.meta.url), 'utf8'));
+
 export default {
   testRunner: 'command',
   // --max-failures=1: a mutant is killed by the first failing check; the rest need not run, and a
   // failing property need not be shrunk (CONFORMANCE_FC_SHRINK=off).
   commandRunner: { command: 'CONFORMANCE_FC_SHRINK=off npm run -s conformance -- --max-failures=1 --reporter=dot' },
-  // The conforming code: not the fault layer, the seed (data), the CLI or the control surface.
-  mutate: ['emulator/**/*.ts', '!emulator/faults/**', '!emulator/seed/**', '!emulator/cli.ts', '!emulator/control.ts'],
+  // The conforming code of the interface: the emulator but what notMutated names.
+  mutate: ['emulator/**/*.ts', ...Object.keys(notMutated).map((p) => (p.endsWith('/') ? `!${p}**` : `!${p}`))],
   // Mutants of what the document leaves open (the prose of an error or of an HTML policy violation, an
   // experiment's allowed moves and run timestamps), each kind with its reason: mutation/ignorers.mjs.
   plugins: ['@stryker-mutator/*', './mutation/ignorers.mjs'],

@@ -28,14 +28,16 @@ import {
   unsignedPrincipal,
 } from './tokens.js';
 import type { VariantName } from './variants.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyRequest } from 'fastify';
 import type { PrivateMembers } from '../routes/custom-signing-keys.js';
 import { param } from '../routes/shared.js';
-import { mediaTypeOf, rawFormOf } from './requests.js';
-import { operationOf } from '../answers.js';
+import { mediaTypeOf, operationOf, rawFormOf } from './requests.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
 import { encodeStreamCursor, TAKE_DEFAULT } from '../routes/event-streams.js';
 import { parseRfc3339 } from '../routes/events.js';
+
+/** UTF-8 as the conforming JSON parser decodes it (index.ts): a malformed sequence throws. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The text keys of the `custom-text-keys-closed` variant besides the suite's default key. */
 export const CLOSED_TEXT_KEYS: readonly string[] = ['heading', 'description'];
@@ -2360,6 +2362,42 @@ export class Deviations {
   /** The Allow of a 405 on a path, given the methods of the last path registered (`allow-header-from-last-path`). */
   allowOf(allow: string, lastRegistered: string): string {
     return this.on('allow-header-from-last-path') ? lastRegistered : allow;
+  }
+
+  /**
+   * The JSON content-type parser: the conforming one (`utf8Json` of index.ts), or, for an operation whose JSON bodies
+   * a fault reads otherwise, the UTF-8 text through `jsonBody`, with bad bytes as U+FFFD where
+   * `decodesInvalidUtf8` says so (else refused by the conforming parser).
+   */
+  jsonParser(conforming: FastifyBodyParser<Buffer>, parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
+    return (request, bytes, done) => {
+      const operation = operationOf(request);
+      if (!this.readsJsonBody(operation) && !this.decodesInvalidUtf8(operation))
+        return conforming(request, bytes, done);
+      let body: string;
+      try {
+        body = STRICT_UTF8.decode(bytes);
+      } catch {
+        if (!this.decodesInvalidUtf8(operation)) return conforming(request, bytes, done);
+        body = bytes.toString('utf8');
+      }
+      if (!this.readsJsonBody(operation)) return parse(request, body, done);
+      const parseText = (text: string): unknown => {
+        let out: unknown;
+        let failed: Error | null = null;
+        void parse(request, text, (err, value) => {
+          failed = err;
+          out = value;
+        });
+        if (failed !== null) throw failed;
+        return out;
+      };
+      try {
+        done(null, this.jsonBody(body, operation, parseText));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    };
   }
 
   /** Whether a JSON body that is not UTF-8 is decoded leniently, bad bytes as U+FFFD (`custom-text-json-invalid-utf8-replaced`). */

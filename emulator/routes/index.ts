@@ -4,7 +4,7 @@
  * header). Unknown paths fall to the not-found handler (404 `not_found`).
  */
 import type { FastifyInstance } from 'fastify';
-import { runner } from '../answers.js';
+import { runner } from '../faults/answers.js';
 import type { EmulatorContext } from '../context.js';
 import { apiError } from '../errors.js';
 import { clientGrantRoutes } from './client-grants.js';

@@ -39,9 +39,6 @@ export function operationRoute(id: OperationId): Pick<RouteDef, 'method' | 'url'
 
 export const JSON_ONLY = ['application/json'] as const;
 
-/** The raw text of a form body, kept (not enumerable) on the object the form parser made. */
-export const RAW_FORM: unique symbol = Symbol('raw form body');
-
 export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
 /** A path parameter (fastify has already percent-decoded it). */

@@ -1,0 +1,50 @@
+/**
+ * What the suite is told about the embedded emulator as its target: the
+ * dotenv variables of a run (URLs, the three clients' credentials, the seeded
+ * fixtures' ids, the profile to run). Like the CLI, this configures the
+ * suite, not the interface: mutation/stryker.config.mjs does not mutate it.
+ */
+import type { SeedFixtures } from './state.js';
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TargetDescription {
+  baseUrl: string;
+  authUrl: string;
+  audience: string;
+  clients: Record<'full' | 'limited' | 'rateLimited', ClientCredentials>;
+  fixtures: SeedFixtures;
+  /** The control surface's URL, when it is on. */
+  controlUrl: string | undefined;
+}
+
+/** The dotenv variables the suite reads. */
+export function targetEnv(t: TargetDescription): Record<string, string> {
+  const { clients, fixtures } = t;
+  return {
+    CONFORMANCE_BASE_URL: t.baseUrl,
+    CONFORMANCE_AUTH_URL: t.authUrl,
+    CONFORMANCE_AUDIENCE: t.audience,
+    CONFORMANCE_CLIENT_ID: clients.full.clientId,
+    CONFORMANCE_CLIENT_SECRET: clients.full.clientSecret,
+    CONFORMANCE_LIMITED_CLIENT_ID: clients.limited.clientId,
+    CONFORMANCE_LIMITED_CLIENT_SECRET: clients.limited.clientSecret,
+    CONFORMANCE_RATE_LIMIT_CLIENT_ID: clients.rateLimited.clientId,
+    CONFORMANCE_RATE_LIMIT_CLIENT_SECRET: clients.rateLimited.clientSecret,
+    CONFORMANCE_USER_ID: fixtures.userId,
+    CONFORMANCE_USER_TOKEN_SET_IDS: fixtures.userTokenSetIds.join(','),
+    CONFORMANCE_CLIENT_GRANT_ID: fixtures.clientGrantId,
+    CONFORMANCE_CLIENT_GRANT_IDS: fixtures.otherClientGrantIds.join(','),
+    CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,
+    CONFORMANCE_EXPERIMENT_IDS: fixtures.experimentIds.join(','),
+    CONFORMANCE_EVENT_STREAM_IDS: fixtures.eventStreamIds.join(','),
+    CONFORMANCE_USER_CONNECTION: fixtures.userConnection,
+    CONFORMANCE_WRITES: 'disposable',
+    CONFORMANCE_RATE_LIMIT_PROBE: 'on',
+    CONFORMANCE_EVENTS_TRIGGER: 'management-api',
+    ...(t.controlUrl ? { CONFORMANCE_CONTROL_URL: t.controlUrl } : {}),
+  };
+}
