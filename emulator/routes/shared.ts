@@ -41,10 +41,9 @@ export const JSON_ONLY = ['application/json'] as const;
 
 export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
-/** A path parameter (fastify has already percent-decoded it). */
+/** A path parameter of the route (fastify has already percent-decoded it; a route's own parameters are always there). */
 export function param(request: FastifyRequest, name: string): string {
-  const v = (request.params as Record<string, string | undefined>)[name];
-  return v ?? '';
+  return (request.params as Record<string, string>)[name]!;
 }
 
 /** Length in code points, as JSON Schema's maxLength counts. */
@@ -56,7 +55,7 @@ export function codePoints(s: string): number {
 
 /** A query parameter that may occur at most once; repeated → 400. */
 export function singleQuery(request: FastifyRequest, name: string): string | undefined {
-  const v = (request.query as Record<string, unknown> | undefined)?.[name];
+  const v = (request.query as Record<string, unknown>)[name];
   if (v === undefined) return undefined;
   if (typeof v !== 'string')
     throw apiError('invalid_query_string', `Query parameter ${name} must be given at most once`);
@@ -65,7 +64,7 @@ export function singleQuery(request: FastifyRequest, name: string): string | und
 
 /** A query parameter that may repeat (`?a=1&a=2`), as a list. */
 export function repeatedQuery(request: FastifyRequest, name: string): string[] {
-  const v = (request.query as Record<string, unknown> | undefined)?.[name];
+  const v = (request.query as Record<string, unknown>)[name];
   if (v === undefined) return [];
   return (Array.isArray(v) ? v : [v]).map(String);
 }
@@ -76,7 +75,6 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** Validates a request body against a schema of schemas/; 400 `invalid_body` with the reasons. */
 export function validateBody(name: SchemaName, body: unknown): void {
-  if (body === undefined) throw apiError('invalid_body', 'Payload validation error: a request body is required');
   const r = validate(name, body);
   if (!r.valid)
     throw apiError('invalid_body', `Payload validation error: ${formatErrors(r.errors).replace(/\n/g, '; ')}`);
