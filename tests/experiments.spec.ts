@@ -33,6 +33,7 @@ import {
   jsonSpellings,
   nearMemberNames,
   nearMisses,
+  lookAlikeIds,
   nearIds,
   nearMissSpellings,
   otherJsonTypes,
@@ -599,7 +600,7 @@ test.describe('experiment transitions @experiments @writes', () => {
         id.toUpperCase(),
         `${id}%00`,
         `${id}%2F..`,
-        ...lookAlikes(id),
+        ...lookAlikeIds(id, true).map((v) => v.raw),
       ].filter((v) => !config.experimentIds.includes(v));
       // Against the embedded emulator the look-alikes of the other experiments too (but the one the authentication
       // checks keep), so that every kind of character is tried: a look-alike folds onto the id it was made from.
@@ -609,7 +610,7 @@ test.describe('experiment transitions @experiments @writes', () => {
         ? config.experimentIds
             .slice(0, -1)
             .filter((x) => x !== id)
-            .flatMap(lookAlikes)
+            .flatMap((x) => lookAlikeIds(x, true).map((v) => v.raw))
             .filter((v) => !config.experimentIds.includes(v))
         : [];
       for (const [variant, statuses] of [
@@ -670,50 +671,6 @@ test.describe('experiment transitions @experiments @writes', () => {
     );
   });
 });
-
-/**
- * Ids an identifier folding look-alikes reads as `id` (Unicode TS 39 confusables, NFKC): each kind of
- * character of `id` that has an ASCII look-alike swapped for it once (0 and O, 1 l and I, 5 and S, 2 and Z,
- * 8 and B), and a letter swapped for its Cyrillic look-alike and for its fullwidth form (percent-encoded, RFC
- * 3986 2.1). Other ids, which no experiment is known by.
- */
-function lookAlikes(id: string): string[] {
-  const ascii: Record<string, string> = {
-    0: 'O',
-    O: '0',
-    o: '0',
-    1: 'l',
-    l: '1',
-    I: '1',
-    5: 'S',
-    S: '5',
-    2: 'Z',
-    Z: '2',
-    8: 'B',
-    B: '8',
-  };
-  const cyrillic: Record<string, string> = {
-    a: '\u0430',
-    e: '\u0435',
-    o: '\u043e',
-    p: '\u0440',
-    c: '\u0441',
-    x: '\u0445',
-  };
-  const out: string[] = [];
-  const swapped = (i: number, by: string) => `${id.slice(0, i)}${encodeURIComponent(by)}${id.slice(i + 1)}`;
-  for (const c of new Set(id)) {
-    const i = id.lastIndexOf(c);
-    if (ascii[c] !== undefined) out.push(swapped(i, ascii[c]));
-  }
-  const lastWhere = (ok: (c: string) => boolean) =>
-    [...id].map((c, i) => (ok(c) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-  const letter = lastWhere((c) => cyrillic[c] !== undefined);
-  if (letter >= 0) out.push(swapped(letter, cyrillic[id[letter]!]!));
-  const last = lastWhere((c) => /[A-Za-z0-9]/.test(c));
-  if (last >= 0) out.push(swapped(last, String.fromCodePoint(id.codePointAt(last)! + 0xfee0)));
-  return out;
-}
 
 // The last experiment id is reserved for the authentication checks. A probe asks for paused; against the embedded
 // emulator, where that is not taken, for active too: between them a move the experiment's status allows (from draft,

@@ -2400,6 +2400,16 @@ export class Deviations {
     };
   }
 
+  /**
+   * The id of the stored event stream a path id names: the id itself, or, under `event-stream-ids-crockford`, the
+   * stream whose id reads the same once O is read as 0 and I, L as 1.
+   */
+  eventStreamIdOf(id: string, streams: readonly { id: string }[]): string {
+    if (!this.on('event-stream-ids-crockford')) return id;
+    const read = (s: string) => s.replace(/[Oo]/g, '0').replace(/[IiLl]/g, '1');
+    return streams.find((s) => read(s.id) === read(id))?.id ?? id;
+  }
+
   /** Whether a JSON body that is not UTF-8 is decoded leniently, bad bytes as U+FFFD (`custom-text-json-invalid-utf8-replaced`). */
   decodesInvalidUtf8(operation: OperationId | undefined): boolean {
     return this.on('custom-text-json-invalid-utf8-replaced') && operation === 'custom-text.put';

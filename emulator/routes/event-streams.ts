@@ -50,7 +50,7 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
         const id = param(request, 'id');
         if (codePoints(id) !== EVENT_STREAM_ID_LENGTH)
           throw apiError('invalid_uri', `Path parameter id must be exactly ${EVENT_STREAM_ID_LENGTH} characters`);
-        const i = ctx.state.eventStreamIndexOf(id);
+        const i = ctx.state.eventStreamIndexOf(ctx.deviations.eventStreamIdOf(id, ctx.state.eventStreams));
         if (i === undefined) throw apiError('inexistent_event_stream');
         return ctx.state.eventStreams[i];
       },

@@ -1029,6 +1029,7 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     },
     ...traversalIds(id),
     ...wildcardIds(id),
+    ...lookAlikeIds(id),
     ...overlongIds(id),
     ...spacedIds(id),
     ...INVALID_UTF8_ENDINGS.map((e) => ({
@@ -1045,6 +1046,65 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
       decoded: `${id}${e.raw}`,
     })),
   ].filter((v) => v.decoded !== id);
+}
+
+/**
+ * Ids an identifier folding look-alikes reads as `id` (Unicode TS 39 confusables, NFKC): each kind of
+ * character of `id` that has an ASCII look-alike swapped for it once (0 and O, 1 l and I, 5 and S, 2 and Z,
+ * 8 and B), and a letter swapped for its Cyrillic look-alike and for its fullwidth form (percent-encoded, RFC
+ * 3986 2.1). Other ids (RFC 3986: another path), which no resource is known by unless it is one of them.
+ * Crockford's base32 (the alphabet of ULIDs, 26 characters like an event stream's id) decodes O as 0 and I, L
+ * as 1, so a server of such ids may read those swaps as the same id: they are left out unless `crockfordToo`
+ * (an id whose pattern holds none of 0, O, I, l, as an experiment's, cannot be such an id).
+ */
+export function lookAlikeIds(id: string, crockfordToo = false): Array<{ what: string; raw: string; decoded: string }> {
+  const ascii: Record<string, string> = {
+    0: 'O',
+    O: '0',
+    o: '0',
+    1: 'l',
+    l: '1',
+    I: '1',
+    5: 'S',
+    S: '5',
+    2: 'Z',
+    Z: '2',
+    8: 'B',
+    B: '8',
+  };
+  const cyrillic: Record<string, string> = {
+    a: '\u0430',
+    e: '\u0435',
+    o: '\u043e',
+    p: '\u0440',
+    c: '\u0441',
+    x: '\u0445',
+  };
+  const out: Array<{ what: string; raw: string; decoded: string }> = [];
+  const swapped = (what: string, i: number, by: string) =>
+    out.push({
+      what,
+      raw: `${encodeURIComponent(id.slice(0, i))}${encodeURIComponent(by)}${encodeURIComponent(id.slice(i + 1))}`,
+      decoded: `${id.slice(0, i)}${by}${id.slice(i + 1)}`,
+    });
+  const crockford = (a: string, b: string) => /^[0Oo]{2}$/.test(a + b) || /^[1IiLl]{2}$/.test(a + b);
+  for (const c of new Set(id)) {
+    const i = id.lastIndexOf(c);
+    if (ascii[c] !== undefined && (crockfordToo || !crockford(c, ascii[c])))
+      swapped(`${c} swapped for its look-alike ${ascii[c]}`, i, ascii[c]);
+  }
+  const lastWhere = (ok: (c: string) => boolean) =>
+    [...id].map((c, i) => (ok(c) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  const letter = lastWhere((c) => cyrillic[c] !== undefined);
+  if (letter >= 0) swapped(`${id[letter]} swapped for its Cyrillic look-alike`, letter, cyrillic[id[letter]!]!);
+  const last = lastWhere((c) => /[A-Za-z0-9]/.test(c));
+  if (last >= 0)
+    swapped(
+      `${id[last]} in its fullwidth form (NFKC folds it back)`,
+      last,
+      String.fromCodePoint(id.codePointAt(last)! + 0xfee0),
+    );
+  return out;
 }
 
 /**
