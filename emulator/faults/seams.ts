@@ -1563,8 +1563,9 @@ export class Deviations {
     return this.on('heartbeat-offset-last-delivered') ? (lastDelivered ?? '') : offset;
   }
 
-  /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR). */
+  /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR; `sse-cr-line-ends`: CR). */
   sseWire(message: string): string {
+    if (this.on('sse-cr-line-ends')) return message.replace(/\n/g, '\r');
     // A doubled newline after the event field: the blank line dispatches (and drops) a block without data.
     if (this.on('sse-event-field-double-newline')) return message.replace(/^event: ([^\n]*)\n/, 'event: $1\n\n');
     // A header-style template for event messages: "Event: <type>".

@@ -296,15 +296,31 @@ async function subscribeOnce(
   });
   void (async () => {
     const decoder = new TextDecoder();
+    const lf = lineEndsAsLf();
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        parser.feed(lf(decoder.decode(chunk, { stream: true })));
       conn.finish();
     } catch (e) {
       conn.finish(conn.signal.aborted ? undefined : (e as Error));
     }
   })();
   return conn;
+}
+
+/**
+ * The stream's text with every line end as LF (HTML, Server-sent events, 9.2.5: end-of-line = ( cr lf / cr /
+ * lf )), chunk by chunk. A CR that ends a chunk ends its line at once, and an LF opening the next chunk is
+ * taken as the rest of that CRLF: the parser, which holds a trailing CR back until it sees what follows, would
+ * otherwise keep a message ended by CR alone until the next chunk, however long the server waits to send one.
+ */
+export function lineEndsAsLf(): (chunk: string) => string {
+  let afterCr = false;
+  return (chunk) => {
+    const text = afterCr && chunk.startsWith('\n') ? chunk.slice(1) : chunk;
+    afterCr = text.endsWith('\r');
+    return text.replace(/\r\n?/g, '\n');
+  };
 }
 
 /** At most `max` bytes of a body, read for at most `timeoutMs`. */
