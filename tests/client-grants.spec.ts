@@ -15,6 +15,7 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 import { caseVariants, equivalentSegments, nearIds } from '../harness/vocabulary/partitions.ts';
+import { sameJson } from '../harness/vocabulary/json.ts';
 
 const path = (id: string) => pathOf('client-grants.get', { id });
 
@@ -104,7 +105,7 @@ test.describe('client grant by id @client-grants', () => {
         });
       }
       if (b)
-        must(twice.clientGrantsGetSameGrant, JSON.stringify(a.json) === JSON.stringify(b.json), {
+        must(twice.clientGrantsGetSameGrant, sameJson(a.json, b.json), {
           expected: 'the same grant twice',
           actual: `${a.text.slice(0, 150)} then ${b.text.slice(0, 150)}`,
           exchange: b,

@@ -28,6 +28,7 @@ import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { decodeJwt } from '../harness/vocabulary/jwt.ts';
 import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
+import { sameJson } from '../harness/vocabulary/json.ts';
 import {
   escapedJson,
   jsonSpellings,
@@ -88,9 +89,6 @@ const byKid = (json: unknown) =>
       ?.filter((k) => k && typeof k === 'object')
       .map((k) => [String(k.kid), k]) ?? [],
   );
-
-/** Two JSON values are the same: the same JSON type and value. */
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Each key sent, as sent: one answered key for each key sent, holding every

@@ -21,6 +21,7 @@ import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 import { caseVariants, equivalentSegments, integerQueryOutside, nearIds } from '../harness/vocabulary/partitions.ts';
+import { canonicalJson, sameJson } from '../harness/vocabulary/json.ts';
 
 const LIST = pathOf('event-streams.list');
 const one = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
@@ -288,8 +289,8 @@ test.describe('event streams @event-streams', () => {
       // The pages such a walk needs, and two more: a walk past them does not end.
       const bound = Math.ceil(big.ids.length / (firstOnly ? 50 : (take ?? 50))) + 2 + (firstOnly ? 1 : 0);
       const other = await walk(api, take, firstOnly, Math.max(MAX_PAGES, bound), config);
-      const a = big.streams.map((x) => JSON.stringify(x));
-      const b = other.streams.map((x) => JSON.stringify(x));
+      const a = big.streams.map(canonicalJson);
+      const b = other.streams.map(canonicalJson);
       const at = a.findIndex((x, i) => x !== b[i]);
       const how = `take=${take ?? '(absent)'}${firstOnly ? ' on the first page, then next alone' : ''}`;
       must(terminates.eventStreamsListNextNoGap, a.length === b.length && at === -1, {
@@ -343,7 +344,7 @@ test.describe('event streams @event-streams', () => {
           actual: `not listed (ids listed: ${[...listed.keys()].slice(0, 10).join(', ') || 'none'})`,
           exchange: last,
         });
-        must(held.eventStreamsGetSameStream, JSON.stringify(ex.json) === JSON.stringify(listed.get(id)), {
+        must(held.eventStreamsGetSameStream, sameJson(ex.json, listed.get(id)), {
           expected: `GET /event-streams/${id} answers the stream as the listing shows it`,
           actual: ex.text.slice(0, 200),
           exchange: ex,
@@ -378,8 +379,7 @@ test.describe('event streams @event-streams', () => {
         const spellings = equivalentSegments(listed.id!);
         const n = spellings.length;
         const spelt = i % (n + 1) === 0 ? undefined : spellings[n - (i % (n + 1))];
-        const asEntry = (ex: Exchange) =>
-          ex.status >= 200 && ex.status < 300 && JSON.stringify(ex.json) === JSON.stringify(listed);
+        const asEntry = (ex: Exchange) => ex.status >= 200 && ex.status < 300 && sameJson(ex.json, listed);
         let ex: Exchange | undefined;
         if (spelt) {
           const byEquivalent = await api.get(`${LIST}/${spelt.raw}`);
@@ -398,7 +398,7 @@ test.describe('event streams @event-streams', () => {
         }
         ex ??= await api.get(one(listed.id!));
         mustSucceed(asListed.eventStreamsGetSuccess, ex);
-        must(asListed.eventStreamsGetSameStream, JSON.stringify(ex.json) === JSON.stringify(listed), {
+        must(asListed.eventStreamsGetSameStream, sameJson(ex.json, listed), {
           expected: `stream ${listed.id} as the listing showed it: ${JSON.stringify(listed).slice(0, 200)}`,
           actual: ex.text.slice(0, 200),
           exchange: ex,

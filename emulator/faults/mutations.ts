@@ -1623,6 +1623,12 @@ const answerMutations: readonly AnswerMutation[] = [
       };
     },
   },
+  // The members of a stream fetched by id in the reverse order of the listing's (RFC 8259 4: unordered).
+  {
+    by: 'event-stream-members-reordered',
+    on: ['event-streams.get'],
+    reshape: (a) => body(a, (b) => Object.fromEntries(Object.entries(b as Record<string, Json>).reverse())),
+  },
   {
     by: 'extra-members',
     on: 'every',

@@ -179,6 +179,11 @@ export const variants = [
       'Every line of the events stream ends in CR alone, each message written on its own (HTML, Server-sent events, 9.2.5: end-of-line = ( cr lf / cr / lf )).',
   },
   {
+    name: 'event-stream-members-reordered',
+    differs:
+      'An event stream fetched by id has its members in the reverse order of the listing\'s (RFC 8259 4: "An object is an unordered collection of zero or more name/value pairs").',
+  },
+  {
     name: 'event-stream-ids-crockford',
     differs:
       "An event stream's id is read as Crockford's base32 reads it (the alphabet of ULIDs, 26 characters as the document's ids): O as 0, I and L as 1, so a path id that differs from a stream's only there names that stream (RFC 3986 leaves what a path names to the server; the document shows no alphabet for the id).",
