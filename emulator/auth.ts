@@ -541,6 +541,7 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
         bearer,
         request.headers['last-event-id'],
         request.url,
+        { ip: request.ip, method: request.method, forwardedFor: request.headers['x-forwarded-for'] },
       )
     )
       return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));

@@ -46,6 +46,7 @@ import { round27 } from './blind/round-27.ts';
 import { round28 } from './blind/round-28.ts';
 import { round29 } from './blind/round-29.ts';
 import { round30 } from './blind/round-30.ts';
+import { round31 } from './blind/round-31.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -826,6 +827,7 @@ export const faults = [
   ...round28,
   ...round29,
   ...round30,
+  ...round31,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

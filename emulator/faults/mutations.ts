@@ -425,7 +425,229 @@ const yamlScalar = (v: unknown): unknown => {
 const asciiJsonByCodePoint = (value: unknown): string =>
   JSON.stringify(value).replace(/[^\u0000-\u007f]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
+/** A date-time written with yyyy-MM-DD: the day of the year where the day of the month was meant (`token-set-dates-day-of-year-pattern`). */
+const dayOfYearStamp = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return v;
+  const y = d.getUTCFullYear();
+  const doy = Math.floor((Date.UTC(y, d.getUTCMonth(), d.getUTCDate()) - Date.UTC(y, 0, 1)) / 86_400_000) + 1;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${y}-${two(d.getUTCMonth() + 1)}-${two(doy)}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:` +
+    `${two(d.getUTCSeconds())}.${String(d.getUTCMilliseconds()).padStart(3, '0')}Z`
+  );
+};
+/** The flags of a [Flags] enum of key operations (`keys-key-ops-flags-integer`). */
+const KEY_OPS_FLAGS: Readonly<Record<string, number>> = {
+  sign: 1,
+  verify: 2,
+  encrypt: 4,
+  decrypt: 8,
+  wrapKey: 16,
+  unwrapKey: 32,
+  deriveKey: 64,
+  deriveBits: 128,
+};
+/** The grant flags a CHAR(1) 'Y'/'N' column holds (`client-grant-booleans-char1-yn`). */
+const GRANT_FLAGS: readonly string[] = ['is_system', 'allow_any_organization', 'allow_all_scopes'];
+/** The kid of a bearer JWT's protected header: undefined when it decodes without one, null when it is no JWT (`unknown-kid-401-no-challenge`). */
+const bearerKid = (request: FastifyRequest): string | undefined | null => {
+  const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')?.[1];
+  const header = token?.split('.')[0];
+  if (header === undefined || header === '') return null;
+  try {
+    const h = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as unknown;
+    if (!isPlainObject(h)) return null;
+    return typeof h['kid'] === 'string' ? h['kid'] : undefined;
+  } catch {
+    return null;
+  }
+};
+/** XML special characters escaped (`custom-text-400-problem-xml`). */
+const xmlEscaped = (v: string): string =>
+  v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+/** The URL members of a connection's options and oidc_metadata (`connection-created-endpoints-go-url-struct`). */
+const OPTION_URLS: readonly string[] = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'userinfo_endpoint',
+  'jwks_uri',
+  'issuer',
+  'discovery_url',
+  'icon_url',
+];
+const OIDC_METADATA_URLS: readonly string[] = [
+  'authorization_endpoint',
+  'issuer',
+  'jwks_uri',
+  'end_session_endpoint',
+  'op_policy_uri',
+  'op_tos_uri',
+  'registration_endpoint',
+  'service_documentation',
+  'token_endpoint',
+  'userinfo_endpoint',
+];
+/** A URL as Go's json.Marshal writes a url.URL, which has no MarshalJSON (`connection-created-endpoints-go-url-struct`). */
+const goUrl = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return v;
+  }
+  return {
+    Scheme: u.protocol.replace(/:$/, ''),
+    Opaque: '',
+    User: null,
+    Host: u.host,
+    Path: decodeURIComponent(u.pathname),
+    RawPath: '',
+    OmitHost: false,
+    ForceQuery: false,
+    RawQuery: u.search.replace(/^\?/, ''),
+    Fragment: decodeURIComponent(u.hash.replace(/^#/, '')),
+    RawFragment: '',
+  };
+};
+/** Each URL member of an object written as a Go url.URL. */
+const goUrls = (o: unknown, members: readonly string[]): unknown =>
+  isPlainObject(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, members.includes(k) ? goUrl(v) : v])) : o;
+/** The hosts hyperlinks may point to (`custom-text-link-domain-allowlist`). */
+const TENANT_LINK_DOMAIN = 'conformance.test';
+/** Whether a value links to a host outside the tenant's domains (`custom-text-link-domain-allowlist`). */
+const linksOutsideTenant = (value: string): boolean => {
+  for (const m of value.matchAll(/\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
+    const href = (m[1] ?? m[2] ?? m[3] ?? '').trim();
+    if (!/^https?:/i.test(href)) continue;
+    let host: string;
+    try {
+      host = new URL(href).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    if (host !== TENANT_LINK_DOMAIN && !host.endsWith(`.${TENANT_LINK_DOMAIN}`)) return true;
+  }
+  return false;
+};
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 31
+  {
+    by: 'unknown-kid-401-no-challenge',
+    on: 'every',
+    answers: 'errors',
+    // The JWKS client's SigningKeyNotFoundError mapped to 401 by a branch that sets no header.
+    when: (a, q) => {
+      if (q.operation === undefined || q.operation === 'oauth.token' || a.status !== 401 || !is('invalid_token')(a))
+        return false;
+      const kid = bearerKid(q.request);
+      return kid !== null && kid !== q.request.server.emulator.auth.kid;
+    },
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'token-sets-user-id-nfkc-folded',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The id NFKC-normalised before the lookup.
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      const folded = id.normalize('NFKC');
+      return is('inexistent_user')(a) && folded !== id && q.state.users.has(folded);
+    },
+    reshape: (_a, q) => {
+      const now = Date.now();
+      const sets = q.state.tokenSets.get(param(q.request, 'id').normalize('NFKC')) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now));
+    },
+  },
+  {
+    by: 'token-set-dates-day-of-year-pattern',
+    on: ['token-sets.list'],
+    // yyyy-MM-DD: DD is the day of the year.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) =>
+      items(a, (t) =>
+        Object.fromEntries(Object.entries(t).map(([k, v]) => [k, TOKEN_SET_DATES.includes(k) ? dayOfYearStamp(v) : v])),
+      ),
+  },
+  {
+    by: 'transition-proto3-default-enum-omitted',
+    on: ['experiments.transition'],
+    // protojson leaves out an enum at its zero value (PERCENTAGE).
+    when: (a) => isPlainObject(a.body) && a.body['allocation_strategy'] === 'percentage',
+    reshape: (a) =>
+      body(a, (e) => {
+        const { allocation_strategy: _zero, ...rest } = e;
+        return rest;
+      }),
+  },
+  {
+    by: 'transition-answered-303-see-other',
+    on: ['experiments.transition'],
+    // Post/Redirect/Get: the move made, the experiment left to a GET.
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    reshape: (a) => ({
+      status: 303,
+      headers: {
+        ...a.headers,
+        location: `/api/v2/experimentation/experiments/${encodeURIComponent(String((a.body as Json)['id']))}`,
+      },
+      body: undefined,
+    }),
+  },
+  {
+    by: 'client-grant-booleans-char1-yn',
+    on: ['client-grants.get'],
+    // CHAR(1) flag columns answered as read.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      body(a, (g) =>
+        Object.fromEntries(
+          Object.entries(g).map(([k, v]) => [
+            k,
+            GRANT_FLAGS.includes(k) && typeof v === 'boolean' ? (v ? 'Y' : 'N') : v,
+          ]),
+        ),
+      ),
+  },
+  {
+    by: 'keys-key-ops-flags-integer',
+    on: ['custom-signing-keys.put'],
+    // A [Flags] enum serialised as its number.
+    when: (a) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['keys']) &&
+      a.body['keys'].some((k) => isPlainObject(k) && Array.isArray(k['key_ops'])),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as unknown[]).map((k) =>
+          isPlainObject(k) && Array.isArray(k['key_ops'])
+            ? { ...k, key_ops: k['key_ops'].reduce((n: number, op) => n | (KEY_OPS_FLAGS[String(op)] ?? 0), 0) }
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'custom-text-400-problem-xml',
+    on: ['custom-text.put'],
+    answers: 'errors',
+    // The problem-details writer picks its first formatter (XML) unless Accept names JSON.
+    when: (a, q) => a.status === 400 && !/application\/(?:[\w.+-]*\+)?json/i.test(q.request.headers.accept ?? ''),
+    reshape: (a) => {
+      const e = a.body as Partial<ErrorBody>;
+      const xml =
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        '<problem xmlns="urn:ietf:rfc:7807">' +
+        `<type>about:blank</type><title>${xmlEscaped(String(e.error ?? 'Bad Request'))}</title>` +
+        `<status>${a.status}</status><detail>${xmlEscaped(String(e.message ?? ''))}</detail></problem>`;
+      return { ...a, headers: { ...a.headers, 'content-type': 'application/problem+xml; charset=utf-8' }, body: xml };
+    },
+  },
   // blind round 30
   {
     by: 'token-empty-scope-reduce-500',
@@ -3761,6 +3983,29 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 31
+  {
+    by: 'connection-created-endpoints-go-url-struct',
+    frames: ['message'],
+    // *url.URL members marshalled by encoding/json as structs.
+    when: (f) => isConnectionCreated(f),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const options = e.data.object['options'];
+        if (!isPlainObject(options)) return;
+        const out = goUrls(options, OPTION_URLS) as Json;
+        if (isPlainObject(out['oidc_metadata']))
+          out['oidc_metadata'] = goUrls(out['oidc_metadata'], OIDC_METADATA_URLS);
+        e.data.object['options'] = out;
+      }),
+  },
+  {
+    by: 'archived-events-offset-null',
+    frames: ['message'],
+    // The archive table has no offset column.
+    when: (_f, at) => at.logged !== undefined && at.history,
+    reshape: (f) => ({ ...f, data: { ...(f.data as Json), offset: null } }),
+  },
   // blind round 30
   {
     by: 'envelope-large-object-claim-check',
@@ -4359,6 +4604,29 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 31
+  {
+    by: 'token-json-null-body-500',
+    on: 'oauth.token',
+    // const { grant_type, ... } = req.body, with a body that is null.
+    when: (r) => r.body === null,
+    error: () =>
+      new OAuthError(500, 'server_error', "Cannot destructure property 'grant_type' of 'req.body' as it is null."),
+  },
+  {
+    by: 'event-stream-short-id-decoder-500',
+    on: 'event-streams.get',
+    // Only the upper bound checked; a shorter id read by index in the base62 decoder.
+    when: (r) => codePoints(param(r, 'id')) < EVENT_STREAM_ID_LENGTH,
+    error: (r) => apiError('internal_error', `String index out of range: ${codePoints(param(r, 'id'))}`),
+  },
+  {
+    by: 'custom-text-link-domain-allowlist',
+    on: 'custom-text.put',
+    // Hyperlinks allowed to the tenant's own domains only.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && linksOutsideTenant(v)),
+    error: () => apiError('invalid_body', 'Value holds a link to a domain that is not allowed'),
+  },
   // blind round 29
   {
     by: 'take-0-page-count-division-500',

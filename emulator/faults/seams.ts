@@ -13,7 +13,8 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
 import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
 import { OAuthError, TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
-import { encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
+import { decodeOffset, encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
+import { apiError } from '../errors.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus, Jwk } from '../state.js';
@@ -29,7 +30,7 @@ import {
 } from './tokens.js';
 import type { VariantName } from './variants.js';
 import type { FastifyBodyParser, FastifyRequest } from 'fastify';
-import type { PrivateMembers } from '../routes/custom-signing-keys.js';
+import { PRIVATE_MEMBERS, type PrivateMembers } from '../routes/custom-signing-keys.js';
 import { param } from '../routes/shared.js';
 import { mediaTypeOf, operationOf, rawFormOf } from './requests.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
@@ -220,6 +221,7 @@ export class Deviations {
       'rate-limit-reset-go-duration',
       'rate-limit-reset-locale-grouped',
       'rate-limit-remaining-unsigned-wrap',
+      'rate-limit-429-ietf-draft-header-names',
     ] as const;
     this.reshapesRateHeaders = rateHeaders.some(this.on);
   }
@@ -273,6 +275,14 @@ export class Deviations {
     size: number,
     cursor: number | undefined,
   ): { page: T[]; more: boolean } {
+    // blind round 31: the cursor route keeps the take+1 probe row (`event-streams-cursor-page-keeps-probe-row`).
+    if (this.on('event-streams-cursor-page-keeps-probe-row') && cursor !== undefined) {
+      const rows = all.slice(start, start + size + 1);
+      return { page: rows, more: rows.length > size };
+    }
+    // blind round 31: a short page after a cursor read as the last take streams (`event-streams-last-page-filled-backwards`).
+    if (this.on('event-streams-last-page-filled-backwards') && cursor !== undefined && start + size > all.length)
+      return { page: all.slice(Math.max(0, all.length - size)), more: false };
     if (this.on('keyset-cursor-id-order') && cursor !== undefined && all[cursor] !== undefined) {
       // WHERE id > :cursor_id ORDER BY created_at: a keyset on a key the list is not ordered by.
       const after = all.filter((s) => s.id > all[cursor]!.id);
@@ -332,6 +342,8 @@ export class Deviations {
   /** The private members (d, p, q, ..., k) the custom signing key at `index` of a PUT is refused for holding. */
   privateKeyMembers(index: number, members: readonly string[], form = false, kty?: unknown): readonly string[] {
     if (this.on('keys-private-members-stored')) return [];
+    // blind round 31: private members stripped when stored instead of refused (`keys-answer-echoes-request-private-members`).
+    if (this.on('keys-answer-echoes-request-private-members')) return [];
     if (this.on('keys-private-check-skips-okp') && kty === 'OKP') return [];
     if (this.on('keys-private-check-rsa-only') && kty !== 'RSA') return [];
     if (this.on('keys-private-check-json-only') && form) return [];
@@ -349,7 +361,19 @@ export class Deviations {
     token: string | undefined,
     lastEventId?: string | string[],
     url = '',
+    peer?: { ip: string; method: string; forwardedFor: string | string[] | undefined },
   ): boolean {
+    // blind round 31: GETs from loopback or private addresses taken for internal health checks (`loopback-get-trusted-without-token`).
+    if (
+      header === undefined &&
+      this.on('loopback-get-trusted-without-token') &&
+      operation !== undefined &&
+      peer !== undefined &&
+      peer.method === 'GET' &&
+      peer.forwardedFor === undefined &&
+      PRIVATE_ADDRESS.test(peer.ip)
+    )
+      return true;
     // Protected routes matched by their exact templates: a trailing slash, which the router ignores, skips the check.
     if (
       header === undefined &&
@@ -553,6 +577,14 @@ export class Deviations {
     operation: OperationId | undefined,
     scopes: readonly string[] | undefined,
   ): { scopes: readonly string[]; all: boolean } | undefined {
+    // blind round 31: the read preset's scopes concatenated by deepmerge (`get-route-preset-scopes-concatenated`).
+    if (
+      this.on('get-route-preset-scopes-concatenated') &&
+      scopes !== undefined &&
+      operation !== undefined &&
+      PRESET_ROUTED.includes(operation)
+    )
+      return { scopes: [...STATS_PRESET_SCOPES, ...scopes], all: false };
     // Scopes looked up by path, not method: the PUT takes those of GET and DELETE on the same path too.
     if (this.on('keys-scope-by-path-not-method') && operation === 'custom-signing-keys.put' && scopes !== undefined)
       return { scopes: [...scopes, 'read:custom_signing_keys', 'delete:custom_signing_keys'], all: false };
@@ -834,6 +866,13 @@ export class Deviations {
   ): RateLimitHeaders | undefined {
     if (!this.reshapesRateHeaders) return headers;
     if (this.on('rate-limit-on-429-only') && d.allowed) return undefined;
+    // blind round 31: the gateway's limiter refuses with the IETF draft's names (`rate-limit-429-ietf-draft-header-names`).
+    if (this.on('rate-limit-429-ietf-draft-header-names') && !d.allowed)
+      return {
+        'ratelimit-limit': d.limit,
+        'ratelimit-remaining': d.remaining,
+        'ratelimit-reset': Math.max(0, Math.ceil((d.endsAtMs - Date.now()) / 1000)),
+      };
     const out = { ...headers };
     if (this.on('rate-limit-429-limit-remaining-swapped') && !d.allowed) {
       out['x-ratelimit-limit'] = d.remaining;
@@ -1035,6 +1074,14 @@ export class Deviations {
       return copy;
     }
     if (this.on('custom-text-answers-previous-map') && operation === 'custom-text.put') return previous;
+    // blind round 31: the answer built from the request's keys, not the stored ones (`keys-answer-echoes-request-private-members`).
+    if (
+      this.on('keys-answer-echoes-request-private-members') &&
+      operation === 'custom-signing-keys.put' &&
+      isMap(request.body) &&
+      Array.isArray(request.body['keys'])
+    )
+      return structuredClone(request.body['keys']) as T;
     if (this.on('keys-answer-previous-set') && operation === 'custom-signing-keys.put') return previous;
     if (this.on('custom-text-answer-only-changed-keys') && operation === 'custom-text.put')
       return changedEntries(written as Record<string, unknown>, previous as Record<string, unknown>) as T;
@@ -1046,6 +1093,11 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 31: the private members stripped from the keys stored (`keys-answer-echoes-request-private-members`).
+    if (this.on('keys-answer-echoes-request-private-members') && operation === 'custom-signing-keys.put')
+      return (sent as Array<Record<string, unknown>>).map((k) =>
+        Object.fromEntries(Object.entries(k).filter(([m]) => !(PRIVATE_MEMBERS as readonly string[]).includes(m))),
+      );
     // blind round 29: every kid overwritten with the key's RFC 7638 thumbprint (`keys-kid-replaced-by-thumbprint`).
     if (this.on('keys-kid-replaced-by-thumbprint') && operation === 'custom-signing-keys.put')
       return (sent as Array<Record<string, unknown>>).map((k) => ({ ...k, kid: jwkThumbprint(k) }));
@@ -1159,6 +1211,11 @@ export class Deviations {
   }
 
   formTextValues(body: unknown, form: boolean): unknown {
+    // blind round 31: names and values decoded with decodeURI: reserved escapes kept (`custom-text-form-decodeuri-reserved-kept`).
+    if (this.on('custom-text-form-decodeuri-reserved-kept') && form) {
+      const raw = rawFormOf(body);
+      if (raw !== undefined) return decodeUriForm(raw);
+    }
     // Nested objects flattened to dotted keys before anything is checked (JSON and form bodies alike).
     if (this.on('custom-text-nested-object-flattened') && isMap(body)) return flattenedDotted(body);
     if (this.on('custom-text-form-dots-nested') && form && isMap(body)) {
@@ -1291,6 +1348,9 @@ export class Deviations {
 
   /** Whether a language or page outside the documented ones is accepted in the custom text path. */
   acceptsCustomTextPath(part: 'language' | 'page', value = '', allowed: readonly string[] = []): boolean {
+    // blind round 31: the tenant's enabled Universal Login languages (`custom-text-language-tenant-enabled-list`).
+    if (part === 'language' && this.on('custom-text-language-tenant-enabled-list'))
+      return TENANT_LANGUAGES.includes(value);
     // Languages matched by their primary subtag: en-US, en_GB pass as en.
     if (part === 'language' && this.on('custom-text-language-region-accepted'))
       return allowed.some((l) => new RegExp(`^${l}[-_][A-Za-z0-9]+$`, 'i').test(value));
@@ -1557,6 +1617,11 @@ export class Deviations {
   /** The position a heartbeat carries, given the current one and the one the stream connected at. */
   /** The offset a heartbeat carries (`heartbeat-offset-last-delivered`: the stream's last delivered event's, '' before one). */
   heartbeatOffset(offset: string, lastDelivered: string | undefined, resumedFrom?: string, liveDelivered = 0): string {
+    // blind round 31: the consumer group's offset, auto-committed every ten events (`heartbeat-offset-committed-every-10`).
+    if (this.on('heartbeat-offset-committed-every-10')) {
+      const seq = decodeOffset(offset);
+      if (seq !== undefined) return encodeOffset(seq - (seq % COMMIT_BATCH));
+    }
     // blind round 30: the stream's position starts at its from cursor and moves on live events only (`heartbeat-position-not-advanced-by-replay`).
     if (this.on('heartbeat-position-not-advanced-by-replay') && resumedFrom !== undefined && liveDelivered === 0)
       return resumedFrom;
@@ -1734,6 +1799,12 @@ export class Deviations {
 
   /** The events a from_timestamp start replays, `start` being epoch ms. */
   timestampBacklog(log: EventLog, start: number): LoggedEvent[] {
+    // blind round 31: the cursors' retention check applied to timestamps (`from-timestamp-before-retention-refused`).
+    if (this.on('from-timestamp-before-retention-refused')) {
+      const oldest = log.after(0)[0];
+      if (oldest !== undefined && start < oldest.timeMs)
+        throw apiError('invalid_query_string', 'from_timestamp is older than the events this stream keeps');
+    }
     // blind round 29: time >= from_timestamp compared as text (`from-timestamp-compared-as-string`).
     if (this.on('from-timestamp-compared-as-string') && this.timestampText !== undefined) {
       const text = this.timestampText;
@@ -2230,6 +2301,15 @@ export class Deviations {
 
   /** The request URL routed (`api-version-segment-ignored`: any /api/v<n> read as /api/v2). */
   routedUrl(url: string): string {
+    // blind round 31: a legacy decoder that reads %uXXXX escapes (`path-percent-u-escape-decoded`).
+    if (this.on('path-percent-u-escape-decoded')) {
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      url =
+        path.replace(/%u([0-9A-Fa-f]{4})/g, (_m, hex: string) =>
+          encodeURIComponent(String.fromCharCode(parseInt(hex, 16))),
+        ) + (q < 0 ? '' : url.slice(q));
+    }
     // An incomplete escape at the end of a segment dropped (the decoder stops at the end of its input).
     if (this.on('path-malformed-escape-dropped')) {
       const q = url.indexOf('?');
@@ -2271,6 +2351,9 @@ export class Deviations {
   /** The client a token request authenticates as, given its client_id (`token-client-found-by-secret`: else by secret). */
   authenticatingClient(clientId: string, secret: string | undefined, auth: TokenAuthority): Client | undefined {
     const client = auth.client(clientId);
+    // blind round 31: the stored secret of a client that was not found read without a null check (`token-unknown-client-id-500`).
+    if (client === undefined && this.on('token-unknown-client-id-500'))
+      throw new TypeError("Cannot read properties of undefined (reading 'clientSecret')");
     // A case-insensitive collation on the client id.
     if (client === undefined && this.on('token-client-id-case-insensitive'))
       return Object.values(auth.clients).find((c) => c.clientId.toLowerCase() === clientId.toLowerCase());
@@ -2925,4 +3008,44 @@ function latestPerObject(events: LoggedEvent[]): LoggedEvent[] {
     latest.set(key, e);
   }
   return [...latest.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** Loopback and private addresses (IPv4, IPv6, IPv4-mapped) (`loopback-get-trusted-without-token`). */
+const PRIVATE_ADDRESS =
+  /^(?:::1$|127\.|10\.|192\.168\.|172\.(?:1[6-9]|2[0-9]|3[01])\.|::ffff:(?:127|10|192\.168)\.|::ffff:172\.(?:1[6-9]|2[0-9]|3[01])\.|f[cd][0-9a-f]{2}:)/i;
+
+/** The operations of the generic resource router and the read preset's scopes (`get-route-preset-scopes-concatenated`). */
+const PRESET_ROUTED: readonly OperationId[] = [
+  'client-grants.get',
+  'events.subscribe',
+  'event-streams.get',
+  'event-streams.list',
+];
+const STATS_PRESET_SCOPES: readonly string[] = ['read:stats'];
+
+/** How many events the log client reads before it auto-commits (`heartbeat-offset-committed-every-10`). */
+const COMMIT_BATCH = 10;
+
+/** The tenant's enabled Universal Login languages (`custom-text-language-tenant-enabled-list`). */
+const TENANT_LANGUAGES: readonly string[] = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ja'];
+
+/** A form body split on & and =, + as a space, each part decoded with decodeURI (`custom-text-form-decodeuri-reserved-kept`). */
+function decodeUriForm(raw: string): Record<string, string> {
+  const decode = (s: string): string => {
+    const spaced = s.replace(/\+/g, ' ');
+    try {
+      return decodeURI(spaced);
+    } catch {
+      return spaced;
+    }
+  };
+  const out: Record<string, string> = {};
+  for (const pair of raw.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decode(eq < 0 ? pair : pair.slice(0, eq));
+    if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
+    out[name] = decode(eq < 0 ? '' : pair.slice(eq + 1));
+  }
+  return out;
 }
