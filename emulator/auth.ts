@@ -412,8 +412,11 @@ export function isApiPath(url: string): boolean {
  * path first, and a path that spells the prefix with percent-encoded unreserved characters (/api/v%32/...) is
  * the same path (RFC 3986 2.3, 6.2.2.2): its route is an API route, and the bearer check applies.
  */
-function isApiRequest(request: FastifyRequest): boolean {
-  return isApiPath(request.url) || request.routeOptions.url?.startsWith(`${API_PREFIX}/`) === true;
+function isApiRequest(ctx: EmulatorContext, request: FastifyRequest): boolean {
+  return (
+    isApiPath(request.url) ||
+    ctx.deviations.guardsApiRoute(request.routeOptions.url?.startsWith(`${API_PREFIX}/`) === true)
+  );
 }
 
 const RATE_HEADER_NAMES = { remaining: HEADER_REMAINING, reset: HEADER_RESET } as const;
@@ -528,7 +531,7 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get(JWKS_PATH, { handler: runner(ctx, undefined, async () => ctx.auth.jwks()) });
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (!isApiRequest(request)) return done();
+    if (!isApiRequest(ctx, request)) return done();
     const header = request.headers.authorization ?? ctx.deviations.bearerFromQuery(operationOf(request), request.query);
     const connection = request.raw.socket ?? undefined;
     const session = header === undefined ? ctx.deviations.sessionPrincipal(connection) : undefined;

@@ -124,6 +124,11 @@ export const faults = [
     how: 'GET /client-grants/{id} admits a request without an Authorization header (as the full client).',
   },
   {
+    name: 'bearer-check-on-raw-path-prefix',
+    rule: 'auth.bearer.required',
+    how: 'The bearer check applies to the requests whose path, as sent, starts with /api/v2, while the router decodes the path first: an operation under the base path spelt with a percent-encoded unreserved character (/api/v%32/client-grants/{id}, RFC 3986 2.3: the same path) is served without a token.',
+  },
+  {
     name: 'malformed-header-accepted',
     rule: 'auth.bearer.malformed',
     how: 'GET /event-streams admits an Authorization header that is not a bearer JWT (Basic, empty, opaque).',

@@ -355,6 +355,11 @@ export class Deviations {
   // ---------------------------------------------------- authentication
 
   /** Whether a request with no bearer JWT (no header, or another kind) is let in as the full client. */
+  /** Whether a request routed to /api/v2 is guarded although its path as sent does not start with it (`bearer-check-on-raw-path-prefix`: no). */
+  guardsApiRoute(routed: boolean): boolean {
+    return routed && !this.on('bearer-check-on-raw-path-prefix');
+  }
+
   letsInWithoutBearer(
     operation: OperationId | undefined,
     header: string | undefined,

@@ -853,7 +853,22 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
  * percent-encoded (upper-case hex), /client-grant%73/{id} for /client-grants/{id}, the same URI (RFC 3986 2.3,
  * 6.2.2.2); and a slash appended, another URI (RFC 3986 6.2.3) that routers often take for the same route.
  */
-const PATH_RESPELLINGS: ReadonlyArray<{ what: string; spell: (path: string) => string }> = [
+const PATH_RESPELLINGS: ReadonlyArray<{
+  what: string;
+  spell: (path: string) => string;
+  /** The base URL respelt too, where it has a path to respell. */
+  base?: (baseUrl: string) => string | undefined;
+}> = [
+  {
+    what: "a character of the base URL's path percent-encoded (RFC 3986 2.3, 6.2.2.2: the same URI, /api/v%32 for /api/v2)",
+    spell: (path) => path,
+    base: (baseUrl) => {
+      const url = new URL(baseUrl);
+      const m = /^(.*)([A-Za-z0-9])([^A-Za-z0-9]*)$/.exec(url.pathname);
+      if (!m) return undefined;
+      return `${url.origin}${m[1]}%${m[2]!.charCodeAt(0).toString(16).toUpperCase()}${m[3]}`;
+    },
+  },
   {
     what: 'a letter of its first segment percent-encoded (RFC 3986 2.3, 6.2.2.2: the same URI)',
     spell: (path) =>
@@ -871,10 +886,12 @@ const PATH_RESPELLINGS: ReadonlyArray<{ what: string; spell: (path: string) => s
   },
 ];
 
-/** The client sending every request to its path as spelt. */
-function respelt(api: Api, spell: (path: string) => string): Api {
-  return Object.create(api, {
-    send: { value: (method: string, path: string, opts?: RequestOptions) => api.send(method, spell(path), opts) },
+/** The client sending every request to its path as spelt, under its base URL as spelt. */
+function respelt(api: Api, spell: (path: string) => string, baseUrl?: string): Api {
+  const spelt =
+    baseUrl === undefined ? api : (Object.create(api, { config: { value: { ...api.config, baseUrl } } }) as Api);
+  return Object.create(spelt, {
+    send: { value: (method: string, path: string, opts?: RequestOptions) => spelt.send(method, spell(path), opts) },
   }) as Api;
 }
 
@@ -913,7 +930,7 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
     'http.unauthorized.challenge',
   );
   test(
-    "should refuse a request without a token and a token without the in-scope scopes on the operation's path respelt (a letter of its first segment percent-encoded, RFC 3986 6.2.2.2: the same URI; a slash appended), wherever the target answers the run's token there as on the plain path",
+    "should refuse a request without a token and a token without the in-scope scopes on the operation's path respelt (a letter of its first segment or of the base URL's path percent-encoded, RFC 3986 6.2.2.2: the same URI; a slash appended), wherever the target answers the run's token there as on the plain path",
     respeltGuards,
     async ({ api, limitedApi, config }) => {
       test.skip(
@@ -925,20 +942,25 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
       await around(api, config, async () => {
         const plain = await probe(api, config, 'token', target);
         const unrouted: string[] = [];
-        for (const { what, spell } of PATH_RESPELLINGS) {
-          const spelt = await probe(respelt(api, spell), config, 'token', target);
+        for (const { what, spell, base } of PATH_RESPELLINGS) {
+          const baseUrl = base?.(config.baseUrl);
+          if (base && baseUrl === undefined) {
+            unrouted.push(`the base URL has no path to respell (${what})`);
+            continue;
+          }
+          const spelt = await probe(respelt(api, spell, baseUrl), config, 'token', target);
           if (spelt.status !== plain.status) {
             unrouted.push(`${spelt.target} (${what}) is answered ${spelt.status}, the plain path ${plain.status}`);
             continue;
           }
-          const none = await probe(respelt(api, spell), config, 'none', target);
+          const none = await probe(respelt(api, spell, baseUrl), config, 'none', target);
           mustRefuse(
             respeltGuards.authBearerRequired,
             none,
             `no Authorization header, on the path ${none.target} (${what}), which the target routes to the operation`,
           );
           mustBeJsonErrorBody(respeltGuards, none);
-          const ex = await probe(respelt(limitedApi, spell), config, 'token', target);
+          const ex = await probe(respelt(limitedApi, spell, baseUrl), config, 'token', target);
           mustRefuse(
             respeltGuards.authScopeEnforced,
             ex,
