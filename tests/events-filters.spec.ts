@@ -37,6 +37,12 @@ test.describe('events stream @sse', () => {
         ['user.created', 'organization.deleted', 'user.created'],
       ]) {
         const conn = await events.subscribe({ query: { event_type: wanted } });
+        // "repeatable (one occurrence per type)" may be read as at most one per type: a type asked twice may be
+        // refused (a 4xx, never a 5xx); where it is streamed, its events arrive once.
+        if (new Set(wanted).size < wanted.length && conn.status >= 400 && conn.status < 500) {
+          conn.close();
+          continue;
+        }
         const n = nonce();
         await events.causer.causeSequence(n);
         await conn.waitFor(

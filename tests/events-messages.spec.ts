@@ -231,7 +231,17 @@ for (const [what, resumed] of [
       return { query: { from: cursor! } };
     },
   ],
-  ['Last-Event-ID, as an EventSource reconnecting', (cursor: string | undefined) => ({ lastEventId: cursor ?? '0' })],
+  [
+    'Last-Event-ID, as an EventSource reconnecting',
+    (cursor: string | undefined) => {
+      // Without a cursor there is nothing to reconnect with: a made-up one may be refused as a cursor, whatever the token.
+      test.skip(
+        cursor === undefined,
+        'No message with a cursor arrived on a live stream: the heartbeat frequency is not shown (Limitations 4), and no event came to resume from',
+      );
+      return { lastEventId: cursor! };
+    },
+  ],
 ] as const)
   authChecks(
     'events.subscribe',
