@@ -12,12 +12,19 @@
  * Writes go only to ids that do not exist, so nothing on the target can change.
  */
 import { atReadOnlyBudget, requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
+import { customTextPath } from '../harness/fixtures/restore.ts';
 import type { Api, Exchange, RequestOptions } from '../harness/requests/client.ts';
 import { isJsonMediaType } from '../harness/requests/client.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
-import { must } from '../harness/vocabulary/must.ts';
+import { must, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
-import { ADMITS_JSON, MALFORMED_PERCENT_ENDINGS, admitsJsonArb } from '../harness/vocabulary/partitions.ts';
+import {
+  ADMITS_JSON,
+  MALFORMED_PERCENT_ENDINGS,
+  admitsJsonArb,
+  notEquivalentSegments,
+} from '../harness/vocabulary/partitions.ts';
+import { sameJson } from '../harness/vocabulary/json.ts';
 import { fc } from '../harness/vocabulary/properties.ts';
 import type { Config } from '../harness/run/config.ts';
 import { operations, pathOf, type OperationId } from '../spec/operations.ts';
@@ -269,6 +276,79 @@ test.describe('every Accept that admits JSON is met @http', () => {
             exchange: ex,
           });
         }
+    },
+  );
+
+  const refusedInJson = declareRules('http.json-error-bodies');
+  test(
+    'should answer a refusal in JSON to every Accept that admits it, not only to one that names JSON: an unknown client grant, an unknown event stream and, with writes, a custom text body that is no JSON text (RFC 9110 12.5.1: */* and application/* admit application/json)',
+    refusedInJson,
+    async ({ api, config }) => {
+      skipBeyondReadOnlyBudget(config, 'the refusals under other Accept values are');
+      const refusals: Array<readonly [string, (accept: string) => Promise<Exchange>]> = [
+        [
+          'an unknown client grant',
+          (accept) => api.get(pathOf('client-grants.get', { id: 'cgr_conformance_unknown' }), { headers: { accept } }),
+        ],
+        [
+          'an unknown event stream',
+          (accept) =>
+            api.get(pathOf('event-streams.get', { id: 'est_conformanceUnknown0000' }), { headers: { accept } }),
+        ],
+      ];
+      // A body that is no JSON text is refused before anything is stored, whatever the server keeps.
+      if (config.writes !== 'none' && config.selfServiceProfileId)
+        refusals.push([
+          'a custom text body that is no JSON text',
+          (accept) =>
+            api.put(customTextPath(config.selfServiceProfileId!), {
+              body: '{"login":',
+              contentType: 'application/json',
+              headers: { accept },
+            }),
+        ]);
+      // Against an external target, the wildcard alone; against the embedded emulator, every listed value that does
+      // not name application/json itself.
+      const accepts = config.embedded ? ADMITS_JSON.filter((a) => !/application\/json/i.test(a)) : ['*/*'];
+      for (const accept of accepts)
+        for (const [, send] of refusals) {
+          // Judged where it is refused (4xx): whether each is refused is other rules' to decide.
+          mustBeJsonErrorBody(refusedInJson, await send(accept));
+        }
+    },
+  );
+});
+
+test.describe('a spelling of an id that is no percent-encoding names no resource @http', () => {
+  const notTheSame = declareRules('http.path-id.percent-encoding');
+  test(
+    "should answer no resource for the id of a client grant, a user's token sets or an event stream spelt with a %u escape (RFC 3986 2.1: a % is followed by two hex digits; JavaScript's unescape() and IIS read %uXXXX as a character)",
+    notTheSame,
+    async ({ api, config }) => {
+      skipBeyondReadOnlyBudget(config, 'these requests are');
+      const page = (await api.get(pathOf('event-streams.list'))).json as { eventStreams?: unknown } | unknown[];
+      const streams = Array.isArray(page) ? page : page?.eventStreams;
+      const streamId = (Array.isArray(streams) ? (streams as Array<{ id?: unknown }>) : []).find(
+        (s) => typeof s.id === 'string',
+      )?.id as string | undefined;
+      const resources = [
+        ...(config.clientGrantId ? [['client-grants.get', config.clientGrantId] as const] : []),
+        ...(config.userId ? [['token-sets.list', config.userId] as const] : []),
+        ...(streamId ? [['event-streams.get', streamId] as const] : []),
+      ];
+      test.skip(resources.length === 0, 'No client grant, user or event stream is known whose id could be respelt');
+      for (const [op, id] of resources) {
+        const real = await api.get(pathOf(op, { id }));
+        for (const v of notEquivalentSegments(id)) {
+          const ex = await api.get(pathOf(op, { id: 'ID' }).replace('/ID', `/${v.raw}`));
+          const same = ex.status >= 200 && ex.status < 300 && sameJson(ex.json, real.json);
+          must(notTheSame.httpPathIdPercentEncoding, !same, {
+            expected: `no answer of ${op} for ${id}: the id spelt with ${v.what} is no spelling of it`,
+            actual: `status ${ex.status}, the same answer as for ${id}`,
+            exchange: ex,
+          });
+        }
+      }
     },
   );
 });

@@ -1380,6 +1380,29 @@ export function equivalentSegments(id: string): Array<{ what: string; raw: strin
 }
 
 /**
+ * Spellings of an identifier as a path segment that a legacy decoder reads as the identifier but RFC 3986
+ * does not: a character as a %u escape (%uXXXX, what JavaScript's unescape() and IIS decode; 2.1:
+ * pct-encoded = "%" HEXDIG HEXDIG, so "%u" begins none), the last character and a middle one. Each names
+ * another identifier, or nothing: never the resource of `id`.
+ */
+export function notEquivalentSegments(id: string): Array<{ what: string; raw: string }> {
+  const chars = [...id];
+  // %uXXXX spells one UTF-16 unit: a character beyond the BMP has none.
+  const u = (c: string) => `%u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const at = (i: number) => chars.map((c, j) => (j === i ? u(c) : encodeURIComponent(c))).join('');
+  const last = chars.length - 1;
+  const mid = chars.findIndex((c, i) => i >= Math.floor(chars.length / 2) && UNRESERVED.test(c));
+  return [
+    ...(last >= 0 && chars[last]!.length === 1
+      ? [{ what: 'its last character as a %u escape (no percent-encoding, RFC 3986 2.1)', raw: at(last) }]
+      : []),
+    ...(mid >= 0 && mid !== last
+      ? [{ what: 'a middle character as a %u escape (no percent-encoding, RFC 3986 2.1)', raw: at(mid) }]
+      : []),
+  ];
+}
+
+/**
  * Endings that make a path segment no percent-encoding of UTF-8 text, each a
  * partition of RFC 3986: pct-encoded is "%" HEXDIG HEXDIG (2.1), so a % with
  * nothing, one non-hex character, two, or a non-hex then a hex digit after it,
