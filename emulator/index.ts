@@ -116,10 +116,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
   await app.register(formbody, { parser: parseForm, bodyLimit: resolved.bodyLimit });
   // JSON bodies: fastify's own parser, through the fault layer for the operations a fault reads them otherwise.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'buffer' },
-    ctx.deviations.jsonParser(utf8Json(defaultJson), defaultJson),
+  // The fault layer is asked per request: the control surface switches faults (ctx.deviations) while it runs.
+  const conformingJson = utf8Json(defaultJson);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) =>
+    ctx.deviations.parseJson(request, bytes as Buffer, done, conformingJson, defaultJson),
   );
   app.setErrorHandler(async (err, request, reply) => {
     const e = toApiError(err);

@@ -2454,39 +2454,43 @@ export class Deviations {
   }
 
   /**
-   * The JSON content-type parser: the conforming one (`utf8Json` of index.ts), or, for an operation whose JSON bodies
-   * a fault reads otherwise, the UTF-8 text through `jsonBody`, with bad bytes as U+FFFD where
+   * A JSON body parsed: by the conforming parser (`utf8Json` of index.ts), or, for an operation whose JSON bodies
+   * a fault reads otherwise, its UTF-8 text through `jsonBody`, with bad bytes as U+FFFD where
    * `decodesInvalidUtf8` says so (else refused by the conforming parser).
    */
-  jsonParser(conforming: FastifyBodyParser<Buffer>, parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
-    return (request, bytes, done) => {
-      const operation = operationOf(request);
-      if (!this.readsJsonBody(operation) && !this.decodesInvalidUtf8(operation))
-        return conforming(request, bytes, done);
-      let body: string;
-      try {
-        body = STRICT_UTF8.decode(bytes);
-      } catch {
-        if (!this.decodesInvalidUtf8(operation)) return conforming(request, bytes, done);
-        body = bytes.toString('utf8');
-      }
-      if (!this.readsJsonBody(operation)) return parse(request, body, done);
-      const parseText = (text: string): unknown => {
-        let out: unknown;
-        let failed: Error | null = null;
-        void parse(request, text, (err, value) => {
-          failed = err;
-          out = value;
-        });
-        if (failed !== null) throw failed;
-        return out;
-      };
-      try {
-        done(null, this.jsonBody(body, operation, parseText));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
+  parseJson(
+    request: FastifyRequest,
+    bytes: Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+    conforming: FastifyBodyParser<Buffer>,
+    parse: FastifyBodyParser<string>,
+  ): unknown {
+    const operation = operationOf(request);
+    if (!this.readsJsonBody(operation) && !this.decodesInvalidUtf8(operation)) return conforming(request, bytes, done);
+    let body: string;
+    try {
+      body = STRICT_UTF8.decode(bytes);
+    } catch {
+      if (!this.decodesInvalidUtf8(operation)) return conforming(request, bytes, done);
+      body = bytes.toString('utf8');
+    }
+    if (!this.readsJsonBody(operation)) return parse(request, body, done);
+    const parseText = (text: string): unknown => {
+      let out: unknown;
+      let failed: Error | null = null;
+      void parse(request, text, (err, value) => {
+        failed = err;
+        out = value;
+      });
+      if (failed !== null) throw failed;
+      return out;
     };
+    try {
+      done(null, this.jsonBody(body, operation, parseText));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+    return undefined;
   }
 
   /**
