@@ -89,8 +89,6 @@ export function requestContext(
 export interface EventLogIdentity {
   tenant: string;
   stream: string;
-  /** Only test events carry one (the real service's SDK reads `svcpurpose: "test"` so); ordinary events none. */
-  purpose?: string;
 }
 
 export class EventLog {
@@ -154,7 +152,7 @@ export class EventLog {
       },
       svctenant: this.identity.tenant,
       svcstream: this.identity.stream,
-      ...(this.identity.purpose === undefined ? {} : { svcpurpose: this.identity.purpose }),
+      // No svcpurpose: only test events carry one (the real service's SDK reads `svcpurpose: "test"` so).
     };
     const entry: LoggedEvent = { seq, type, timeMs, offset: encodeOffset(seq), envelope };
     this.entries.push(entry);

@@ -28,7 +28,7 @@ import {
   timestamp,
   waitMs,
 } from '../harness/vocabulary/events.ts';
-import { must, mustRefuse } from '../harness/vocabulary/must.ts';
+import { must, mustBeJsonErrorBody, mustRefuse } from '../harness/vocabulary/must.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { skipBeyondReadOnlyBudget, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
@@ -496,6 +496,44 @@ test.describe('events stream @sse', () => {
           streamExchange(conn),
           `from is at most 1024 characters; sent ${what}`,
         );
+      }
+    },
+  );
+
+  // What from holds when it is no cursor the stream gave: a server refuses it (its status is not shown), or, as
+  // "not shown" allows, streams; it never fails on it (a 5xx), and a refusal's body is JSON like every other.
+  const notACursor = declareRules('http.json-error-bodies');
+  test(
+    'should answer a from that is no cursor the stream gave with a refusal in JSON or a stream, never a server error: characters outside base64url, base64url of bytes that are no cursor, a cursor the stream gave with a character changed, cut by one, with base64 padding (RFC 4648 5)',
+    notACursor,
+    async ({ events, config }) => {
+      skipBeyondReadOnlyBudget(config, 'the values of from that are no cursor are');
+      const cursor = await cursorNow(await events.subscribe({}), config);
+      const swap = (c: string) => (c === 'A' ? 'B' : 'A');
+      const all: Array<[string, string]> = [
+        ['characters outside base64url', '!*!*'],
+        ['base64url of bytes that are no cursor', 'AAAAAAAA'],
+        ...(cursor === undefined
+          ? []
+          : ([
+              ['a cursor the stream gave, its last character changed', `${cursor.slice(0, -1)}${swap(cursor.at(-1)!)}`],
+              ['a cursor the stream gave, its first character changed', `${swap(cursor[0]!)}${cursor.slice(1)}`],
+              ['a cursor the stream gave, cut by its last character', cursor.slice(0, -1)],
+              ['a cursor the stream gave, with base64 padding', `${cursor}==`],
+            ] as Array<[string, string]>)),
+      ];
+      const values = all.filter(([, v]) => v !== cursor);
+      for (const [what, from] of config.embedded ? values : values.slice(0, 2)) {
+        const conn = await events.subscribe({ query: { from } });
+        conn.close();
+        if (conn.isEventStream) continue;
+        const ex = streamExchange(conn);
+        must(notACursor.httpJsonErrorBodies, ex.status >= 400 && ex.status < 500, {
+          expected: `a stream, or a refusal (4xx): from is ${what} (${JSON.stringify(from)})`,
+          actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}`,
+          exchange: ex,
+        });
+        mustBeJsonErrorBody(notACursor, ex);
       }
     },
   );
