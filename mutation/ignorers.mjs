@@ -28,6 +28,29 @@
  * route answers only as the prose of its invalid_body error ("The shape of
  * error response bodies: not shown"). An empty message still refuses (the
  * callers compare with undefined); which inputs fail stays mutated.
+ *
+ * `html-allow-list-left-open`: which tags and attributes beyond the ones the
+ * document names a custom text value may hold, in emulator/html-policy.ts:
+ * "rich HTML limited to basic styling tags and hyperlinks" names no list, so
+ * the allow-list's tags other than b, strong, i, em, u (the basic styling
+ * tags every reading counts) and a (the hyperlink), its attributes common to
+ * every tag (class, title, dir, lang, style) and a link's target and rel: a
+ * server that refuses any of them conforms. What is refused (every other tag,
+ * on* attributes, script URLs, href's schemes) stays mutated.
+ *
+ * `log-lines`: what the emulator writes on its own stderr
+ * (process.stderr.write(...), and the `if` that decides whether): no answer
+ * shows it.
+ *
+ * `event-context-left-open`: the context of an event's envelope, in
+ * emulator/events.ts: the value of `context` in EventLog.append (the tenant,
+ * the client, the connection, the request and its geo sample values) and the
+ * caller's context requestContext returns. The document lists the members of
+ * context with their types and marks none required ("Unless marked required,
+ * a field may be absent"; Context, inside data), and shows no value; and
+ * specversion, a string whose "Sample value" is 1.0. Mutants there remove a
+ * member or change a string's value. That data has an object and a context,
+ * and every other member of the envelope, stay mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -123,8 +146,84 @@ function shouldIgnoreHtmlPolicyProse(path) {
   return undefined;
 }
 
+const LOG_LINE = 'a log line: what the emulator writes on its own stderr, which no answer shows';
+
+/** Whether `node` (a statement) is process.stderr.write(...). */
+const writesStderr = (/** @type {any} */ node) =>
+  node?.type === 'ExpressionStatement' &&
+  node.expression.type === 'CallExpression' &&
+  node.expression.callee.type === 'MemberExpression' &&
+  node.expression.callee.property.type === 'Identifier' &&
+  node.expression.callee.property.name === 'write' &&
+  node.expression.callee.object.type === 'MemberExpression' &&
+  node.expression.callee.object.object.type === 'Identifier' &&
+  node.expression.callee.object.object.name === 'process' &&
+  node.expression.callee.object.property.type === 'Identifier' &&
+  node.expression.callee.object.property.name === 'stderr';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreLogLine(path) {
+  if (writesStderr(path.node)) return LOG_LINE;
+  if (path.isIfStatement() && !path.node.alternate && writesStderr(path.node.consequent)) return LOG_LINE;
+  return undefined;
+}
+
+const CONTEXT_LEFT_OPEN =
+  'event context: the document lists its members with their types, marks none required ("Unless marked required, a field may be absent") and shows no value (data keeps its object and context, which stay mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreEventContext(path) {
+  const file = /** @type {string | undefined} */ (path.hub?.file?.opts?.filename);
+  if (!file?.replaceAll('\\', '/').endsWith('emulator/events.ts')) return undefined;
+  const parent = path.parentPath;
+  // envelope = { specversion: '1.0', ..., data: { object, context: { ... } } } in EventLog.append
+  if (
+    parent?.isObjectProperty() &&
+    parent.node.value === path.node &&
+    parent.node.key.type === 'Identifier' &&
+    (parent.node.key.name === 'context' || parent.node.key.name === 'specversion') &&
+    path.findParent((p) => p.isClassMethod() && p.node.key.type === 'Identifier' && p.node.key.name === 'append')
+  )
+    return parent.node.key.name === 'context'
+      ? CONTEXT_LEFT_OPEN
+      : 'specversion: a string whose "Sample value" is 1.0 (Event envelope); no value is required';
+  // function requestContext(...) { return { client, connection, request }; }: the caller's part of the context
+  if (
+    path.isReturnStatement() &&
+    path.findParent(
+      (p) => p.isFunctionDeclaration() && p.node.id?.type === 'Identifier' && p.node.id.name === 'requestContext',
+    )
+  )
+    return CONTEXT_LEFT_OPEN;
+  return undefined;
+}
+
+const ALLOW_LIST_LEFT_OPEN =
+  'html allow-list: "rich HTML limited to basic styling tags and hyperlinks" names no list; beyond b, strong, i, em, u and a (with href), a server may refuse any tag or attribute';
+const NAMED_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'a']);
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreAllowList(path) {
+  const file = /** @type {string | undefined} */ (path.hub?.file?.opts?.filename);
+  if (!file?.replaceAll('\\', '/').endsWith('emulator/html-policy.ts')) return undefined;
+  // const NAME = new Set([ ... ])
+  const declarator = path.findParent((p) => p.isVariableDeclarator());
+  const name =
+    declarator?.node.type === 'VariableDeclarator' && declarator.node.id.type === 'Identifier'
+      ? declarator.node.id.name
+      : undefined;
+  if (name === 'COMMON_ATTRIBUTES' && path.isArrayExpression()) return ALLOW_LIST_LEFT_OPEN;
+  if (!path.isStringLiteral() || !path.parentPath?.isArrayExpression()) return undefined;
+  if (name === 'ALLOWED_TAGS' && !NAMED_TAGS.has(path.node.value)) return ALLOW_LIST_LEFT_OPEN;
+  if (name === 'LINK_ATTRIBUTES' && path.node.value !== 'href') return ALLOW_LIST_LEFT_OPEN;
+  return undefined;
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
   declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
   declareValuePlugin(PluginKind.Ignore, 'html-policy-prose', { shouldIgnore: shouldIgnoreHtmlPolicyProse }),
+  declareValuePlugin(PluginKind.Ignore, 'html-allow-list-left-open', { shouldIgnore: shouldIgnoreAllowList }),
+  declareValuePlugin(PluginKind.Ignore, 'log-lines', { shouldIgnore: shouldIgnoreLogLine }),
+  declareValuePlugin(PluginKind.Ignore, 'event-context-left-open', { shouldIgnore: shouldIgnoreEventContext }),
 ];

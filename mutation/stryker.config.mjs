@@ -22,9 +22,18 @@ export default {
   // The conforming code of the interface: the emulator but what notMutated names.
   mutate: ['emulator/**/*.ts', ...Object.keys(notMutated).map((p) => (p.endsWith('/') ? `!${p}**` : `!${p}`))],
   // Mutants of what the document leaves open (the prose of an error or of an HTML policy violation, an
-  // experiment's allowed moves and run timestamps), each kind with its reason: mutation/ignorers.mjs.
+  // experiment's allowed moves and run timestamps, an event's context, the HTML allow-list beyond the tags the
+  // document names) or no answer shows (a log line), each kind
+  // with its reason: mutation/ignorers.mjs.
   plugins: ['@stryker-mutator/*', './mutation/ignorers.mjs'],
-  ignorers: ['error-prose', 'experiment-moves-left-open', 'html-policy-prose'],
+  ignorers: [
+    'error-prose',
+    'experiment-moves-left-open',
+    'html-policy-prose',
+    'html-allow-list-left-open',
+    'log-lines',
+    'event-context-left-open',
+  ],
   ignorePatterns: ['reports', 'node_modules', '.git', 'mutation/stryker-incremental.json', 'tmp'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
