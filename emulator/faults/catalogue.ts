@@ -47,6 +47,7 @@ import { round28 } from './blind/round-28.ts';
 import { round29 } from './blind/round-29.ts';
 import { round30 } from './blind/round-30.ts';
 import { round31 } from './blind/round-31.ts';
+import { round32 } from './blind/round-32.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -833,6 +834,7 @@ export const faults = [
   ...round29,
   ...round30,
   ...round31,
+  ...round32,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -533,7 +533,162 @@ const linksOutsideTenant = (value: string): boolean => {
   return false;
 };
 
+/** The tenant bucket's size, ten times a token's window (`rate-limit-429-remaining-from-tenant-bucket`). */
+const TENANT_BUCKET_FACTOR = 10;
+/** Names an `in` check over an object literal finds on its prototype (`transition-status-checked-with-in-operator`). */
+const INHERITED_NAMES: readonly string[] = [
+  'toString',
+  'constructor',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+];
+/** The type of the message the SSE writer sent last, per log (`payload-type-stale-from-previous-message`). */
+const lastPayloadType = new WeakMap<EventLog, string>();
+/** Whether a host is an IP literal (`context-hostname-null-for-ip-literal-host`). */
+const IP_LITERAL = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f:]*:[0-9a-f:.]*\]?)$/i;
+/** The form parser's body limit (`custom-text-form-body-limit-1kb`). */
+const FORM_BODY_LIMIT = 1024;
+/** What a rich-text wrap adds to a plain value (`custom-text-length-after-paragraph-wrap`). */
+const PARAGRAPH_WRAP = '<p></p>'.length;
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 32
+  {
+    by: 'token-json-request-no-store-missing',
+    on: ['oauth.token'],
+    // The JSON flavour's reply written by the generic JSON sender.
+    when: (a, q) =>
+      isPlainObject(a.body) &&
+      typeof a.body['access_token'] === 'string' &&
+      mediaTypeOf(q.request) === 'application/json',
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': undefined, pragma: undefined } }),
+  },
+  {
+    by: 'allow-header-adds-options-cors',
+    on: 'every',
+    answers: 'errors',
+    // A CORS layer appends OPTIONS to every Allow.
+    when: (a) => a.status === 405 && typeof a.headers['allow'] === 'string' && !/\bOPTIONS\b/.test(a.headers['allow']),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: `${String(a.headers['allow'])}, OPTIONS` } }),
+  },
+  {
+    by: 'token-sets-user-id-colon-separator-alias',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The old store's colon separator mapped to |.
+    when: (a, q) => {
+      const id = param(q.request, 'id');
+      return is('inexistent_user')(a) && id.includes(':') && q.state.users.has(id.replace(':', '|'));
+    },
+    reshape: (_a, q) => {
+      const now = Date.now();
+      const sets = q.state.tokenSets.get(param(q.request, 'id').replace(':', '|')) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now));
+    },
+  },
+  {
+    by: 'token-sets-single-item-unwrapped',
+    on: ['token-sets.list'],
+    // A serializer that unwraps singletons.
+    when: (a) => Array.isArray(a.body) && a.body.length === 1,
+    reshape: (a) => ({ ...a, body: (a.body as unknown[])[0] }),
+  },
+  {
+    by: 'rate-limit-429-remaining-from-tenant-bucket',
+    on: 'every',
+    answers: 'errors',
+    // Remaining read from the tenant limiter, the last to run.
+    when: (a, q) => a.status === 429 && tokenWindowOf(q.request) !== undefined,
+    reshape: (a, q) => {
+      const limit = tokenWindowOf(q.request)!;
+      return {
+        ...a,
+        headers: { ...a.headers, 'x-ratelimit-remaining': String(limit * TENANT_BUCKET_FACTOR - limit - 1) },
+      };
+    },
+  },
+  {
+    by: 'transition-allocation-priority-pg-int8-string',
+    on: ['experiments.transition'],
+    // int8 columns come back from node-postgres as strings.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['allocations']),
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as unknown[]).map((x) =>
+          isPlainObject(x) && typeof x['priority'] === 'number' ? { ...x, priority: String(x['priority']) } : x,
+        ),
+      })),
+  },
+  {
+    by: 'client-grant-cached-read-octet-stream',
+    on: ['client-grants.get'],
+    // The cache keeps the bytes, not the media type.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => {
+      const key = param(q.request, 'id');
+      if (!q.seen.has(key)) {
+        q.seen.add(key);
+        return a;
+      }
+      return {
+        ...a,
+        headers: { ...a.headers, 'content-type': 'application/octet-stream' },
+      };
+    },
+  },
+  {
+    by: 'client-grant-system-scope-wildcard-string',
+    on: ['client-grants.get'],
+    // The system grants' "*" marker answered as stored.
+    when: (a) => isPlainObject(a.body) && a.body['is_system'] === true,
+    reshape: (a) => body(a, (g) => ({ ...g, scope: '*' })),
+  },
+  {
+    by: 'take-negative-slices-from-end',
+    on: ['event-streams.list'],
+    answers: 'errors',
+    // Only the upper bound checked; a negative take as the end of a slice.
+    when: (a, q) => {
+      const take = (q.request.query as Record<string, unknown> | undefined)?.['take'];
+      const from = (q.request.query as Record<string, unknown> | undefined)?.['from'];
+      return a.status === 400 && from === undefined && typeof take === 'string' && /^-[1-9][0-9]{0,2}$/.test(take);
+    },
+    reshape: (_a, q) => {
+      const take = Number((q.request.query as Record<string, string>)['take']);
+      return ok({ eventStreams: q.state.eventStreams.slice(0, take) });
+    },
+  },
+  {
+    by: 'events-resumed-stream-content-type-missing',
+    on: ['events.subscribe'],
+    // The replay flushed before the SSE headers are set.
+    when: (a, q) => a.status === 200 && singleQuery(q.request, 'from') !== undefined,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': undefined } }),
+  },
+  {
+    by: 'custom-text-first-put-201-no-body',
+    on: ['custom-text.put'],
+    // RFC 9110 9.3.4 for a resource the PUT creates.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => {
+      const key = customTextKeyOf(q.request);
+      if (q.seen.has(key)) return a;
+      q.seen.add(key);
+      return {
+        status: 201,
+        headers: { ...a.headers, location: q.request.url.split('?', 1)[0]! },
+        body: undefined,
+      };
+    },
+  },
   // blind round 31
   {
     by: 'unknown-kid-401-no-challenge',
@@ -3983,6 +4138,55 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 32
+  {
+    by: 'payload-type-stale-from-previous-message',
+    frames: ['message'],
+    // A reused encoder whose type is set after the data line is serialised.
+    reshape: (f, at) => {
+      const previous = lastPayloadType.get(at.log);
+      lastPayloadType.set(at.log, f.event);
+      return previous === undefined ? f : { ...f, data: { type: previous, ...(f.data as Json) } };
+    },
+  },
+  {
+    by: 'group-events-envelope-without-svc-extensions',
+    frames: ['message'],
+    // The groups service's producer adds no tenant extension attributes.
+    when: (f) => f.event.startsWith('group.'),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        delete e['svctenant'];
+        delete e['svcstream'];
+      }),
+  },
+  {
+    by: 'context-hostname-null-for-ip-literal-host',
+    frames: ['message'],
+    // No server name for a request addressed to an IP literal.
+    when: (f) => {
+      const request = (
+        (((f.data as Json)['event'] as Json | undefined)?.['data'] as Json | undefined)?.['context'] as Json | undefined
+      )?.['request'];
+      return isPlainObject(request) && typeof request['hostname'] === 'string' && IP_LITERAL.test(request['hostname']);
+    },
+    reshape: (f) =>
+      envelope(f, (e) => {
+        e.data.context['request'] = { ...(e.data.context['request'] as Json), hostname: null };
+      }),
+  },
+  {
+    by: 'connection-created-display-name-null-when-same-as-name',
+    frames: ['message'],
+    // display_name written only when it differs from name.
+    when: (f) => isConnectionCreated(f),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const o = e.data.object;
+        if (typeof o['display_name'] === 'string' && o['display_name'] === o['name'])
+          e.data.object = { ...o, display_name: null };
+      }),
+  },
   // blind round 31
   {
     by: 'connection-created-endpoints-go-url-struct',
@@ -4604,6 +4808,45 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 32
+  {
+    by: 'transition-status-checked-with-in-operator',
+    on: 'experiments.transition',
+    // status in ALLOWED_SOURCES: inherited names pass, then the table lookup throws.
+    when: (r) => {
+      const status = isPlainObject(r.body) ? r.body['status'] : undefined;
+      return typeof status === 'string' && INHERITED_NAMES.includes(status);
+    },
+    error: (r) =>
+      apiError(
+        'internal_error',
+        `TypeError: ALLOWED_SOURCES[${JSON.stringify((r.body as Json)['status'])}].includes is not a function`,
+      ),
+  },
+  {
+    by: 'custom-text-length-after-paragraph-wrap',
+    on: 'custom-text.put',
+    // Plain text wrapped in <p>…</p> before the length check.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) =>
+          typeof v === 'string' &&
+          !v.includes('<') &&
+          codePoints(v) <= VALUE_MAX &&
+          codePoints(v) + PARAGRAPH_WRAP > VALUE_MAX,
+      ),
+    error: () => apiError('invalid_body', `Text values must be at most ${VALUE_MAX} characters`),
+  },
+  {
+    by: 'custom-text-form-body-limit-1kb',
+    on: 'custom-text.put',
+    // The urlencoded parser's own 1 KiB limit.
+    when: (r) => {
+      const raw = rawFormOf(r.body);
+      return mediaTypeOf(r) === FORM && raw !== undefined && Buffer.byteLength(raw) > FORM_BODY_LIMIT;
+    },
+    error: () => apiError('payload_too_large'),
+  },
   // blind round 31
   {
     by: 'token-json-null-body-500',
@@ -5523,6 +5766,23 @@ export class Mutations {
       if (m.frames.includes(kind) && (m.when === undefined || m.when(f, where))) f = m.reshape(f, where);
     return f;
   }
+}
+
+/** The window limit of the client a bearer token names, read without verifying it (`rate-limit-429-remaining-from-tenant-bucket`). */
+function tokenWindowOf(request: FastifyRequest): number | undefined {
+  const token = /^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+  try {
+    const claims = JSON.parse(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString('utf8')) as unknown;
+    const azp = isPlainObject(claims) ? claims['azp'] : undefined;
+    return typeof azp === 'string' ? request.server.emulator.auth.client(azp)?.rateLimit.limit : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The custom-text storage key a request names (`custom-text-first-put-201-no-body`). */
+function customTextKeyOf(request: FastifyRequest): string {
+  return `${param(request, 'id')}\u0000${param(request, 'language')}\u0000${param(request, 'page')}`;
 }
 
 /** Every one-item array of a JSON value replaced by its item (`connection-created-single-item-arrays-collapsed`). */

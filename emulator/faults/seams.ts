@@ -36,6 +36,7 @@ import { mediaTypeOf, operationOf, rawFormOf } from './requests.js';
 import { SUBSCRIBABLE } from '../seed/event-streams.js';
 import { encodeStreamCursor, TAKE_DEFAULT } from '../routes/event-streams.js';
 import { parseRfc3339 } from '../routes/events.js';
+import { customTextKey } from '../state.js';
 
 /** UTF-8 as the conforming JSON parser decodes it (index.ts): a malformed sequence throws. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -638,6 +639,8 @@ export class Deviations {
     held?: ReadonlySet<string>,
     query?: unknown,
   ): boolean {
+    // blind round 32: the projection route (fields=…) registered without the scope guard (`fields-projection-skips-scope-check`).
+    if (this.on('fields-projection-skips-scope-check') && isMap(query) && query['fields'] !== undefined) return false;
     // The page route (with from) registered without the scope guard.
     if (
       this.on('event-streams-next-page-scope-unchecked') &&
@@ -665,6 +668,13 @@ export class Deviations {
     )
       return `${mediaType}; charset=${header.split(/charset\s*=\s*/i)[1]!.trim()}`;
     if (this.on('keys-json-charset-415') && operation === 'custom-signing-keys.put') return header.trim().toLowerCase();
+    // blind round 32: the form type matched with its parameters kept (`keys-form-charset-415`).
+    if (
+      this.on('keys-form-charset-415') &&
+      operation === 'custom-signing-keys.put' &&
+      mediaType === 'application/x-www-form-urlencoded'
+    )
+      return header.trim().toLowerCase();
     // The type compared as written: Application/JSON is not application/json to it.
     if (this.on('media-type-case-sensitive-415') && operation === 'experiments.transition')
       return header.split(';', 1)[0]!.trim();
@@ -1103,6 +1113,15 @@ export class Deviations {
       return (sent as Array<Record<string, unknown>>).map((k) =>
         Object.fromEntries(Object.entries(k).filter(([m]) => !(PRIVATE_MEMBERS as readonly string[]).includes(m))),
       );
+    // blind round 32: a write judged unchanged by the number of keys alone (`keys-put-same-count-kept`).
+    if (
+      this.on('keys-put-same-count-kept') &&
+      operation === 'custom-signing-keys.put' &&
+      Array.isArray(stored) &&
+      Array.isArray(sent) &&
+      stored.length === sent.length
+    )
+      return stored;
     // blind round 29: every kid overwritten with the key's RFC 7638 thumbprint (`keys-kid-replaced-by-thumbprint`).
     if (this.on('keys-kid-replaced-by-thumbprint') && operation === 'custom-signing-keys.put')
       return (sent as Array<Record<string, unknown>>).map((k) => ({ ...k, kid: jwkThumbprint(k) }));
@@ -1192,7 +1211,9 @@ export class Deviations {
     return check(body, (i, key, all) =>
       // A key with a certificate chain taken for a public one: its private members not looked for.
       (this.on('keys-private-check-skips-x5c-keys') && keyHasX5c(body, i)) ||
-      (this.on('keys-private-judged-by-key-ops') && declaredVerifyOnly(body, i))
+      (this.on('keys-private-judged-by-key-ops') && declaredVerifyOnly(body, i)) ||
+      // blind round 32: the update path (a set is stored) checks only kty (`keys-private-check-only-on-create`).
+      (this.on('keys-private-check-only-on-create') && request.server.emulator.state.customSigningKeys != null)
         ? []
         : this.privateKeyMembers(i, all, form, String(key['kty'])),
     );
@@ -1209,9 +1230,16 @@ export class Deviations {
   ): { checked: unknown; kept: unknown; checksMarkup: (index: number, key: string, value: unknown) => boolean } {
     const form = mediaTypeOf(request) === 'application/x-www-form-urlencoded';
     const checksBody = this.checksMarkupOfBody(form, request.body);
+    // blind round 32: the update path skips the keys already stored (`custom-text-sanitiser-skips-stored-keys`).
+    const stored = this.on('custom-text-sanitiser-skips-stored-keys')
+      ? request.server.emulator.state.customText.get(
+          customTextKey(param(request, 'id'), param(request, 'language'), param(request, 'page')),
+        )
+      : undefined;
     return {
       ...this.customTextRead(this.formTextValues(request.body, form), valueMax, form),
-      checksMarkup: (i, k, v) => checksBody && this.checksMarkupOf(i, k, v),
+      checksMarkup: (i, k, v) =>
+        checksBody && this.checksMarkupOf(i, k, v) && !(stored !== undefined && Object.hasOwn(stored, k)),
     };
   }
 
@@ -1254,6 +1282,8 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // blind round 32: a typography filter on the text outside tags (`custom-text-smart-quotes`).
+    if (this.on('custom-text-smart-quotes')) return smartQuoted(value);
     // An HTML encoder for non-ASCII characters: decimal character references.
     if (this.on('custom-text-non-ascii-as-char-refs'))
       return value.replace(/[^\u0000-\u007f]/gu, (c) => `&#${c.codePointAt(0)!};`);
@@ -1353,6 +1383,12 @@ export class Deviations {
 
   /** Whether a language or page outside the documented ones is accepted in the custom text path. */
   acceptsCustomTextPath(part: 'language' | 'page', value = '', allowed: readonly string[] = []): boolean {
+    // blind round 32: three-letter codes mapped to two-letter ones first (`custom-text-language-iso639-2-alias`).
+    if (part === 'language' && this.on('custom-text-language-iso639-2-alias'))
+      return allowed.includes(ISO639_2_TO_1[value] ?? value);
+    // blind round 32: the Universal Login prompt screens share the table (`custom-text-page-universal-login-screens`).
+    if (part === 'page' && this.on('custom-text-page-universal-login-screens'))
+      return UNIVERSAL_LOGIN_SCREENS.includes(value);
     // blind round 31: the tenant's enabled Universal Login languages (`custom-text-language-tenant-enabled-list`).
     if (part === 'language' && this.on('custom-text-language-tenant-enabled-list'))
       return TENANT_LANGUAGES.includes(value);
@@ -1613,6 +1649,8 @@ export class Deviations {
     }
     if (this.on('resume-cursor-of-filtered-type-refused')) this.askedTypes = values;
     if (this.on('event-type-trimmed')) return values.map((v) => v.trim());
+    // blind round 32: - and _ read as the dot (`event-type-separators-normalised`).
+    if (this.on('event-type-separators-normalised')) return values.map((v) => v.replace(/[-_]/g, '.'));
     if (this.on('event-type-percent-decoded-twice')) return values.map(percentDecodedOnce);
     if (this.on('event-type-lowercased-before-check')) return values.map((v) => v.toLowerCase());
     if (this.on('event-type-empty-ignored')) return values.filter((v) => v !== '');
@@ -1669,6 +1707,16 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    // blind round 32: the streaming reader's end-of-input error is no SyntaxError (`transition-json-unexpected-end-500`).
+    if (this.on('transition-json-unexpected-end-500') && operation === 'experiments.transition') {
+      try {
+        JSON.parse(text);
+      } catch (err) {
+        if (text.trim() !== '' && endsInsideValue(text))
+          throw apiError('internal_error', `IncompleteJSONError: ${(err as Error).message}`);
+      }
+      return parse(text);
+    }
     // A JSON-with-comments reader (`custom-text-json-comments-accepted`).
     if (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put')
       return parse(commentsStripped(text));
@@ -1728,6 +1776,7 @@ export class Deviations {
   /** Whether JSON bodies of this operation go through `jsonBody` (else fastify's own parser alone reads them). */
   readsJsonBody(operation: OperationId | undefined): boolean {
     return (
+      (this.on('transition-json-unexpected-end-500') && operation === 'experiments.transition') ||
       (this.on('transition-json5-accepted') && operation === 'experiments.transition') ||
       (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') ||
       (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put') ||
@@ -1794,6 +1843,19 @@ export class Deviations {
   /** Where a from_timestamp starts the stream (epoch ms); undefined: at the latest position. */
   timestampStart(ms: number): number | undefined {
     if (this.on('from-timestamp-ignored')) return undefined;
+    // blind round 32: Date.UTC given the month as written, counted from 0 (`from-timestamp-month-off-by-one`).
+    if (this.on('from-timestamp-month-off-by-one')) {
+      const d = new Date(ms);
+      return Date.UTC(
+        d.getUTCFullYear(),
+        d.getUTCMonth() + 1,
+        d.getUTCDate(),
+        d.getUTCHours(),
+        d.getUTCMinutes(),
+        d.getUTCSeconds(),
+        d.getUTCMilliseconds(),
+      );
+    }
     if (this.on('from-timestamp-minute')) return ms - (ms % 60_000);
     if (this.on('from-timestamp-ceiled-to-minute')) return Math.ceil(ms / 60_000) * 60_000;
     // The start of the hourly partition the timestamp falls in.
@@ -2273,6 +2335,22 @@ export class Deviations {
   tokenBody(body: unknown): unknown {
     // A JSON array read as its first element (`token-json-array-read-as-first-element`).
     if (this.on('token-json-array-read-as-first-element') && Array.isArray(body)) body = body[0];
+    // blind round 32: a repeated client_id read by its first value (`token-repeated-client-id-first-wins`, url.Values.Get).
+    if (
+      this.on('token-repeated-client-id-first-wins') &&
+      isMap(body) &&
+      Array.isArray(body['client_id']) &&
+      typeof body['client_id'][0] === 'string'
+    )
+      body = { ...body, client_id: body['client_id'][0] };
+    // blind round 32: getAll("grant_type").includes("client_credentials") (`token-repeated-grant-type-any-match`).
+    if (
+      this.on('token-repeated-grant-type-any-match') &&
+      isMap(body) &&
+      Array.isArray(body['grant_type']) &&
+      body['grant_type'].includes('client_credentials')
+    )
+      body = { ...body, grant_type: 'client_credentials' };
     // A repeated audience read by its first value (`token-repeated-audience-first-wins`, Go's url.Values.Get).
     if (
       this.on('token-repeated-audience-first-wins') &&
@@ -3037,6 +3115,61 @@ const COMMIT_BATCH = 10;
 
 /** The tenant's enabled Universal Login languages (`custom-text-language-tenant-enabled-list`). */
 const TENANT_LANGUAGES: readonly string[] = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ja'];
+
+/** ISO 639-2 codes of the old console's locales, mapped to ISO 639-1 (`custom-text-language-iso639-2-alias`). */
+const ISO639_2_TO_1: Readonly<Record<string, string>> = {
+  eng: 'en',
+  fra: 'fr',
+  fre: 'fr',
+  deu: 'de',
+  ger: 'de',
+  spa: 'es',
+  ita: 'it',
+  por: 'pt',
+  jpn: 'ja',
+};
+/** The self-service page and the Universal Login prompt screens (`custom-text-page-universal-login-screens`). */
+const UNIVERSAL_LOGIN_SCREENS: readonly string[] = [
+  'get-started',
+  'login',
+  'signup',
+  'reset-password',
+  'consent',
+  'mfa',
+  'logout',
+];
+
+/** Straight quotes outside tags made typographic (`custom-text-smart-quotes`). */
+function smartQuoted(value: string): string {
+  return value
+    .split(/(<[^>]*>)/)
+    .map((part) =>
+      part.startsWith('<')
+        ? part
+        : part
+            .replace(/(^|[\s(\[{])"/g, '$1\u201c')
+            .replace(/"/g, '\u201d')
+            .replace(/(^|[\s(\[{])'/g, '$1\u2018')
+            .replace(/'/g, '\u2019'),
+    )
+    .join('');
+}
+
+/** Whether a JSON text ends inside a value: an unclosed string, object or array, or a member without its value (`transition-json-unexpected-end-500`). */
+function endsInsideValue(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return inString || depth > 0 || /[:,]\s*$/.test(text);
+}
 
 /** A form body split on & and =, + as a space, each part decoded with decodeURI (`custom-text-form-decodeuri-reserved-kept`). */
 function decodeUriForm(raw: string): Record<string, string> {
