@@ -126,12 +126,13 @@ test.describe('verify cache in the bearer check @auth', () => {
 
   test('should refuse a cached token once it has expired', async () => {
     const auth = h.app.emulator.auth;
+    // exp counts from iat, a whole second: a one-second token issued late in its second is valid for a moment only.
     const token = await auth.issue(auth.clients.full, h.app.emulator.origin, auth.clients.full.scopes, {
-      ttlSeconds: 1,
+      ttlSeconds: 2,
     });
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(200);
     expect(auth.cached(token)).toBeDefined();
-    // Expiry is the behaviour under test: let the token's own second run out.
+    // Expiry is the behaviour under test: let the token's own seconds run out.
     const exp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number }).exp;
     await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 1));
     expect(auth.cached(token)).toBeUndefined();
