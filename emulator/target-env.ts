@@ -36,6 +36,7 @@ export function targetEnv(t: TargetDescription): Record<string, string> {
     CONFORMANCE_RATE_LIMIT_CLIENT_SECRET: clients.rateLimited.clientSecret,
     CONFORMANCE_USER_ID: fixtures.userId,
     CONFORMANCE_USER_TOKEN_SET_IDS: fixtures.userTokenSetIds.join(','),
+    CONFORMANCE_USER_IDS: [fixtures.userWithOneTokenSetId, fixtures.userWithoutTokenSetsId].join(','),
     CONFORMANCE_CLIENT_GRANT_ID: fixtures.clientGrantId,
     CONFORMANCE_CLIENT_GRANT_IDS: fixtures.otherClientGrantIds.join(','),
     CONFORMANCE_SELF_SERVICE_PROFILE_ID: fixtures.selfServiceProfileId,

@@ -1083,7 +1083,8 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
-  for (const language of ['fr', 'EN', 'en-US']) {
+  // Another language, another case, a region, and en in ISO 639-2's three letters (eng): the path names en alone.
+  for (const language of ['fr', 'EN', 'en-US', 'eng']) {
     const languageEnum = declareRules('custom-text.put.language.enum', 'http.json-error-bodies');
     test(`should refuse the language ${language}`, languageEnum, async ({ api, config }) => {
       const id = profile(config);

@@ -534,7 +534,9 @@ test.describe('experiment transitions @experiments @writes', () => {
     });
   }
 
-  for (const status of ['ACTIVE', 'running', '', 'draft ', 42]) {
+  // Near misses, and the names every JavaScript object inherits (OWASP, Prototype Pollution Prevention: a check
+  // written as `status in TABLE` takes them).
+  for (const status of ['ACTIVE', 'running', '', 'draft ', 42, 'toString', 'constructor', '__proto__']) {
     const statusEnum = declareRules('experiments.transition.status-enum', 'http.json-error-bodies');
     test(`should refuse the status ${JSON.stringify(status)}`, statusEnum, async ({ api, config }) => {
       const ex = await move(api, experiment(config, 1), status);

@@ -292,7 +292,7 @@ test.describe('token endpoint @auth', () => {
     },
   );
 
-  const notAnObject = declareRules('oauth.token.grant-type');
+  const notAnObject = declareRules('oauth.token.response', 'oauth.token.grant-type');
   test(
     'should refuse a token request in JSON whose body is no object (null, the parameters in an array, the form as a JSON string, a number, true), with an error and never a 5xx, where the endpoint takes the request as a JSON object (RFC 8259 3; RFC 6749 4.4.2: grant_type REQUIRED; 5.2: invalid_request)',
     notAnObject,
@@ -316,6 +316,9 @@ test.describe('token endpoint @auth', () => {
         );
         return;
       }
+      // Taken, it is a token response like the documented one's: RFC 6749 5.1's checklist (Cache-Control: no-store
+      // on every response holding a token), whichever media type carried the request.
+      mustFollowTokenResponseChecklist(notAnObject, asObject);
       const params = {
         grant_type: 'client_credentials',
         client_id: creds.clientId,

@@ -85,6 +85,17 @@ test.describe('token sets of a user @token-sets', () => {
       const again = await api.get(path(userId));
       mustStatus(success.tokenSetsListSuccess, again, 200);
       mustMatchSchema('token-set-list', again.json, again);
+      // The other users named (CONFORMANCE_USER_IDS): a listing of one token set, or none, is an array as well.
+      for (const other of config.otherUserIds) {
+        const listed = await api.get(path(other));
+        mustStatus(success.tokenSetsListSuccess, listed, 200);
+        must(success.tokenSetsListSuccess, Array.isArray(listed.json), {
+          expected: `a JSON array of the token sets of ${other}, however many it holds`,
+          actual: typeof listed.json,
+          exchange: listed,
+        });
+        mustMatchSchema('token-set-list', listed.json, listed);
+      }
     },
   );
 

@@ -37,7 +37,7 @@ export function seedClientGrants(
     authorization_details_types: ['payment_initiation', 'account_information'],
     allow_all_scopes: false,
   });
-  grant({
+  const systemGrant = grant({
     client_id: `client_${rng.chars(ALNUM, 20)}`,
     audience: 'https://api.conformance.test/system',
     scope: [],
@@ -45,7 +45,7 @@ export function seedClientGrants(
     subject_type: 'client',
     allow_all_scopes: true,
   });
-  grant({
+  const organisationGrant = grant({
     client_id: `client_${rng.chars(ALNUM, 20)}`,
     audience: 'https://api.conformance.test/orders',
     scope: ['read:orders'],
@@ -53,6 +53,7 @@ export function seedClientGrants(
     allow_any_organization: true,
     subject_type: 'user',
   });
-  // The default_for grant: its enum is decided on a read of it (CONFORMANCE_CLIENT_GRANT_IDS).
-  return { clientGrants, fixtureGrant, otherGrants: [defaultGrant] };
+  // Every grant but the fixture's, told to the suite (CONFORMANCE_CLIENT_GRANT_IDS) so that each kind is read: the
+  // default_for grant (its enum), the system grant, a grant organisations must use.
+  return { clientGrants, fixtureGrant, otherGrants: [defaultGrant, systemGrant, organisationGrant] };
 }

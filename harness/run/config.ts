@@ -87,6 +87,8 @@ export interface Config {
   clientGrantId?: string;
   /** Further client grants to read (CONFORMANCE_CLIENT_GRANT_IDS): say a default_for grant, whose enum a read decides. */
   otherClientGrantIds: string[];
+  /** Further users whose token sets to list (CONFORMANCE_USER_IDS): say one with exactly one token set, one with none. */
+  otherUserIds: string[];
   selfServiceProfileId?: string;
   experimentIds: string[];
   /** Event streams the tenant holds (CONFORMANCE_EVENT_STREAM_IDS): the listing must show each, as its GET answers it. */
@@ -204,6 +206,10 @@ export function readConfig(env: Env = processEnv()): Config {
     userId: opt(env, 'CONFORMANCE_USER_ID'),
     userTokenSetIds: opt(env, 'CONFORMANCE_USER_TOKEN_SET_IDS')
       ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    otherUserIds: (opt(env, 'CONFORMANCE_USER_IDS') ?? '')
+      .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     clientGrantId: opt(env, 'CONFORMANCE_CLIENT_GRANT_ID'),

@@ -895,6 +895,16 @@ function respelt(api: Api, spell: (path: string) => string, baseUrl?: string): A
   }) as Api;
 }
 
+/** The client sending every request with these query parameters beside its own. */
+function withQuery(api: Api, query: Record<string, string>): Api {
+  return Object.create(api, {
+    send: {
+      value: (method: string, path: string, opts?: RequestOptions) =>
+        api.send(method, path, { ...opts, query: { ...opts?.query, ...query } }),
+    },
+  }) as Api;
+}
+
 /** A token without the in-scope scopes is refused; the run's token is accepted. */
 function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): void {
   const acceptance = ACCEPTANCE[id];
@@ -918,6 +928,16 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
         mustMatchExisting(scope.authScopeEnforced, first, ex, a);
         first ??= ex;
       }
+      // With a query parameter the document does not name beside (the management API's field projection,
+      // fields=id): the guard does not depend on the query. Beyond a read-only run's request budget; the events
+      // probe opens its stream through the SSE harness, at the document's query.
+      if (atReadOnlyBudget(config) || id === 'events.subscribe') return;
+      const projected = await probe(withQuery(limitedApi, { fields: 'id' }), config, 'token', target);
+      mustRefuse(
+        scope.authScopeEnforced,
+        projected,
+        `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')}), with fields=id in the query`,
+      );
     });
   });
 

@@ -1011,6 +1011,16 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'its first character changed', decoded: at(0) },
     { what: 'a middle character changed', decoded: at(mid) },
     { what: 'its last character changed', decoded: at(id.length - 1) },
+    // Another separator where it has one (auth0|abc as auth0:abc, cgr_x as cgr-x): a store that once spelt
+    // ids so, and maps them still, answers the real one.
+    ...(/[^A-Za-z0-9]/.test(id)
+      ? [
+          {
+            what: 'its first separator swapped for another',
+            decoded: id.replace(/[^A-Za-z0-9]/, (c) => (c === ':' ? '|' : ':')),
+          },
+        ]
+      : []),
   ].map((v) => ({ ...v, raw: enc(v.decoded) }));
   return [
     ...near,

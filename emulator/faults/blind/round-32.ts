@@ -125,6 +125,8 @@ export const round32 = [
     rule: 'events.payload.envelope',
     how: 'Group events are published by the newer groups service, whose CloudEvents producer does not add the tenant extension attributes: the envelopes of group.created, group.updated, group.deleted, group.member.* and group.role.* lack svctenant and svcstream; events of users, organizations and connections carry them.',
     round: 32,
+    disputed:
+      'The document marks no member of the event envelope required: its table has no Required column, and "Unless marked required, a field may be absent" (Resources and their fields). An envelope without svctenant and svcstream conforms as written; whether the two are meant to be required goes to the document\'s owner.',
   },
   {
     name: 'context-hostname-null-for-ip-literal-host',
