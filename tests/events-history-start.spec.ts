@@ -219,6 +219,56 @@ async function startAtTimestamp(
 }
 
 test.describe("events stream: the tenant's history @sse", () => {
+  // Relation: a start further back replays every event a later start replays. A server that reads the
+  // timestamp off by a month (or a day, a year) starts the later one after its own history, and shows it only
+  // where the earlier one lands inside it.
+  const earlier = declareRules(READ, 'events.from-timestamp.start');
+  test(
+    'should replay, from a start forty days back, no event of the last day that a start a day back leaves out (relation: an earlier start holds a later one)',
+    earlier,
+    async ({ events, config }) => {
+      skipBeyondReadOnlyBudget(config, 'the start forty days back is');
+      const sentAt = Date.now();
+      const dayBack = timestamp(sentAt - HISTORY_MS);
+      const near = await events.subscribe({ query: { from_timestamp: dayBack } });
+      must(
+        earlier.eventsContentType,
+        near.isEventStream,
+        ev(near, 'a 2xx text/event-stream', `status ${near.status}, Content-Type ${near.contentType || '(none)'}`),
+      );
+      const nearEvents = await readReplay(near, config);
+      near.close();
+      const far = await events.subscribe({ query: { from_timestamp: timestamp(sentAt - 40 * 24 * 3_600_000) } });
+      // How far back a tenant keeps events is not shown: a start it does not keep may be refused.
+      test.skip(
+        !far.isEventStream && far.status >= 400 && far.status < 500,
+        `A start forty days back is refused (status ${far.status}): how long the tenant keeps events is not shown`,
+      );
+      const farEvents = await readReplay(far, config);
+      far.close();
+      // The window both reads cover: from a day back (and its rounding) to the near read's last event, or, where it
+      // read none, to when it was sent (events that came later are the far read's alone).
+      const from = Date.parse(dayBack) + TOLERANCE_MS;
+      const to = nearEvents.length ? Math.max(...nearEvents.map(timeOf)) : sentAt - TOLERANCE_MS;
+      const nearIds = new Set(nearEvents.map(identity));
+      const left = farEvents.filter((m) => timeOf(m) >= from && timeOf(m) <= to && !nearIds.has(identity(m)));
+      must(
+        earlier.eventsFromTimestampStart,
+        left.length === 0,
+        ev(
+          near,
+          `every event the start forty days back replays between ${new Date(from).toISOString()} and ${new Date(to).toISOString()} also in the replay from ${dayBack}`,
+          `${left.length} left out (${left
+            .slice(0, 3)
+            .map((m) => `${identity(m)} at ${new Date(timeOf(m)).toISOString()}`)
+            .join(
+              ', ',
+            )}); the start a day back replayed ${nearEvents.length} events, the start forty days back ${farEvents.length}`,
+        ),
+      );
+    },
+  );
+
   const replay = declareRules(READ, 'events.start.replay');
   test(
     'should start from the latest events when from is absent, not replay the history',
