@@ -285,33 +285,25 @@ test.describe('every Accept that admits JSON is met @http', () => {
     refusedInJson,
     async ({ api, config }) => {
       skipBeyondReadOnlyBudget(config, 'the refusals under other Accept values are');
-      const refusals: Array<readonly [string, (accept: string) => Promise<Exchange>]> = [
-        [
-          'an unknown client grant',
-          (accept) => api.get(pathOf('client-grants.get', { id: 'cgr_conformance_unknown' }), { headers: { accept } }),
-        ],
-        [
-          'an unknown event stream',
-          (accept) =>
-            api.get(pathOf('event-streams.get', { id: 'est_conformanceUnknown0000' }), { headers: { accept } }),
-        ],
+      // An unknown client grant, an unknown event stream and, with writes, a custom text body that is no JSON text
+      // (refused before anything is stored, whatever the server keeps).
+      const refusals: Array<(accept: string) => Promise<Exchange>> = [
+        (accept) => api.get(pathOf('client-grants.get', { id: 'cgr_conformance_unknown' }), { headers: { accept } }),
+        (accept) => api.get(pathOf('event-streams.get', { id: 'est_conformanceUnknown0000' }), { headers: { accept } }),
       ];
-      // A body that is no JSON text is refused before anything is stored, whatever the server keeps.
       if (config.writes !== 'none' && config.selfServiceProfileId)
-        refusals.push([
-          'a custom text body that is no JSON text',
-          (accept) =>
-            api.put(customTextPath(config.selfServiceProfileId!), {
-              body: '{"login":',
-              contentType: 'application/json',
-              headers: { accept },
-            }),
-        ]);
+        refusals.push((accept) =>
+          api.put(customTextPath(config.selfServiceProfileId!), {
+            body: '{"login":',
+            contentType: 'application/json',
+            headers: { accept },
+          }),
+        );
       // Against an external target, the wildcard alone; against the embedded emulator, every listed value that does
       // not name application/json itself.
       const accepts = config.embedded ? ADMITS_JSON.filter((a) => !/application\/json/i.test(a)) : ['*/*'];
       for (const accept of accepts)
-        for (const [, send] of refusals) {
+        for (const send of refusals) {
           // Judged where it is refused (4xx): whether each is refused is other rules' to decide.
           mustBeJsonErrorBody(refusedInJson, await send(accept));
         }
