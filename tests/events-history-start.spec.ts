@@ -244,6 +244,16 @@ test.describe("events stream: the tenant's history @sse", () => {
         !far.isEventStream && far.status >= 400 && far.status < 500,
         `A start forty days back is refused (status ${far.status}): how long the tenant keeps events is not shown`,
       );
+      // Anything else but a stream (a 5xx included) is no answer to a start it keeps.
+      must(
+        earlier.eventsContentType,
+        far.isEventStream,
+        ev(
+          far,
+          'a 2xx text/event-stream, or a 4xx',
+          `status ${far.status}, Content-Type ${far.contentType || '(none)'}`,
+        ),
+      );
       const farEvents = await readReplay(far, config);
       far.close();
       // The window both reads cover: from a day back (and its rounding) to the near read's last event, or, where it
