@@ -314,6 +314,18 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T, i: number) 
   );
 }
 
+/** Where the run's wall time went, phase by phase, in the order they ended (printed and kept in verify.json). */
+const phases: Array<{ phase: string; ms: number }> = [];
+
+async function timed<T>(phase: string, fn: () => Promise<T>): Promise<T> {
+  const t = Date.now();
+  try {
+    return await fn();
+  } finally {
+    phases.push({ phase, ms: Date.now() - t });
+  }
+}
+
 /** One project of the Playwright run: a target, the checks to run on it, and what to do with its result. */
 interface Plan {
   name: string;
@@ -552,6 +564,8 @@ interface FaultRow {
   failedRules: string[];
   otherFailures: string[];
   checksRun: number;
+  /** From its first check's start to its last check's end, in its worker. */
+  wallMs: number;
   /** A blind fault swept against the whole suite (not only the checks that caught it before). */
   sweptWhole?: boolean;
 }
@@ -568,6 +582,7 @@ const sweepRow = (f: Fault, r: RunResult, grep?: string): FaultRow => ({
     .map(([id]) => id),
   otherFailures: r.failures.filter((x) => !x.rules.includes(f.rule)).map((x) => x.title),
   checksRun: r.passed + r.failed,
+  wallMs: r.wallMs,
   ...(f.round !== undefined ? { sweptWhole: grep === undefined } : {}),
 });
 
@@ -788,25 +803,29 @@ async function sweepReadOnly(o: Options, roBaseline: RunResult): Promise<ReadOnl
   if (roBaseline.failures.length || roBaseline.defects.length) console.log(failuresText(roBaseline));
   // Faults whose rule the read-only run decides, but for those that show only through a write, a caused event or a 429.
   const roFaults = o.selected.filter((f) => decided.includes(f.rule) && f.needs === undefined);
-  const roTargets = await startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true }));
+  const roTargets = await timed('read-only fault targets started', () =>
+    startTargets(roFaults, (f) => ({ fault: f.name, readOnly: true })),
+  );
   let roDone = 0;
-  const roResults = await runAndClose(
-    roFaults.flatMap((f, i) =>
-      roTargets[i]!.refused
-        ? []
-        : [
-            {
-              name: `read-only:${f.name}`,
-              target: roTargets[i]!,
-              grep: grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o),
-              close: true,
-              shared: true,
-              done: (r: RunResult) => progress('read-only ', roFaults.length)(f, r, ++roDone),
-            },
-          ],
+  const roResults = await timed('read-only faults swept', () =>
+    runAndClose(
+      roFaults.flatMap((f, i) =>
+        roTargets[i]!.refused
+          ? []
+          : [
+              {
+                name: `read-only:${f.name}`,
+                target: roTargets[i]!,
+                grep: grepFor(f, o.wholeSuite, o.caughtBy, 'read-only', o),
+                close: true,
+                shared: true,
+                done: (r: RunResult) => progress('read-only ', roFaults.length)(f, r, ++roDone),
+              },
+            ],
+      ),
+      roTargets,
+      o.jobs,
     ),
-    roTargets,
-    o.jobs,
   );
   roFaults.forEach((f, i) => {
     const why = roTargets[i]!.refused;
@@ -868,6 +887,7 @@ function summaryOf(
     coverage: cov,
     seed: o.seed,
     wallMs,
+    phases: [...phases],
   };
 }
 
@@ -928,7 +948,50 @@ function printSummary(s: VerifySummary): void {
   }
   const guardRuns = guardRunsOf(s);
   console.log(`false-positive guards: ${guardRuns.filter((g) => !g.bad).length}/${guardRuns.length} pass`);
+  printPhases(s);
   console.log(`wall time: ${(s.wallMs / 1000).toFixed(1)} s   report: reports/verify/verify.md`);
+}
+
+/**
+ * Outside a round's sweep, a blind fault with no record of the rules that caught it runs the whole suite:
+ * said once, with what it cost, because the record this run wrote ends that only once it is committed.
+ */
+function noteUnrecorded(s: VerifySummary): void {
+  for (const [label, rows] of [
+    ['with writes', s.faults],
+    ['read-only', s.readOnly?.faults ?? []],
+  ] as const) {
+    const whole = rows.filter((r) => r.sweptWhole && r.caughtBy.length);
+    if (whole.length)
+      console.log(
+        `${whole.length} blind fault(s) ${label} had no record of the rules that catch them and ran the whole suite (${seconds(whole.reduce((n, r) => n + r.wallMs, 0))} of checks): recorded now in ${relative(ROOT, CAUGHT_BY)}; commit it and later runs sweep only those rules`,
+      );
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Where the wall time went: each phase, and the faults' checks summed over the workers that ran them
+ * (what is left of a phase beyond them is fixed cost: Playwright's and its workers' start, the checks'
+ * loading, the targets' fixtures), with the slowest fault targets.
+ */
+function printPhases(s: VerifySummary): void {
+  const rest = s.wallMs - s.phases.reduce((n, p) => n + p.ms, 0);
+  console.log(
+    `\nwhere the time went: ${[...s.phases.map((p) => `${p.phase} ${seconds(p.ms)}`), `the rest (reports, records) ${seconds(rest)}`].join('; ')}`,
+  );
+  const sweeps = [
+    { label: 'with writes', rows: s.faults },
+    { label: 'read-only', rows: s.readOnly?.faults ?? [] },
+  ].filter((x) => x.rows.length);
+  for (const { label, rows } of sweeps) {
+    const whole = rows.filter((r) => r.sweptWhole);
+    const slowest = [...rows].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5);
+    console.log(
+      `  faults ${label}: their checks ${seconds(rows.reduce((n, r) => n + r.wallMs, 0))} summed over the workers (${rows.length} targets, ${rows.reduce((n, r) => n + r.checksRun, 0)} checks; ${whole.length} blind against the whole suite, ${seconds(whole.reduce((n, r) => n + r.wallMs, 0))}); slowest: ${slowest.map((r) => `${r.fault} ${seconds(r.wallMs)} (${r.checksRun} checks)`).join(', ')}`,
+    );
+  }
 }
 
 /** The counts line CI reads (counts.json): each baseline, guard and fault is one verdict; so is coverage. Answers how many failed. */
@@ -982,7 +1045,9 @@ async function main(): Promise<void> {
   );
 
   // The suite's checks, listed while the emulators start: the titles grepFor runs by, and rule coverage.
-  const [targets, checks] = await Promise.all([startAllTargets(o), listChecks(ROOT)]);
+  const [targets, checks] = await timed('targets started, checks listed', () =>
+    Promise.all([startAllTargets(o), listChecks(ROOT)]),
+  );
   o.checks = checks;
   for (const c of checks) {
     o.titles.add(c.title);
@@ -990,7 +1055,7 @@ async function main(): Promise<void> {
   }
   const all = [targets.base, ...targets.guards, ...targets.faults, ...(targets.readOnly ? [targets.readOnly] : [])];
   const plans = planProjects(o, targets);
-  const results = await runAndClose(plans, all, o.jobs);
+  const results = await timed('baselines, second run, guards and faults', () => runAndClose(plans, all, o.jobs));
   o.selected.forEach((f, i) => {
     const why = targets.faults[i]!.refused;
     if (!why) return;
@@ -1007,6 +1072,7 @@ async function main(): Promise<void> {
   else recordAfter(summary.faults);
   recordCaughtBy('writes', summary.faults);
   if (summary.readOnly) recordCaughtBy('read-only', summary.readOnly.faults);
+  if (!o.wholeSuite) noteUnrecorded(summary);
   writeFileSync(join(OUT, 'verify.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(OUT, 'verify.md'), markdown(summary));
   printSummary(summary);
