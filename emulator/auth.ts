@@ -534,7 +534,8 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!isApiRequest(ctx, request)) return done();
     const header = request.headers.authorization ?? ctx.deviations.bearerFromQuery(operationOf(request), request.query);
     const connection = request.raw.socket ?? undefined;
-    const session = header === undefined ? ctx.deviations.sessionPrincipal(connection) : undefined;
+    const session =
+      header === undefined ? ctx.deviations.sessionPrincipal(connection, request.headers.cookie) : undefined;
     if (session !== undefined) return done(admit(ctx, request, reply, session, true));
     // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
     const remembered = header?.startsWith('Bearer ') ? ctx.deviations.connectionPrincipal(connection) : undefined;

@@ -48,6 +48,7 @@ import { round29 } from './blind/round-29.ts';
 import { round30 } from './blind/round-30.ts';
 import { round31 } from './blind/round-31.ts';
 import { round32 } from './blind/round-32.ts';
+import { round33 } from './blind/round-33.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -835,6 +836,7 @@ export const faults = [
   ...round30,
   ...round31,
   ...round32,
+  ...round33,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -32,7 +32,7 @@ import { codePoints, isPlainObject, param, singleQuery } from '../routes/shared.
 import { mediaTypeOf, rawFormOf } from './requests.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
-import { CLOSED_TEXT_KEYS, scopeRefusalDeferred } from './seams.js';
+import { CLOSED_TEXT_KEYS, scopeRefusalDeferred, SESSION_COOKIE, sessionCookieValue } from './seams.js';
 import type { VariantName } from './variants.js';
 
 /** An answer on its way out: status, body (undefined: none) and headers (undefined removes one the reply holds). */
@@ -558,7 +558,168 @@ const FORM_BODY_LIMIT = 1024;
 /** What a rich-text wrap adds to a plain value (`custom-text-length-after-paragraph-wrap`). */
 const PARAGRAPH_WRAP = '<p></p>'.length;
 
+/** The subscriptions batch loader's largest batch (`event-streams-subscriptions-loader-first-batch-only`). */
+const SUBSCRIPTION_LOADER_BATCH = 50;
+/** The pagination helper's own default page size (`event-streams-default-page-next-from-helper-default`). */
+const HELPER_DEFAULT_TAKE = 20;
+/** How far ahead an expiry passes the plausibility check (`token-sets-expiry-beyond-a-year-dropped`). */
+const PLAUSIBLE_EXPIRY_MS = 365 * 24 * 3_600_000;
+/** A user id whose id part is the zero ObjectId (`token-sets-zero-user-id-unfiltered`). */
+const ZERO_OBJECT_ID_USER = /^[^|]+\|0{24}$/;
+/** The JWK members of the request schema: the document's table, and crv (`keys-alg-member-refused`). */
+const SCHEMA_JWK_MEMBERS: readonly string[] = ['kty', 'crv', ...JWK_COLUMNS];
+/** The tenant time zone of the detail view (`event-stream-get-dates-tenant-zone-unicode-minus`). */
+let tenantTimeFormat: Intl.DateTimeFormat | undefined;
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 33
+  {
+    by: 'event-streams-subscriptions-loader-first-batch-only',
+    on: ['event-streams.list'],
+    // The subscriptions loader splits the page's ids in batches of 50 and reads the first batch's result only.
+    when: (a) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['eventStreams']) &&
+      a.body['eventStreams'].length > SUBSCRIPTION_LOADER_BATCH,
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        eventStreams: (b['eventStreams'] as Json[]).map((s, i) =>
+          i < SUBSCRIPTION_LOADER_BATCH ? s : { ...s, subscriptions: [] },
+        ),
+      })),
+  },
+  {
+    by: 'event-streams-default-page-next-from-helper-default',
+    on: ['event-streams.list'],
+    // The page sized with the route's default (50), next placed by the helper's default (20).
+    when: (a, q) =>
+      singleQuery(q.request, 'take') === undefined &&
+      isPlainObject(a.body) &&
+      typeof a.body['next'] === 'string' &&
+      Array.isArray(a.body['eventStreams']) &&
+      a.body['eventStreams'].length > 0,
+    reshape: (a, q) => {
+      const b = a.body as { eventStreams: Json[]; next: string };
+      const start = q.state.eventStreamIndexOf(String(b.eventStreams[0]!['id']));
+      const at = start === undefined ? undefined : q.state.eventStreams[start + HELPER_DEFAULT_TAKE - 1];
+      return at === undefined ? a : { ...a, body: { ...b, next: encodeStreamCursor(at.id) } };
+    },
+  },
+  {
+    by: 'event-stream-get-id-echoed-from-raw-path',
+    on: ['event-streams.get'],
+    // The detail answer's id copied from the path as sent.
+    when: (a, q) => isPlainObject(a.body) && rawIdSegment(q.request.url).includes('%'),
+    reshape: (a, q) => body(a, (s) => ({ ...s, id: rawIdSegment(q.request.url) })),
+  },
+  {
+    by: 'event-stream-get-dates-tenant-zone-unicode-minus',
+    on: ['event-streams.get'],
+    // The detail view's dates in the tenant's zone, by the sv-SE formatter with its longOffset name.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      body(a, (s) => ({
+        ...s,
+        created_at: tenantLocalTime(s['created_at']),
+        updated_at: tenantLocalTime(s['updated_at']),
+      })),
+  },
+  {
+    by: 'event-stream-get-served-from-list-cache',
+    on: ['event-streams.list', 'event-streams.get'],
+    answers: 'all',
+    // The detail route reads the cache the list route fills; a miss is answered 404.
+    when: (a) => a.status < 300 && isPlainObject(a.body),
+    reshape: (a, q) => {
+      const b = a.body as Json;
+      if (q.operation === 'event-streams.list') {
+        const page = Array.isArray(b['eventStreams']) ? (b['eventStreams'] as Json[]) : [];
+        for (const s of page) q.seen.add(String(s['id']));
+        return a;
+      }
+      return q.seen.has(String(b['id'])) ? a : error('inexistent_event_stream');
+    },
+  },
+  {
+    by: 'token-sets-expiry-beyond-a-year-dropped',
+    on: ['token-sets.list'],
+    // A plausibility check written for access tokens: an expiry more than a year ahead is a bad row.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) => {
+      const limit = Date.now() + PLAUSIBLE_EXPIRY_MS;
+      return {
+        ...a,
+        body: (a.body as Json[]).filter(
+          (t) => typeof t['expires_at'] !== 'string' || Date.parse(t['expires_at']) <= limit,
+        ),
+      };
+    },
+  },
+  {
+    by: 'token-sets-zero-user-id-unfiltered',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The zero ObjectId read as "no user filter" by the repository.
+    when: (a, q) => is('inexistent_user')(a) && ZERO_OBJECT_ID_USER.test(param(q.request, 'id')),
+    reshape: (_a, q) => {
+      const now = Date.now();
+      return ok(
+        [...q.state.tokenSets.values()].flat().filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now),
+      );
+    },
+  },
+  {
+    by: 'token-sets-insufficient-scope-filtered-empty',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // Authorisation as a row filter: the caller sees the token sets it may read, none.
+    when: (a) => is('insufficient_scope')(a),
+    reshape: (_a, q) => (q.state.users.has(param(q.request, 'id')) ? ok([]) : error('inexistent_user')),
+  },
+  {
+    by: 'client-grant-system-answered-template-id',
+    on: ['client-grants.get'],
+    // A system grant serialised from the template it was materialised from.
+    when: (a) => isPlainObject(a.body) && a.body['is_system'] === true,
+    reshape: (a) =>
+      body(a, (g) => ({
+        ...g,
+        id: `cgr_tmpl_${createHash('sha256').update(String(g['audience'])).digest('hex').slice(0, 16)}`,
+      })),
+  },
+  {
+    by: 'custom-text-answer-keyed-by-page',
+    on: ['custom-text.put'],
+    // The stored document of the profile and language, keyed by page, answered.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => ({ ...a, body: { [param(q.request, 'page')]: a.body } }),
+  },
+  {
+    by: 'token-response-scope-all-as-wildcard',
+    on: ['oauth.token'],
+    // A grant's whole scope abbreviated to the allow_all_scopes marker.
+    when: (a, q) => {
+      if (!isPlainObject(a.body) || typeof a.body['access_token'] !== 'string') return false;
+      const client = q.request.server.emulator.auth.client(tokenClientOf(q.request));
+      return client !== undefined && sameScope(a.body['scope'], client.scopes.join(' '));
+    },
+    reshape: (a) => body(a, (t) => ({ ...t, scope: '*' })),
+  },
+  {
+    by: 'api-session-cookie-accepted-without-token',
+    on: 'every',
+    answers: 'all',
+    // A session middleware hands every caller admitted by a bearer token a session cookie.
+    when: (_a, q) => q.request.principal !== null && /^Bearer[ \t]/i.test(q.request.headers.authorization ?? ''),
+    reshape: (a, q) => ({
+      ...a,
+      headers: {
+        ...a.headers,
+        'set-cookie': `${SESSION_COOKIE}=${sessionCookieValue(q.request.principal!.tokenId)}; Path=/api/v2; HttpOnly; SameSite=Lax`,
+      },
+    }),
+  },
   // blind round 32
   {
     by: 'token-json-request-no-store-missing',
@@ -4808,6 +4969,29 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 33
+  {
+    by: 'client-grant-system-guard-on-read',
+    on: 'client-grants.get',
+    // The is_system guard mounted on the grant's path for every method.
+    when: (r, state) => state.clientGrants.get(param(r, 'id'))?.is_system === true,
+    error: () => apiError('forbidden', 'System grants cannot be modified or deleted directly'),
+  },
+  {
+    by: 'keys-alg-member-refused',
+    on: 'custom-signing-keys.put',
+    // A closed request schema: the document's JWK members and crv, nothing else.
+    when: (r) => keysOf(r).some((k) => isPlainObject(k) && Object.keys(k).some((m) => !SCHEMA_JWK_MEMBERS.includes(m))),
+    error: (r) => {
+      const keys = keysOf(r);
+      const i = keys.findIndex((k) => isPlainObject(k) && Object.keys(k).some((m) => !SCHEMA_JWK_MEMBERS.includes(m)));
+      const member = Object.keys(keys[i] as Json).find((m) => !SCHEMA_JWK_MEMBERS.includes(m));
+      return apiError(
+        'invalid_body',
+        `Payload validation error: keys[${i}] must NOT have additional property ${member}`,
+      );
+    },
+  },
   // blind round 32
   {
     by: 'transition-status-checked-with-in-operator',
@@ -5993,3 +6177,19 @@ const OPENSSL_CURVES: Readonly<Record<string, string>> = {
   'P-384': 'secp384r1',
   'P-521': 'secp521r1',
 };
+
+/** A date-time in the tenant's zone as the detail view writes it: sv-SE parts, the GMT cut from the offset (`event-stream-get-dates-tenant-zone-unicode-minus`). */
+function tenantLocalTime(v: unknown): unknown {
+  if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) return v;
+  tenantTimeFormat ??= new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'America/New_York',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'longOffset',
+  });
+  return tenantTimeFormat.format(new Date(v)).replace(' GMT', '').replace(' ', 'T');
+}

@@ -239,6 +239,12 @@ export class Deviations {
   private readonly subscribedTypes = new Map<string, string[]>();
   /** Users deleted, kept as soft-deleted rows (`token-sets-deleted-user-listed`). */
   private readonly deletedUsers = new Set<string>();
+  /** blind round 33: the event_type sets a consumer group was made for (`filtered-start-new-filter-replays-retained`). */
+  private readonly consumerGroups = new Set<string>();
+  /** blind round 33: the principal of each session cookie handed out (`api-session-cookie-accepted-without-token`). */
+  private readonly cookieSessions = new Map<string, Principal>();
+  /** blind round 33: the secrets of the tenant's clients, as the secret index holds them (`token-secret-matched-against-any-client`). */
+  private tenantSecrets: ReadonlySet<string> = new Set();
   /** Principals of verified tokens by the token in lower case, a case-insensitive cache key (`verify-cache-key-case-insensitive`). */
   private readonly verifiedCaseFolded = new Map<string, Principal>();
   /** The tenant's default rate limit, as last reported (`rate-limit-remaining-from-default-window`). */
@@ -493,6 +499,9 @@ export class Deviations {
       this.byConnection.set(connection, principal);
     if (this.on('missing-token-connection-session') && connection !== undefined)
       this.sessions.set(connection, principal);
+    // blind round 33: a session opened for every admitted bearer token (`api-session-cookie-accepted-without-token`).
+    if (this.on('api-session-cookie-accepted-without-token'))
+      this.cookieSessions.set(sessionCookieValue(principal.tokenId), principal);
   }
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
@@ -715,6 +724,8 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // blind round 33: the secret found in the tenant's secret index, whichever client it belongs to (`token-secret-matched-against-any-client`).
+    if (this.on('token-secret-matched-against-any-client') && this.tenantSecrets.has(secret)) return stored;
     // timingSafeEqual on buffers of other lengths throws (`token-secret-length-mismatch-500`).
     if (this.on('token-secret-length-mismatch-500') && Buffer.byteLength(secret) !== Buffer.byteLength(stored))
       throw new RangeError('Input buffers must have the same byte length');
@@ -957,6 +968,17 @@ export class Deviations {
     const body = this.validatedStatusOf(request.body);
     const query: unknown = request.query;
     const current = () => experiments.get(param(request, 'id'))?.status;
+    // blind round 33: the target matched with localeCompare at sensitivity 'case' (`transition-status-locale-compare-case-sensitivity`).
+    if (
+      this.on('transition-status-locale-compare-case-sensitivity') &&
+      isMap(body) &&
+      typeof body['status'] === 'string' &&
+      !(MOVE_TARGETS as readonly string[]).includes(body['status'])
+    ) {
+      const sent = body['status'];
+      const status = MOVE_TARGETS.find((t) => sent.localeCompare(t, undefined, { sensitivity: 'case' }) === 0);
+      if (status !== undefined) return { ...body, status };
+    }
     // status optional, defaulting to the next step of the lifecycle (`transition-missing-status-advances`).
     if (
       this.on('transition-missing-status-advances') &&
@@ -1108,6 +1130,9 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 33: DELETE … WHERE kid NOT IN (the kids sent), then an upsert by kid (`keys-put-kidless-keys-never-deleted`).
+    if (this.on('keys-put-kidless-keys-never-deleted') && operation === 'custom-signing-keys.put')
+      return kidNotInDelete((stored as Array<{ kid?: unknown }> | null) ?? [], sent as Array<{ kid?: unknown }>);
     // blind round 31: the private members stripped from the keys stored (`keys-answer-echoes-request-private-members`).
     if (this.on('keys-answer-echoes-request-private-members') && operation === 'custom-signing-keys.put')
       return (sent as Array<Record<string, unknown>>).map((k) =>
@@ -1282,6 +1307,8 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // blind round 33: U+2028 and U+2029 removed, a step of the inline-script renderer (`custom-text-line-separators-stripped`).
+    if (this.on('custom-text-line-separators-stripped')) return value.replace(/[\u2028\u2029]/g, '');
     // blind round 32: a typography filter on the text outside tags (`custom-text-smart-quotes`).
     if (this.on('custom-text-smart-quotes')) return smartQuoted(value);
     // An HTML encoder for non-ASCII characters: decimal character references.
@@ -1568,6 +1595,19 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // blind round 33: the types asked kept as one comma-joined string and searched with includes (`event-type-filter-substring-of-asked`).
+    if (this.on('event-type-filter-substring-of-asked') && types !== null) {
+      const joined = [...types].join(',');
+      const within = (type: string) => joined.includes(type);
+      return { live: within, replayed: within };
+    }
+    // blind round 33: the filter kept as two columns, resources and actions (`event-type-filter-resource-and-action-columns`).
+    if (this.on('event-type-filter-resource-and-action-columns') && types !== null) {
+      const resources = new Set([...types].map(resourceOf));
+      const actions = new Set([...types].map(actionOf));
+      const crossed = (type: string) => resources.has(resourceOf(type)) && actions.has(actionOf(type));
+      return { live: crossed, replayed: crossed };
+    }
     // blind round 29: the live poller takes the head as its cursor at its first poll (`live-poller-cursor-set-at-first-poll`).
     if (this.on('live-poller-cursor-set-at-first-poll')) {
       const openedAt = Date.now();
@@ -1707,6 +1747,12 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    // blind round 33: the parser chosen by the body's first character, not its media type (`transition-json-body-sniffed-form`).
+    if (this.on('transition-json-body-sniffed-form') && operation === 'experiments.transition') {
+      const trimmed = text.trim();
+      if (!/^[{["]/.test(trimmed) && FORM_SHAPED.test(trimmed)) return Object.fromEntries(new URLSearchParams(trimmed));
+      return parse(text);
+    }
     // blind round 32: the streaming reader's end-of-input error is no SyntaxError (`transition-json-unexpected-end-500`).
     if (this.on('transition-json-unexpected-end-500') && operation === 'experiments.transition') {
       try {
@@ -1776,6 +1822,7 @@ export class Deviations {
   /** Whether JSON bodies of this operation go through `jsonBody` (else fastify's own parser alone reads them). */
   readsJsonBody(operation: OperationId | undefined): boolean {
     return (
+      (this.on('transition-json-body-sniffed-form') && operation === 'experiments.transition') ||
       (this.on('transition-json-unexpected-end-500') && operation === 'experiments.transition') ||
       (this.on('transition-json5-accepted') && operation === 'experiments.transition') ||
       (this.on('custom-text-json-control-chars-accepted') && operation === 'custom-text.put') ||
@@ -1798,7 +1845,10 @@ export class Deviations {
     return first === undefined ? body : { ...body, status: first };
   }
 
-  heartbeatPosition(current: number, atConnect: number): number {
+  heartbeatPosition(current: number, atConnect: number, log?: EventLog): number {
+    // blind round 33: the checkpoint table's position at the start of the current second (`heartbeat-offset-second-checkpoint`).
+    if (this.on('heartbeat-offset-second-checkpoint') && log !== undefined)
+      return current - log.since(Math.floor(Date.now() / 1000) * 1000).length;
     return this.on('heartbeat-offset-frozen-at-connect') ? atConnect : current;
   }
 
@@ -1965,6 +2015,17 @@ export class Deviations {
 
   /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
   eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    // blind round 33: an archive cursor reads the archive after it, then the whole hot table, anchor row included (`resume-archive-handoff-duplicated`).
+    if (this.on('resume-archive-handoff-duplicated') && seq < log.historyPosition) {
+      const after = log.after(seq);
+      const anchor = after.find((e) => e.seq === log.historyPosition);
+      if (anchor !== undefined)
+        return [
+          ...after.filter((e) => e.seq <= log.historyPosition),
+          anchor,
+          ...after.filter((e) => e.seq > log.historyPosition),
+        ];
+    }
     // blind round 29: an archive cursor reads the archive partition only (`resume-from-archive-cursor-skips-hot-table`).
     if (this.on('resume-from-archive-cursor-skips-hot-table') && seq <= log.historyPosition)
       return log.after(seq).filter((e) => e.seq <= log.historyPosition);
@@ -2031,7 +2092,15 @@ export class Deviations {
   }
 
   /** What a stream without from or from_timestamp replays before going live. */
-  replayWithoutStart(log: EventLog): LoggedEvent[] {
+  replayWithoutStart(log: EventLog, filter: ReadonlySet<string> | null = null): LoggedEvent[] {
+    // blind round 33: a consumer group per event_type set, new groups reading from the earliest offset (`filtered-start-new-filter-replays-retained`).
+    if (this.on('filtered-start-new-filter-replays-retained') && filter !== null) {
+      const group = [...filter].sort().join(',');
+      if (!this.consumerGroups.has(group)) {
+        this.consumerGroups.add(group);
+        return log.after(0);
+      }
+    }
     // blind round 30: a compacted topic read from the beginning: the latest event of every object (`start-replays-compacted-latest-per-object`).
     if (this.on('start-replays-compacted-latest-per-object')) return latestPerObject(log.after(0));
     if (this.on('start-replays-history')) return log.after(0);
@@ -2252,6 +2321,11 @@ export class Deviations {
 
   /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
   grantType(value: string | undefined, params: Record<string, string> = {}): string | undefined {
+    // blind round 33: the extension-grant dispatcher strips the IETF grant-type URN prefix (`token-grant-type-urn-prefix-stripped`).
+    if (this.on('token-grant-type-urn-prefix-stripped') && value?.startsWith(GRANT_TYPE_URN_PREFIX)) {
+      const grant = value.slice(GRANT_TYPE_URN_PREFIX.length);
+      if (grant === 'client_credentials') return grant;
+    }
     // The JWT bearer grant without its assertion falls back to the client's own credentials.
     if (this.on('token-jwt-bearer-grant-without-assertion') && value === JWT_BEARER_GRANT && !params['assertion'])
       return 'client_credentials';
@@ -2294,7 +2368,13 @@ export class Deviations {
   }
 
   /** The principal a request without an Authorization header is admitted as on `connection` (`missing-token-connection-session`). */
-  sessionPrincipal(connection: object | undefined): Principal | undefined {
+  sessionPrincipal(connection: object | undefined, cookie?: string): Principal | undefined {
+    // blind round 33: the session cookie of an earlier answer admits a request without a token (`api-session-cookie-accepted-without-token`).
+    if (this.on('api-session-cookie-accepted-without-token') && cookie !== undefined) {
+      const sid = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]*)`).exec(cookie)?.[1];
+      const principal = sid === undefined ? undefined : this.cookieSessions.get(sid.trim());
+      if (principal !== undefined) return principal;
+    }
     return this.on('missing-token-connection-session') && connection !== undefined
       ? this.sessions.get(connection)
       : undefined;
@@ -2434,6 +2514,9 @@ export class Deviations {
   /** The client a token request authenticates as, given its client_id (`token-client-found-by-secret`: else by secret). */
   authenticatingClient(clientId: string, secret: string | undefined, auth: TokenAuthority): Client | undefined {
     const client = auth.client(clientId);
+    // blind round 33: the tenant's secret index, read by presentedSecret (`token-secret-matched-against-any-client`).
+    if (this.on('token-secret-matched-against-any-client'))
+      this.tenantSecrets = new Set(Object.values(auth.clients).map((c) => c.clientSecret));
     // blind round 31: the stored secret of a client that was not found read without a null check (`token-unknown-client-id-500`).
     if (client === undefined && this.on('token-unknown-client-id-500'))
       throw new TypeError("Cannot read properties of undefined (reading 'clientSecret')");
@@ -3190,4 +3273,38 @@ function decodeUriForm(raw: string): Record<string, string> {
     out[name] = decode(eq < 0 ? '' : pair.slice(eq + 1));
   }
   return out;
+}
+
+/** The experiment statuses a move may name (`transition-status-locale-compare-case-sensitivity`). */
+const MOVE_TARGETS: readonly ExperimentStatus[] = ['active', 'paused', 'completed', 'archived'];
+
+/** A body that looks like a form: name=value pairs joined by & (`transition-json-body-sniffed-form`). */
+const FORM_SHAPED = /^[^\s=&{}[\]"]+=[^\s&]*(?:&[^\s=&{}[\]"]+=[^\s&]*)*$/;
+
+/** The prefix of the IETF grant-type URNs (RFC 6755 registers urn:ietf:params:oauth) (`token-grant-type-urn-prefix-stripped`). */
+const GRANT_TYPE_URN_PREFIX = 'urn:ietf:params:oauth:grant-type:';
+
+/** The action of an event type: the part after the last dot (`event-type-filter-resource-and-action-columns`). */
+function actionOf(type: string): string {
+  return type.slice(type.lastIndexOf('.') + 1);
+}
+
+/** The session cookie's name (`api-session-cookie-accepted-without-token`). */
+export const SESSION_COOKIE = 'api_session';
+
+/** The session id a token's session is known by: a digest of its jti (`api-session-cookie-accepted-without-token`). */
+export function sessionCookieValue(tokenId: string): string {
+  return createHash('sha256').update(`session:${tokenId}`).digest('base64url').slice(0, 32);
+}
+
+/**
+ * The keys left after DELETE … WHERE kid NOT IN (the kids sent) and an upsert of the sent keys by kid
+ * (`keys-put-kidless-keys-never-deleted`): a stored key without kid (NULL) is never deleted, and a sent key
+ * without kid puts a NULL in the list, for which NOT IN is never true, so nothing is deleted at all.
+ */
+function kidNotInDelete<T extends { kid?: unknown }>(stored: readonly T[], sent: readonly T[]): T[] {
+  const kids = new Set(sent.map((k) => k.kid).filter((k) => typeof k === 'string'));
+  const sentKidless = sent.some((k) => typeof k.kid !== 'string');
+  const kept = stored.filter((k) => (typeof k.kid !== 'string' ? true : sentKidless ? !kids.has(k.kid) : false));
+  return [...kept, ...sent];
 }

@@ -88,7 +88,7 @@ function heartbeatMessage(
   liveDelivered = 0,
 ): string {
   const offset = ctx.deviations.heartbeatOffset(
-    encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect)),
+    encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect, ctx.events)),
     lastDelivered,
     resumedFrom,
     liveDelivered,
@@ -159,7 +159,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
   const unpositioned = from === undefined && fromTimestamp === undefined;
-  if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events);
+  if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events, filter);
   const live = unpositioned
     ? ctx.deviations.liveWithoutStart
     : from !== undefined
