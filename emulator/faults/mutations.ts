@@ -711,7 +711,7 @@ const answerMutations: readonly AnswerMutation[] = [
     on: 'every',
     answers: 'all',
     // A session middleware hands every caller admitted by a bearer token a session cookie.
-    when: (_a, q) => q.request.principal !== null && /^Bearer[ \t]/i.test(q.request.headers.authorization ?? ''),
+    when: (_a, q) => q.request.principal != null && /^Bearer[ \t]/i.test(q.request.headers.authorization ?? ''),
     reshape: (a, q) => ({
       ...a,
       headers: {
