@@ -328,7 +328,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const controls = declareRules('custom-text.put.resulting-map', 'custom-text.put.status');
   test(
-    'should answer a value holding a control character or a noncharacter (U+0000, other C0 and C1 controls, DEL, U+FFFE, U+FFFF) whole where it takes it, sent either way: never cut at it or without it (relation)',
+    'should answer a value holding a control character, a line or paragraph separator or a noncharacter (U+0000, other C0 and C1 controls, DEL, U+2028, U+2029, U+FFFE, U+FFFF) whole where it takes it, sent either way: never cut at it or without it (relation)',
     controls,
     async ({ api, config }) => {
       const id = profile(config);

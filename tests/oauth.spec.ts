@@ -262,7 +262,7 @@ test.describe('token endpoint @auth', () => {
 
   const grantType = declareRules('oauth.token.grant-type');
   test(
-    'should refuse the documented request with grant_type empty, of another grant type whose own parameters it lacks, or a near miss of client_credentials (case folded, padded, invisible characters, cut, look-alike letters, separators swapped or dropped), and issue no token (RFC 6749 4.4.2: "Value MUST be set to client_credentials"; 5.2)',
+    'should refuse the documented request with grant_type empty, of another grant type whose own parameters it lacks, client_credentials as an extension grant URN, or a near miss of client_credentials (case folded, padded, invisible characters, cut, look-alike letters, separators swapped or dropped), and issue no token (RFC 6749 4.4.2: "Value MUST be set to client_credentials"; 5.2)',
     grantType,
     async ({ config }) => {
       const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
@@ -273,6 +273,12 @@ test.describe('token endpoint @auth', () => {
         ['authorization_code', 'the authorization code grant, without a code'],
         ['refresh_token', 'the refresh token grant, without a refresh token'],
         ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'the JWT bearer grant (RFC 7523), without an assertion'],
+        // The form of an extension grant (RFC 6749 4.5: an absolute URI), in the namespace RFC 6755 registers for
+        // OAuth: no grant is registered under this name, and a server that strips the namespace reads another value.
+        [
+          'urn:ietf:params:oauth:grant-type:client_credentials',
+          'client_credentials spelt as an extension grant URN (RFC 6749 4.5, RFC 6755), which names no grant',
+        ],
         // The enum's partitions (nearMissSpellings): a value read by a comparison that folds case, trims or
         // ignores invisible characters is not the value the RFC requires, as it is not for any other enum.
         ...nearMissSpellings('client_credentials').map((v): [string, string] => [
@@ -531,7 +537,7 @@ test.describe('token endpoint @auth', () => {
   });
   const wrongPartitions = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test(
-    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed, cased, cut and by the same near misses; in the form body and by HTTP Basic",
+    "should refuse every credential that is not the client's: secret changed, cut, extended, cased, empty, with white space or an invisible character around it, respelt in homoglyphs or compatibility forms; client id changed, cased, cut and by the same near misses; crossed with another registered client's; in the form body and by HTTP Basic",
     wrongPartitions,
     async ({ config }) => {
       const { clientId: id, clientSecret: secret } = requireFixture(
@@ -566,12 +572,31 @@ test.describe('token endpoint @auth', () => {
           `the client id ${nearMissOf(v, id)}`,
           { clientId: v, clientSecret: secret },
         ]),
+        // Credentials crossed with another registered client's (the limited one, where it is configured): a
+        // secret checked against every client's, or a client looked up by its secret, lets one through.
+        ...crossed(config.limitedCredentials),
       ];
+      function crossed(other: ClientCredentials | undefined): Array<[string, ClientCredentials]> {
+        if (!other || other.clientId === id || other.clientSecret === secret) return [];
+        return [
+          [
+            "another registered client's secret under this client's id",
+            { clientId: id, clientSecret: other.clientSecret },
+          ],
+          [
+            "this client's secret under another registered client's id",
+            { clientId: other.clientId, clientSecret: secret },
+          ],
+        ];
+      }
       // Against an external target (failed logins may count against the client there), one of each
       // comparison: by prefix (cut), by length (last changed), without case, of the id alone, trimmed.
       // (The last changed is sent by HTTP Basic there: see the client authentication checks.)
       const trimmed = wrong.find(([what]) => what === 'with " " before it');
-      const sent = config.embedded ? wrong : [wrong[2]!, wrong[4]!, wrong[6]!, ...(trimmed ? [trimmed] : [])];
+      const crossedSecret = wrong.find(([what]) => what.startsWith("another registered client's secret"));
+      const sent = config.embedded
+        ? wrong
+        : [wrong[2]!, wrong[4]!, wrong[6]!, ...(trimmed ? [trimmed] : []), ...(crossedSecret ? [crossedSecret] : [])];
       // Against the embedded emulator, every one also by HTTP Basic (RFC 6749 2.3.1): the credentials reach the
       // comparison through another decoding (base64, then the form encoding of each half), and a lookup that folds,
       // trims or normalises on that path alone lets a near miss through there.

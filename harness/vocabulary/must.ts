@@ -404,11 +404,21 @@ function withBytes(valid: string, bytes: readonly number[]): Uint8Array | undefi
   ]);
 }
 
+/** A JSON object's members as a form body (a member that is no string, number or boolean as its JSON text). */
+function asForm(text: string): string | undefined {
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return new URLSearchParams(
+    Object.entries(value).map(([k, v]): [string, string] => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+  ).toString();
+}
+
 /**
  * A body sent as application/json that is not JSON is refused, with a JSON
  * error body: each of MALFORMED_JSON_BODIES, each of notJsonTexts around
  * every valid body given (`what` names the valid body in the evidence), and
- * every valid body with bytes that are no UTF-8 in a string (NOT_UTF8).
+ * every valid body with bytes that are no UTF-8 in a string (NOT_UTF8), and
+ * every valid body's members written as a form.
  */
 export async function mustRefuseNotJson(
   declared: Declared<'http.json-request-bodies' | 'http.json-error-bodies'>,
@@ -418,6 +428,12 @@ export async function mustRefuseNotJson(
   const bodies: Array<{ what: string; body: string | Uint8Array }> = [
     ...MALFORMED_JSON_BODIES.map((body) => ({ what: 'no JSON text', body })),
     ...valid.flatMap((v) => notJsonTexts(v.text).map((n) => ({ what: `${v.what} with ${n.what}`, body: n.body }))),
+    // The same members written as a form (application/x-www-form-urlencoded): a reader that sniffs the body
+    // instead of trusting its Content-Type takes it.
+    ...valid.flatMap((v) => {
+      const form = asForm(v.text);
+      return form === undefined ? [] : [{ what: `${v.what} written as a form, no JSON text`, body: form }];
+    }),
     ...valid.flatMap((v) =>
       NOT_UTF8.flatMap((n) => {
         const body = withBytes(v.text, n.bytes);

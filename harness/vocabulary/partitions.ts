@@ -212,7 +212,10 @@ export const FORMAT_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = 
  * Characters a string may hold that text stores trip on, each a partition:
  * the C0 controls (U+0000 ends a C string; U+0009, U+000A and U+000D are
  * white space, in WHITE_SPACE_SPELLINGS), DEL, the C1 controls (U+0085 is a
- * line break to some), and Unicode noncharacters (U+FFFE, U+FFFF). Each is a
+ * line break to some), the line and paragraph separators (U+2028, U+2029:
+ * unescaped in a JSON string, line terminators to JavaScript before ES2019,
+ * so JSONP-era writers strip or escape them), and Unicode noncharacters
+ * (U+FFFE, U+FFFF). Each is a
  * character of a JSON string (RFC 8259 7, escaped as \u0000 ... where it must
  * be); the HTML parser calls U+0000 a parse error, so a server may refuse a
  * value holding one. What it takes it answers whole.
@@ -229,6 +232,8 @@ export const CONTROL_CHARACTERS: ReadonlyArray<{ what: string; value: string }> 
   { what: 'U+0080 (C1)', value: '\u0080' },
   { what: 'U+0085 NEXT LINE', value: '\u0085' },
   { what: 'U+009F (C1)', value: '\u009f' },
+  { what: 'U+2028 LINE SEPARATOR', value: '\u2028' },
+  { what: 'U+2029 PARAGRAPH SEPARATOR', value: '\u2029' },
   { what: 'U+FFFE (a noncharacter)', value: '\ufffe' },
   { what: 'U+FFFF (a noncharacter)', value: '\uffff' },
 ];
