@@ -20,25 +20,41 @@ import { sameJson } from '../harness/vocabulary/json.ts';
 const path = (id: string) => pathOf('client-grants.get', { id });
 
 test.describe('client grant by id @client-grants', () => {
-  const success = declareRules('client-grants.get.success', 'http.json-bodies', schemaRules('client-grant'));
-  test('should answer a 2xx with the client grant object, on every read', success, async ({ api, config }) => {
-    const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
-    // Read twice: a second read may come from a cache the first one filled. Then each further grant
-    // given (CONFORMANCE_CLIENT_GRANT_IDS, say a default_for one), once.
-    const reads = [[1, id], [2, id], ...config.otherClientGrantIds.map((other) => [1, other] as const)] as const;
-    for (const [read, grant] of reads) {
-      const ex = await api.get(path(grant));
-      mustSucceed(success.clientGrantsGetSuccess, ex);
-      mustBeJson(success.httpJsonBodies, ex);
-      must(success.clientGrantsGetSuccess, !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), {
-        expected: 'a JSON object',
-        actual: JSON.stringify(ex.json)?.slice(0, 80) ?? 'nothing',
-        exchange: ex,
-      });
-      mustMatchSchema('client-grant', ex.json, ex, `body of read ${read} of ${grant}`);
-      if (read === 1 && grant === id) observe('client-grants.get.status', 'success status', String(ex.status));
-    }
-  });
+  const success = declareRules(
+    'client-grants.get.success',
+    'client-grants.get.same-grant',
+    'http.json-bodies',
+    schemaRules('client-grant'),
+  );
+  test(
+    'should answer a 2xx with the client grant object, on every read, each grant given with its own id',
+    success,
+    async ({ api, config }) => {
+      const id = requireFixture(config.clientGrantId, 'CONFORMANCE_CLIENT_GRANT_ID');
+      // Read twice: a second read may come from a cache the first one filled. Then each further grant
+      // given (CONFORMANCE_CLIENT_GRANT_IDS, say a default_for one), once.
+      const reads = [[1, id], [2, id], ...config.otherClientGrantIds.map((other) => [1, other] as const)] as const;
+      for (const [read, grant] of reads) {
+        const ex = await api.get(path(grant));
+        mustSucceed(success.clientGrantsGetSuccess, ex);
+        mustBeJson(success.httpJsonBodies, ex);
+        must(success.clientGrantsGetSuccess, !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json), {
+          expected: 'a JSON object',
+          actual: JSON.stringify(ex.json)?.slice(0, 80) ?? 'nothing',
+          exchange: ex,
+        });
+        mustMatchSchema('client-grant', ex.json, ex, `body of read ${read} of ${grant}`);
+        // Every grant given is answered as itself (a system grant or a default_for one too).
+        const got = (ex.json as { id?: unknown } | null)?.id;
+        must(success.clientGrantsGetSameGrant, got === undefined || got === grant, {
+          expected: `grant ${grant}: the id asked for`,
+          actual: `id ${JSON.stringify(got)}`,
+          exchange: ex,
+        });
+        if (read === 1 && grant === id) observe('client-grants.get.status', 'success status', String(ex.status));
+      }
+    },
+  );
 
   const near = declareRules('client-grants.get.same-grant');
   test(

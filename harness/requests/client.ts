@@ -35,7 +35,12 @@ import { parseJsonBytes } from './tokens.ts';
  * parameter instead (RFC 6750 2.3), a place the document does not name; the
  * evidence shows ACCESS_TOKEN there, never the token.
  */
-export type Authorization = 'token' | 'none' | 'query' | { header: string };
+/**
+ * How a request authenticates: the run's token in the Authorization header, none, the token in the query, an
+ * Authorization header given whole, or no Authorization header and a Cookie header given (what a browser sends
+ * back of the cookies an answer set).
+ */
+export type Authorization = 'token' | 'none' | 'query' | { header: string } | { cookie: string };
 
 /** The query parameter RFC 6750 2.3 carries a bearer token in. */
 const TOKEN_PARAMETER = 'access_token';
@@ -61,14 +66,22 @@ export function urlsFor(
 /** The Authorization header for `auth`, the token being `token`. */
 export function authorizationHeader(auth: Authorization, token: string | undefined, who: string): string | undefined {
   if (auth === 'none' || auth === 'query') return undefined;
-  if (auth !== 'token') return auth.header;
+  if (auth !== 'token') return 'header' in auth ? auth.header : undefined;
   if (!token) throw new Error(`${who} has no token`);
   return `Bearer ${token}`;
 }
 
-/** What evidence keeps of an Authorization: never the token. */
+/** The Cookie header for `auth`, if it gives one. */
+export const cookieHeader = (auth: Authorization): string | undefined =>
+  typeof auth === 'object' && 'cookie' in auth ? auth.cookie : undefined;
+
+/** What evidence keeps of an Authorization: never the token (nor a cookie, which may be a session's credential). */
 export const authorizationKind = (auth: Authorization): Exchange['authorization'] =>
-  auth === 'token' ? 'token' : auth === 'none' || auth === 'query' ? 'none' : 'custom';
+  auth === 'token'
+    ? 'token'
+    : auth === 'none' || auth === 'query' || cookieHeader(auth) !== undefined
+      ? 'none'
+      : 'custom';
 
 export type Query = Record<string, string | number | readonly string[] | undefined>;
 
@@ -179,6 +192,8 @@ export class Api {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     const authorization = authorizationHeader(auth, this.token, 'this client');
     if (authorization !== undefined) headers.authorization = authorization;
+    const cookie = cookieHeader(auth);
+    if (cookie !== undefined) headers.cookie = cookie;
     let data: string | Uint8Array | undefined;
     let requestContentType = opts.contentType;
     if (opts.json !== undefined) {

@@ -13,7 +13,7 @@
  * the `sse` fixture also calls after each test, so no test can hang or leak.
  */
 import { createParser } from 'eventsource-parser';
-import { authorizationHeader, mediaType, urlsFor, type Authorization, type Query } from './client.ts';
+import { authorizationHeader, cookieHeader, mediaType, urlsFor, type Authorization, type Query } from './client.ts';
 import { honouring429, pace } from './rate-limit.ts';
 import { countRequest } from '../verdicts/request-log.ts';
 import { describeNetworkError } from './tokens.ts';
@@ -266,6 +266,8 @@ async function subscribeOnce(
   if (opts.lastEventId !== undefined) headers['last-event-id'] = opts.lastEventId;
   const authorization = authorizationHeader(auth, token, 'the SSE harness');
   if (authorization !== undefined) headers.authorization = authorization;
+  const cookie = cookieHeader(auth);
+  if (cookie !== undefined) headers.cookie = cookie;
 
   countRequest('GET', EVENTS_PATH);
   const connectTimer = setTimeout(() => conn.close(), opts.connectTimeoutMs ?? 10_000);

@@ -541,6 +541,15 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
   });
 }
 
+/** The Cookie header a user agent sends back for the Set-Cookie lines of an answer (RFC 6265 5.4: name=value pairs). */
+function cookiesSet(setCookie: string | undefined): string | undefined {
+  const pairs = (setCookie ?? '')
+    .split('\n')
+    .map((line) => line.split(';', 1)[0]!.trim())
+    .filter((pair) => pair.includes('='));
+  return pairs.length ? pairs.join('; ') : undefined;
+}
+
 /** No token, or an Authorization header that is not a bearer JWT: refused. */
 function credentialChecks({ id, probe, around, lookUp }: Probing): void {
   // The token-set listing answers 401 where the token is missing or invalid ("401: Invalid token"); elsewhere the status is not shown.
@@ -555,7 +564,7 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
       )
     : declareRules('auth.bearer.required', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test(
-    "should refuse a request without a token, sent on a connection that has just carried the run's token",
+    "should refuse a request without a token, sent on a connection that has just carried the run's token, and with the cookies the answer to it set",
     noToken,
     async ({ api, config }) => {
       const target = await lookUp(api, config);
@@ -564,7 +573,8 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
         // 6750 2.1): the request without a token goes through the client that sent the run's token, whose kept-
         // alive connection it reuses, so that a server remembering a connection's principal is caught too. The
         // accepted request first where it costs nothing a read-only run counts; there, the client's earlier ones.
-        if (config.embedded || config.writes !== 'none') await probe(api, config, 'token', target);
+        const accepted =
+          config.embedded || config.writes !== 'none' ? await probe(api, config, 'token', target) : undefined;
         // On the resource addressed, then on ids no resource has (authorisation before lookup).
         let first: Exchange | undefined;
         for (const a of addresses(id, config, target, listing)) {
@@ -580,6 +590,19 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
           mustFollowStatusChecklist(noToken, ex);
           mustMatchExisting(noToken.authBearerRequired, first, ex, a);
           first ??= ex;
+        }
+        // What the accepted request's answer set as cookies, sent back without the header, as a browser would:
+        // the document names one credential, the bearer token (Authentication 1); a session cookie is none.
+        const cookie = cookiesSet(accepted?.headers['set-cookie']);
+        if (cookie !== undefined) {
+          const ex = await probe(api, config, { cookie }, target);
+          mustRefuse(
+            noToken.authBearerRequired,
+            ex,
+            "no Authorization header, the cookies the answer to the run's token set sent back (RFC 6265 5.4)",
+          );
+          mustBeJsonErrorBody(noToken, ex);
+          mustFollowStatusChecklist(noToken, ex);
         }
         // The document names one place for the token, the header (Authentication 1); RFC 6750 2.3 lets a server
         // take it from the access_token query parameter too, as some do for a browser's EventSource, which

@@ -982,10 +982,21 @@ export function sameMediaType(type: string): string[] {
 
 // ------------------------------------------------------------ identifiers
 
+/** `id` with every letter and digit after its last separator (all of them, where it has none) a zero. */
+function nilId(id: string): string {
+  const body = id.search(/[A-Za-z0-9]*$/);
+  return `${id.slice(0, body)}${id.slice(body).replace(/[A-Za-z0-9]/g, '0')}`;
+}
+
+/** A character percent-encoded (RFC 3986 2.1: each UTF-8 octet as %HH), whatever class it is in. */
+export const pct = (c: string) =>
+  [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
 /**
  * Identifiers near a real one, each another identifier (RFC 3986 6.2.1:
  * paths compare character by character): a character added at either end,
- * one cut from either end, one changed (at the start, middle or end), a
+ * one cut from either end, one changed (at the start, middle or end), its
+ * nil id (zeros after its last separator), a
  * percent-encoded reserved character inserted, a format suffix or a matrix
  * parameter after it, a character encoded twice, dot-segments behind
  * encoded slashes (traversalIds), the wildcards of a lookup's pattern
@@ -998,10 +1009,6 @@ export function sameMediaType(type: string): string[] {
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
  */
-/** A character percent-encoded (RFC 3986 2.1: each UTF-8 octet as %HH), whatever class it is in. */
-export const pct = (c: string) =>
-  [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-
 export function nearIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
   const swap = (c: string) => (c === '0' ? '1' : /[0-9]/.test(c) ? '0' : c === 'z' || c === 'Z' ? 'y' : 'z');
   const at = (i: number) => `${id.slice(0, i)}${swap(id[i]!)}${id.slice(i + 1)}`;
@@ -1018,6 +1025,9 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'its last character changed', decoded: at(id.length - 1) },
     // Another separator where it has one (auth0|abc as auth0:abc, cgr_x as cgr-x): a store that once spelt
     // ids so, and maps them still, answers the real one.
+    // The nil id of its form (RFC 9562 5.9's Nil UUID, an all-zero ObjectId): a store's "no id" value, which a
+    // lookup may read as "no filter".
+    { what: 'its characters after its last separator all zeros (a nil id)', decoded: nilId(id) },
     ...(/[^A-Za-z0-9]/.test(id)
       ? [
           {
