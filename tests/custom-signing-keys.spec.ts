@@ -371,6 +371,33 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     });
   });
 
+  const ignored = declareRules('custom-signing-keys.put.json', schemaRules('jwks'));
+  test(
+    "should take the key it takes with a member added that RFC 7517 4 says to ignore where not understood: alg as RFC 7518 3.1 names the key's (ES256), ext as WebCrypto exports it, a member no registry names",
+    ignored,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async () => {
+        const base = await publicJwk('conformance-member-added');
+        mustSucceed(ignored.customSigningKeysPutJson, await putJson(api, [base]));
+        // The document's JWK table names none of these; RFC 7517 4: "Additional members can be present in the
+        // JWK; if not understood by implementations encountering them, they MUST be ignored".
+        for (const [what, extra] of [
+          ['alg ES256, the algorithm of a P-256 key (RFC 7518 3.1; RFC 7517 4.4)', { alg: 'ES256' }],
+          ['ext true, as WebCrypto exports a key (not in the JWK registry)', { ext: true }],
+          ['x-conformance, a member no registry names', { 'x-conformance': 'ignored' }],
+        ] as const) {
+          const ex = await putJson(api, [{ ...base, ...extra }]);
+          must(ignored.customSigningKeysPutJson, ex.status >= 200 && ex.status < 300, {
+            expected: `a 2xx: the key it took, with ${what}, a member it ignores where it does not understand it`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          mustMatchSchema('jwks', ex.json, ex);
+        }
+      });
+    },
+  );
+
   const form = declareRules('custom-signing-keys.put.form', schemaRules('jwks'));
   test('should not refuse a form-encoded JWKS for its media type', form, async ({ api }) => {
     await withCustomSigningKeysRestored(api, async () => {
