@@ -364,6 +364,11 @@ export async function readUpTo(
   config: Config,
   until: string | readonly string[],
   ids: readonly string[],
+  /**
+   * Also the events that arrived with the last of `until`, before the next heartbeat (already read, no wait):
+   * where `until` ends the history, anything of `ids` among them came again.
+   */
+  withBuffered = false,
 ): Promise<{ got: string[]; unfinished?: string }> {
   // Every id of `until` must have arrived, in whatever order: a reordered stream is judged on its order, not taken for a loss.
   const waiting = new Set(typeof until === 'string' ? [until] : until);
@@ -374,8 +379,8 @@ export async function readUpTo(
       : await conn
           .waitFor((m) => (waiting.delete(identity(m)), waiting.size === 0), waitMs(config), 0, what)
           .catch(() => undefined);
-  const got = conn.events
-    .slice(0, end ? end.index + 1 : undefined)
+  const buffered = end && withBuffered ? afterUntilHeartbeat(conn, end.index) : [];
+  const got = [...conn.events.slice(0, end ? end.index + 1 : undefined), ...buffered]
     .map(identity)
     .filter((id) => ids.includes(id));
   return end || waiting.size === 0
@@ -386,10 +391,19 @@ export async function readUpTo(
       };
 }
 
+/** The events read after message `index` up to the first message that is none (a heartbeat, an error). */
+function afterUntilHeartbeat(conn: SseConnection, index: number): SseMessage[] {
+  const after = conn.messages.slice(index + 1);
+  const stop = after.findIndex((m) => m.event === 'offset-only' || m.event === 'error' || m.event === '');
+  const shown = new Set(conn.events.slice(0, index + 1));
+  return (stop < 0 ? after : after.slice(0, stop)).filter((m) => !shown.has(m));
+}
+
 /**
  * What a stream resumed at a cut of the first read `ids` delivers of it: up to the
- * events `expected` after the cut, or, where the cut is the head and none is
- * expected, whatever it replays (readReplay bounds that wait).
+ * events `expected` after the cut and what arrived with the last of them (an
+ * event sent twice at the end of a replay shows), or, where the cut is the
+ * head and none is expected, whatever it replays (readReplay bounds that wait).
  */
 export async function readResumed(
   conn: SseConnection,
@@ -397,7 +411,7 @@ export async function readResumed(
   expected: readonly string[],
   ids: readonly string[],
 ): Promise<{ got: string[]; unfinished?: string }> {
-  if (expected.length) return readUpTo(conn, config, expected, ids);
+  if (expected.length) return readUpTo(conn, config, expected, ids, true);
   const replayed = await readReplay(conn, config);
   return { got: replayed.map(identity).filter((id) => ids.includes(id)) };
 }
