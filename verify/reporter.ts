@@ -13,7 +13,7 @@ import type { CheckOutcome } from '../harness/verdicts/decide.ts';
 import { checkTitle, sharedTargetsFromEnv, TARGET_ANNOTATION } from '../harness/fixtures/targets.ts';
 
 export type VerifyMessage =
-  | { type: 'project'; name: string; outcomes: CheckOutcome[]; wallMs: number }
+  | { type: 'project'; name: string; outcomes: CheckOutcome[]; wallMs: number; checksMs: number }
   | { type: 'end'; status: FullResult['status']; errors: string[] };
 
 interface Pending {
@@ -22,6 +22,8 @@ interface Pending {
   outcomes: CheckOutcome[];
   start?: number;
   end?: number;
+  /** The checks' own durations, summed (in shared workers a target's checks interleave with other targets'). */
+  checksMs: number;
 }
 
 /** The target a check ran against: a shared target's name, or its project's. */
@@ -44,10 +46,10 @@ export default class VerifyReporter implements Reporter {
     // A project, or a shared target, that selects no check is reported too, with no outcome.
     const shared = sharedTargetsFromEnv(process.env);
     for (const name of shared.length ? shared.map((t) => t.name) : suite.suites.map((p) => p.title))
-      this.projects.set(name, { left: new Set(), outcomes: [] });
+      this.projects.set(name, { left: new Set(), outcomes: [], checksMs: 0 });
     for (const t of suite.allTests()) {
       const name = targetOf(t);
-      if (!this.projects.has(name)) this.projects.set(name, { left: new Set(), outcomes: [] });
+      if (!this.projects.has(name)) this.projects.set(name, { left: new Set(), outcomes: [], checksMs: 0 });
       this.projects.get(name)!.left.add(t);
     }
     for (const [name, p] of this.projects) if (p.left.size === 0) this.send(name, p);
@@ -69,6 +71,7 @@ export default class VerifyReporter implements Reporter {
     const start = result.startTime.getTime();
     p.start = Math.min(p.start ?? start, start);
     p.end = Math.max(p.end ?? 0, start + result.duration);
+    p.checksMs += result.duration;
     if (p.left.size === 0) this.send(name, p);
   }
 
@@ -100,6 +103,7 @@ export default class VerifyReporter implements Reporter {
       name,
       outcomes: p.outcomes,
       wallMs: (p.end ?? 0) - (p.start ?? 0),
+      checksMs: p.checksMs,
     } satisfies VerifyMessage);
   }
 }

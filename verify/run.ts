@@ -212,6 +212,8 @@ interface RunResult {
   defects: string[];
   /** From the project's first check to its last. */
   wallMs: number;
+  /** Its checks' own durations, summed. */
+  checksMs: number;
 }
 
 /**
@@ -248,6 +250,7 @@ const refusedRun = (why: string): RunResult => ({
   verdicts: {},
   defects: [],
   wallMs: 0,
+  checksMs: 0,
 });
 
 /** What a run that ended in its setup failed, in place of a rule. */
@@ -279,7 +282,7 @@ async function startTarget(opts: { fault?: string; variant?: string; readOnly?: 
     await emulator.close();
     // Against an independent server a fault written blind that the setup refuses ends the run in error:
     // the run fails, though no rule decided it. A baseline, a guard or a catalogue fault that cannot be prepared is broken.
-    const blind = faults.find((f) => f.name === opts.fault)?.round !== undefined;
+    const blind = (faults as readonly Fault[]).find((f) => f.name === opts.fault)?.round !== undefined;
     if (blind) return { emulator, env: {}, refused: (e as Error).message };
     throw new Error(
       `${opts.fault ?? opts.variant ?? 'baseline'}: the target could not be prepared: ${(e as Error).message}`,
@@ -461,7 +464,7 @@ async function runBatch(plans: readonly Plan[], workers: number): Promise<Map<st
         }
         const plan = byName.get(m.name);
         if (!plan || results.has(m.name)) return;
-        const r = summarise(m.outcomes, m.wallMs);
+        const r = summarise(m.outcomes, m.wallMs, m.checksMs);
         results.set(m.name, r);
         if (plan.close) void plan.target.emulator.close();
         plan.done(r);
@@ -493,7 +496,7 @@ async function runBatch(plans: readonly Plan[], workers: number): Promise<Map<st
 }
 
 /** The run as the report reads it: outcomes from the annotations, never from message text. */
-function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
+function summarise(outcomes: CheckOutcome[], wallMs: number, checksMs: number): RunResult {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const o of outcomes) counts[o.status === 'skipped' ? 'skipped' : o.status === 'passed' ? 'passed' : 'failed']++;
   const decisions = decide(outcomes);
@@ -511,6 +514,7 @@ function summarise(outcomes: CheckOutcome[], wallMs: number): RunResult {
     verdicts: Object.fromEntries([...decisions].map(([id, d]) => [id, d.verdict])),
     defects: outcomes.flatMap((o) => defectsOf(o).map((d) => `${o.title}: ${d}`)),
     wallMs,
+    checksMs,
   };
 }
 
@@ -564,8 +568,8 @@ interface FaultRow {
   failedRules: string[];
   otherFailures: string[];
   checksRun: number;
-  /** From its first check's start to its last check's end, in its worker. */
-  wallMs: number;
+  /** Its checks' own durations, summed. */
+  checksMs: number;
   /** A blind fault swept against the whole suite (not only the checks that caught it before). */
   sweptWhole?: boolean;
 }
@@ -582,7 +586,7 @@ const sweepRow = (f: Fault, r: RunResult, grep?: string): FaultRow => ({
     .map(([id]) => id),
   otherFailures: r.failures.filter((x) => !x.rules.includes(f.rule)).map((x) => x.title),
   checksRun: r.passed + r.failed,
-  wallMs: r.wallMs,
+  checksMs: r.checksMs,
   ...(f.round !== undefined ? { sweptWhole: grep === undefined } : {}),
 });
 
@@ -964,7 +968,7 @@ function noteUnrecorded(s: VerifySummary): void {
     const whole = rows.filter((r) => r.sweptWhole && r.caughtBy.length);
     if (whole.length)
       console.log(
-        `${whole.length} blind fault(s) ${label} had no record of the rules that catch them and ran the whole suite (${seconds(whole.reduce((n, r) => n + r.wallMs, 0))} of checks): recorded now in ${relative(ROOT, CAUGHT_BY)}; commit it and later runs sweep only those rules`,
+        `${whole.length} blind fault(s) ${label} had no record of the rules that catch them and ran the whole suite (${seconds(whole.reduce((n, r) => n + r.checksMs, 0))} of checks): recorded now in ${relative(ROOT, CAUGHT_BY)}; commit it and later runs sweep only those rules`,
       );
   }
 }
@@ -987,9 +991,9 @@ function printPhases(s: VerifySummary): void {
   ].filter((x) => x.rows.length);
   for (const { label, rows } of sweeps) {
     const whole = rows.filter((r) => r.sweptWhole);
-    const slowest = [...rows].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5);
+    const slowest = [...rows].sort((a, b) => b.checksMs - a.checksMs).slice(0, 5);
     console.log(
-      `  faults ${label}: their checks ${seconds(rows.reduce((n, r) => n + r.wallMs, 0))} summed over the workers (${rows.length} targets, ${rows.reduce((n, r) => n + r.checksRun, 0)} checks; ${whole.length} blind against the whole suite, ${seconds(whole.reduce((n, r) => n + r.wallMs, 0))}); slowest: ${slowest.map((r) => `${r.fault} ${seconds(r.wallMs)} (${r.checksRun} checks)`).join(', ')}`,
+      `  faults ${label}: their checks ${seconds(rows.reduce((n, r) => n + r.checksMs, 0))} summed over the workers (${rows.length} targets, ${rows.reduce((n, r) => n + r.checksRun, 0)} checks; ${whole.length} blind against the whole suite, ${seconds(whole.reduce((n, r) => n + r.checksMs, 0))}); slowest: ${slowest.map((r) => `${r.fault} ${seconds(r.checksMs)} (${r.checksRun} checks)`).join(', ')}`,
     );
   }
 }
