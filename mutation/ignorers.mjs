@@ -5,7 +5,8 @@
  * check could ever tell a mutant of it apart.
  *
  * `error-prose`: the words of an error, never its code or status.
- *  - the message argument of apiError(code, message, ...) and the message of
+ *  - the message argument of apiError(code, message, ...) and of new
+ *    ApiError(code, message, ...), and the message of
  *    each entry of the error catalogue (emulator/errors.ts): "The shape of
  *    error response bodies: not shown";
  *  - the error_description of the token endpoint's OAuthError(status, error,
@@ -66,6 +67,14 @@ function shouldIgnore(path) {
     parent.isCallExpression() &&
     parent.node.callee.type === 'Identifier' &&
     parent.node.callee.name === 'apiError' &&
+    parent.node.arguments[1] === path.node
+  )
+    return LEFT_OPEN;
+  // new ApiError(code, MESSAGE, ...): the same words, given where the error is made
+  if (
+    parent.isNewExpression() &&
+    parent.node.callee.type === 'Identifier' &&
+    parent.node.callee.name === 'ApiError' &&
     parent.node.arguments[1] === path.node
   )
     return LEFT_OPEN;
