@@ -99,41 +99,37 @@ export function apiError(code: ErrorCode, message?: string, headers?: Record<str
   return new ApiError(code, message, headers);
 }
 
-/** Fastify's own error codes, mapped onto the catalogue. */
-const fastifyCodes: Readonly<Record<string, ErrorCode>> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+/** The errorCode of a 400 fastify raises itself, by its own code: how its body is read or its URI routed. */
+const FRAMEWORK_400: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   FST_ERR_BAD_URL: 'invalid_uri',
   FST_ERR_MAX_PARAM_LENGTH: 'invalid_uri',
-  FST_ERR_NOT_FOUND: 'not_found',
 };
 
-interface ErrorLike {
-  code?: unknown;
-  statusCode?: unknown;
-  message?: unknown;
+/**
+ * Which errorCode names a client error the catalogue has no status of its own for (every one a 400). The
+ * names are the emulator's: "The shape of error response bodies: not shown".
+ */
+function nameOfClientError(err: unknown): ErrorCode {
+  // JSON.parse / secure-json-parse failures (malformed JSON, __proto__ keys) are SyntaxErrors.
+  if (err instanceof SyntaxError) return 'invalid_json';
+  const code = (err as { code?: unknown }).code;
+  return (typeof code === 'string' ? FRAMEWORK_400[code] : undefined) ?? 'bad_request';
 }
 
 /**
- * Any thrown value as an ApiError: catalogue errors pass through, fastify's
- * parser and router errors map by code, other 4xx keep their status under
- * `bad_request`, and everything else is an internal_error.
+ * Any thrown value as an ApiError: catalogue errors pass through; any other error carrying a 4xx status
+ * (fastify's parser and router errors) keeps it where the catalogue has it (413, 415) and is a 400 otherwise;
+ * everything else is an internal_error.
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorLike;
-  const code = typeof e.code === 'string' ? fastifyCodes[e.code] : undefined;
-  if (code) return new ApiError(code, code === 'invalid_json' ? 'Malformed JSON body' : undefined);
-  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
-  // JSON.parse / secure-json-parse failures (malformed JSON, __proto__ keys) carry 400.
-  if (status === 400 && err instanceof SyntaxError) return new ApiError('invalid_json', 'Malformed JSON body');
+  const status = typeof err === 'object' && err !== null ? (err as { statusCode?: unknown }).statusCode : undefined;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return new ApiError('internal_error');
   if (status === 413) return new ApiError('payload_too_large');
   if (status === 415) return new ApiError('unsupported_media_type');
-  if (status >= 400 && status < 500) return new ApiError('bad_request');
-  return new ApiError('internal_error');
+  return new ApiError(nameOfClientError(err));
 }
 
 /**

@@ -52,6 +52,43 @@
  * specversion, a string whose "Sample value" is 1.0. Mutants there remove a
  * member or change a string's value. That data has an object and a context,
  * and every other member of the envelope, stay mutated.
+ *
+ * `error-body-left-open`: what an error answer carries beyond its status, in
+ * emulator/errors.ts ("The shape of error response bodies: not shown"):
+ *  - the body ApiError.toBody returns (its members and their values);
+ *  - which errorCode names a client error the catalogue gives no status of
+ *    its own (nameOfClientError and its table FRAMEWORK_400): every name
+ *    there is a 400. The names it returns stay mutated: an empty one is no
+ *    error of the catalogue, and that answer is a 500;
+ *  - the error object's name and its default message, which no answer shows
+ *    but as prose.
+ *
+ * `which-4xx-left-open`: whether a client error the framework raises keeps
+ * 413 or 415, in toApiError (emulator/errors.ts): "Status codes for
+ * validation failures ...: not shown". The tests `status === 413` and
+ * `status === 415` only; that it is a 4xx, and every branch's error, stay
+ * mutated.
+ *
+ * `connection-management`: whether a connection stays open after an error
+ * answer, and how long the unread rest of a body over the limit is read
+ * before it closes (keepConnectionIfBodyRead, drainUnreadBody, their bounds
+ * in emulator/errors.ts, the call of the drain in emulator/index.ts): HTTP/1.1
+ * lets a server close a connection after any answer (RFC 9112 9.3, 9.6), and
+ * the document says nothing of connections. The answer stays mutated.
+ *
+ * `memory-bounds`: bounds on the emulator's own memory that a conformance run
+ * never comes near, and that are no rule of the document: the rate limiter's
+ * sweep at 50,000 live windows (emulator/rate-limit.ts), the verify cache's
+ * capacity and its eviction (emulator/verify-cache.ts). The limiter's
+ * windows, and the cache's keying and expiry, stay mutated.
+ *
+ * `verify-cache-cost`: what a lookup of the verify cache costs, never what it
+ * answers (emulator/verify-cache.ts): the entry a connection remembers (a
+ * lookup without it goes to the map, which holds the same entry), the mark
+ * of an entry the map no longer holds, the size and clear() no request calls.
+ * A miss runs the full check. What a hit answers (the whole token string as
+ * the key, the comparison with the remembered entry's token, the expiry)
+ * stays mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -228,6 +265,119 @@ function shouldIgnoreAllowList(path) {
   return undefined;
 }
 
+/** The file a path is in, with forward slashes. */
+const fileOf = (/** @type {import('@babel/core').NodePath} */ path) =>
+  /** @type {string | undefined} */ (path.hub?.file?.opts?.filename)?.replaceAll('\\', '/');
+
+/** The name of the function, method or variable `path` is declared by, if it is one. */
+function declaredName(/** @type {import('@babel/core').NodePath} */ path) {
+  const n = /** @type {any} */ (path.node);
+  if ((path.isFunctionDeclaration() || path.isVariableDeclarator()) && n.id?.type === 'Identifier') return n.id.name;
+  if ((path.isClassMethod() || path.isClassProperty()) && n.key?.type === 'Identifier') return n.key.name;
+  return undefined;
+}
+
+const insideDeclared = (/** @type {import('@babel/core').NodePath} */ path, /** @type {Set<string>} */ names) =>
+  names.has(declaredName(path) ?? '') || path.findParent((p) => names.has(declaredName(p) ?? '')) !== null;
+
+const ERROR_BODY = 'error body: "The shape of error response bodies: not shown" (the status stays mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreErrorBody(path) {
+  if (!fileOf(path)?.endsWith('emulator/errors.ts')) return undefined;
+  // toBody() { return { statusCode, error, message, errorCode }; }
+  if (path.isReturnStatement() && path.findParent((p) => p.isClassMethod() && declaredName(p) === 'toBody'))
+    return ERROR_BODY;
+  // this.name = 'ApiError'; super(message ?? errorCatalogue[errorCode].message)
+  if (path.isExpressionStatement() && path.toString().startsWith('this.name ='))
+    return "the error object's name, which no answer shows";
+  if (path.isLogicalExpression() && path.parentPath?.isCallExpression() && path.parentPath.node.callee.type === 'Super')
+    return LEFT_OPEN;
+  // The errorCode of a 400: the table, and the tests that choose among the names; the names returned stay
+  // mutated (emptied, one is no error of the catalogue: a 500).
+  if (declaredName(path) === 'FRAMEWORK_400') return `${ERROR_BODY}: which errorCode names a 400`;
+  if (path.findParent((p) => p.isFunctionDeclaration() && declaredName(p) === 'nameOfClientError')) {
+    const parent = path.parentPath;
+    if (parent?.isIfStatement() && parent.node.test === path.node) return `${ERROR_BODY}: which errorCode names a 400`;
+    if (path.isConditionalExpression()) return `${ERROR_BODY}: which errorCode names a 400`;
+  }
+  return undefined;
+}
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreWhich4xx(path) {
+  if (!fileOf(path)?.endsWith('emulator/errors.ts')) return undefined;
+  // if (status === 413) ...; if (status === 415) ... in toApiError: the test only
+  const parent = path.parentPath;
+  if (
+    parent?.isIfStatement() &&
+    parent.node.test === path.node &&
+    /^status === 41[35]$/.test(path.toString()) &&
+    path.findParent((p) => p.isFunctionDeclaration() && declaredName(p) === 'toApiError')
+  )
+    return 'which 4xx: "Status codes for validation failures ...: not shown" (that it is a 4xx stays mutated)';
+  return undefined;
+}
+
+const CONNECTIONS =
+  'connections: HTTP/1.1 lets a server close one after any answer (RFC 9112 9.3, 9.6); the document says nothing of them (the answer stays mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreConnections(path) {
+  const file = fileOf(path);
+  if (file?.endsWith('emulator/errors.ts')) {
+    const name = declaredName(path);
+    if (name && ['keepConnectionIfBodyRead', 'drainUnreadBody', 'DRAIN_MAX_BYTES', 'DRAIN_MAX_MS'].includes(name))
+      return CONNECTIONS;
+  }
+  // if (e.statusCode === 413) await drainUnreadBody(request.raw);
+  if (file?.endsWith('emulator/index.ts') && path.isIfStatement() && path.toString().includes('drainUnreadBody('))
+    return CONNECTIONS;
+  return undefined;
+}
+
+const MEMORY =
+  "a bound on the emulator's own memory, which a conformance run never comes near and no rule of the document sets";
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreMemoryBounds(path) {
+  const file = fileOf(path);
+  // rate-limit.ts: if (this.windows.size >= SWEEP_AT) this.sweep(now); private sweep(now) { ... }
+  if (file?.endsWith('emulator/rate-limit.ts')) {
+    if (declaredName(path) === 'sweep' || declaredName(path) === 'SWEEP_AT') return MEMORY;
+    if (path.isIfStatement() && path.get('test').toString() === 'this.windows.size >= SWEEP_AT') return MEMORY;
+  }
+  // verify-cache.ts: the capacity's check in the constructor, and the eviction in set()
+  if (file?.endsWith('emulator/verify-cache.ts')) {
+    if (path.isIfStatement() && /this\.capacity|capacity < 1/.test(path.get('test').toString())) return MEMORY;
+  }
+  return undefined;
+}
+
+const CACHE_COST =
+  'what a verify-cache lookup costs, not what it answers: a miss runs the full check (the key, the token comparison and the expiry stay mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreCacheCost(path) {
+  if (!fileOf(path)?.endsWith('emulator/verify-cache.ts')) return undefined;
+  const name = declaredName(path);
+  // get size() and clear(): no request calls them
+  if (name === 'size' || name === 'clear') return CACHE_COST;
+  const source =
+    path.isConditionalExpression() || path.isExpressionStatement() || path.isUnaryExpression() ? path.toString() : '';
+  // let hit = holder === undefined ? undefined : this.recent.get(holder); if (holder !== undefined) this.recent.set(holder, hit);
+  if (path.isConditionalExpression() && source.includes('this.recent.get(')) return CACHE_COST;
+  if (path.isIfStatement() && path.get('test').toString() === 'holder !== undefined') return CACHE_COST;
+  // The held mark: e.held = false (drop, clear); held: true (set); !hit.held (get)
+  if (path.isExpressionStatement() && /^e\.held = /.test(source)) return CACHE_COST;
+  if (path.isObjectProperty() && path.node.key.type === 'Identifier' && path.node.key.name === 'held')
+    return CACHE_COST;
+  if (path.isUnaryExpression() && source === '!hit.held') return CACHE_COST;
+  // set(): the previous entry of the same token dropped before it is replaced
+  if (path.isIfStatement() && path.get('test').toString() === 'previous !== undefined') return CACHE_COST;
+  return undefined;
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
   declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
@@ -235,4 +385,9 @@ export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'html-allow-list-left-open', { shouldIgnore: shouldIgnoreAllowList }),
   declareValuePlugin(PluginKind.Ignore, 'log-lines', { shouldIgnore: shouldIgnoreLogLine }),
   declareValuePlugin(PluginKind.Ignore, 'event-context-left-open', { shouldIgnore: shouldIgnoreEventContext }),
+  declareValuePlugin(PluginKind.Ignore, 'error-body-left-open', { shouldIgnore: shouldIgnoreErrorBody }),
+  declareValuePlugin(PluginKind.Ignore, 'which-4xx-left-open', { shouldIgnore: shouldIgnoreWhich4xx }),
+  declareValuePlugin(PluginKind.Ignore, 'connection-management', { shouldIgnore: shouldIgnoreConnections }),
+  declareValuePlugin(PluginKind.Ignore, 'memory-bounds', { shouldIgnore: shouldIgnoreMemoryBounds }),
+  declareValuePlugin(PluginKind.Ignore, 'verify-cache-cost', { shouldIgnore: shouldIgnoreCacheCost }),
 ];

@@ -23,8 +23,9 @@ export default {
   mutate: ['emulator/**/*.ts', ...Object.keys(notMutated).map((p) => (p.endsWith('/') ? `!${p}**` : `!${p}`))],
   // Mutants of what the document leaves open (the prose of an error or of an HTML policy violation, an
   // experiment's allowed moves and run timestamps, an event's context, the HTML allow-list beyond the tags the
-  // document names) or no answer shows (a log line), each kind
-  // with its reason: mutation/ignorers.mjs.
+  // document names, an error body's members, which 4xx a framework error keeps, connections) or no answer
+  // shows (a log line, bounds on the emulator's memory, what a verify-cache lookup costs), each kind with its
+  // reason: mutation/ignorers.mjs.
   plugins: ['@stryker-mutator/*', './mutation/ignorers.mjs'],
   ignorers: [
     'error-prose',
@@ -33,6 +34,11 @@ export default {
     'html-allow-list-left-open',
     'log-lines',
     'event-context-left-open',
+    'error-body-left-open',
+    'which-4xx-left-open',
+    'connection-management',
+    'memory-bounds',
+    'verify-cache-cost',
   ],
   ignorePatterns: ['reports', 'node_modules', '.git', 'mutation/stryker-incremental.json', 'tmp'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
