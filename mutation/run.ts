@@ -7,6 +7,8 @@
  * killed) is flagged, to be checked again.
  *
  * `--report-only` prints the score of the last report without running.
+ * `--bare` (with `--mutate`) runs mutation/stryker.bare.config.mjs: every
+ * mutant, no ignorer, no list, its own report, the standing results untouched.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,6 +17,7 @@ import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const REPORT = join(ROOT, 'reports', 'mutation', 'mutation.json');
+const BARE_REPORT = join(ROOT, 'reports', 'mutation', 'bare.json');
 const SURVIVORS = join(ROOT, 'mutation', 'survivors.json');
 /**
  * The suite each file's incremental results were computed with. Stryker's
@@ -96,15 +99,17 @@ function mutatedCode(source: string, m: Pick<Mutant, 'location'>): string {
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
-function score(): number {
-  if (!existsSync(REPORT)) {
-    console.error(`mutation: no report at ${REPORT}: run npm run mutation first`);
+/** The score of a report; `bare`, with no survivor counted as listed. */
+function score(path = REPORT, bare = false): number {
+  if (!existsSync(path)) {
+    console.error(`mutation: no report at ${path}: run npm run mutation first`);
     return 2;
   }
-  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as {
+  const report = JSON.parse(readFileSync(path, 'utf8')) as {
     files: Record<string, { source: string; mutants: Mutant[] }>;
   };
-  const listed = existsSync(SURVIVORS) ? (JSON.parse(readFileSync(SURVIVORS, 'utf8')) as ListedSurvivor[]) : [];
+  const listed =
+    !bare && existsSync(SURVIVORS) ? (JSON.parse(readFileSync(SURVIVORS, 'utf8')) as ListedSurvivor[]) : [];
   // A survivor takes one entry that names it, the nearest to its line: code written twice (the same
   // line in two handlers) has an entry, and a reason, for each place.
   const used = new Set<ListedSurvivor>();
@@ -159,6 +164,21 @@ function score(): number {
 }
 
 const args = process.argv.slice(2);
+if (args.includes('--bare')) {
+  if (!args.includes('--mutate')) {
+    console.error('mutation: --bare needs --mutate FILE,... (every mutant of the whole emulator would take hours)');
+    process.exit(2);
+  }
+  const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const run = spawnSync(
+    process.execPath,
+    [stryker, 'run', join('mutation', 'stryker.bare.config.mjs'), ...args.filter((a) => a !== '--bare')],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (run.status !== 0) process.exit(run.status ?? 1);
+  console.log('\nbare: no ignorer, no listed survivor');
+  process.exit(score(BARE_REPORT, true));
+}
 if (!args.includes('--report-only')) {
   const at = args.indexOf('--mutate');
   const targets =
