@@ -131,7 +131,10 @@ function score(path = REPORT, bare = false): number {
   };
   const rows: string[] = [];
   const total = { all: 0, killed: 0, survived: 0, listed: 0 };
+  // A file no longer mutated (mutation/not-mutated.json) may keep results in the incremental file: not counted.
+  const mutated = new Set(mutatedFiles());
   for (const [file, { mutants }] of Object.entries(report.files).sort()) {
+    if (!mutated.has(file)) continue;
     const counted = mutants.filter((m) => DETECTED.has(m.status) || UNDETECTED.has(m.status));
     const killed = counted.filter((m) => DETECTED.has(m.status)).length;
     const survivors = counted.filter((m) => UNDETECTED.has(m.status));
