@@ -79,8 +79,11 @@
  * `memory-bounds`: bounds on the emulator's own memory that a conformance run
  * never comes near, and that are no rule of the document: the rate limiter's
  * sweep at 50,000 live windows (emulator/rate-limit.ts), the verify cache's
- * capacity and its eviction (emulator/verify-cache.ts). The limiter's
- * windows, and the cache's keying and expiry, stay mutated.
+ * capacity and its eviction (emulator/verify-cache.ts), the event log's
+ * retention of 10,000 events and the oldest cursor it resumes from
+ * (emulator/events.ts: "how long a cursor stays valid: not shown"). The
+ * limiter's windows, the cache's keying and expiry, and the log's events
+ * stay mutated.
  *
  * `verify-cache-cost`: what a lookup of the verify cache costs, never what it
  * answers (emulator/verify-cache.ts): the entry a connection remembers (a
@@ -339,6 +342,9 @@ function shouldIgnoreConnections(path) {
 const MEMORY =
   "a bound on the emulator's own memory, which a conformance run never comes near and no rule of the document sets";
 
+const RETENTION =
+  'event retention: how many events the log keeps (10,000), and so the oldest cursor it resumes from ("how long a cursor stays valid: not shown"); a run never fills it';
+
 /** @param {import('@babel/core').NodePath} path */
 function shouldIgnoreMemoryBounds(path) {
   const file = fileOf(path);
@@ -346,6 +352,11 @@ function shouldIgnoreMemoryBounds(path) {
   if (file?.endsWith('emulator/rate-limit.ts')) {
     if (declaredName(path) === 'sweep' || declaredName(path) === 'SWEEP_AT') return MEMORY;
     if (path.isIfStatement() && path.get('test').toString() === 'this.windows.size >= SWEEP_AT') return MEMORY;
+  }
+  // events.ts: the log's retention (RETAINED events), and the oldest cursor it resumes from
+  if (file?.endsWith('emulator/events.ts')) {
+    if (path.isIfStatement() && path.get('test').toString() === 'this.entries.length > RETAINED') return RETENTION;
+    if (declaredName(path) === 'oldestResumable') return RETENTION;
   }
   // verify-cache.ts: the capacity's check in the constructor, and the eviction in set()
   if (file?.endsWith('emulator/verify-cache.ts')) {

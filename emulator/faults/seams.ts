@@ -2142,12 +2142,12 @@ export class Deviations {
   /** The bounds and default of take. */
   takeBounds(
     take: { min: number; max: number; default: number },
-    withFrom = false,
+    from?: string,
   ): { min: number; max: number; default: number } {
     // The range checked on the first page only: the page route with from reads any integer.
-    if (this.on('take-unchecked-with-from') && withFrom) return { ...take, min: 0, max: Infinity };
+    if (this.on('take-unchecked-with-from') && from !== undefined) return { ...take, min: 0, max: Infinity };
     // The cursor route defaults take to the maximum (`event-streams-from-default-take-max`).
-    if (this.on('event-streams-from-default-take-max') && withFrom) return { ...take, default: take.max };
+    if (this.on('event-streams-from-default-take-max') && from !== undefined) return { ...take, default: take.max };
     if (this.on('take-0-accepted')) return { ...take, min: 0 };
     if (this.on('take-1-refused')) return { ...take, min: take.min + 1 };
     if (this.on('take-101-accepted')) return { ...take, max: take.max + 1 };
@@ -2609,9 +2609,9 @@ export class Deviations {
   }
 
   /** A user was deleted (`token-sets-deleted-user-listed`: soft-deleted, the row kept). */
-  /** The Allow of a 405 on a path, given the methods of the last path registered (`allow-header-from-last-path`). */
-  allowOf(allow: string, lastRegistered: string): string {
-    return this.on('allow-header-from-last-path') ? lastRegistered : allow;
+  /** The Allow of a 405 on a path, given the methods of every path in the order registered (`allow-header-from-last-path`: the last one's). */
+  allowOf(allow: string, methodsByUrl: ReadonlyMap<string, readonly string[]>): string {
+    return this.on('allow-header-from-last-path') ? ([...methodsByUrl.values()].at(-1)?.join(', ') ?? '') : allow;
   }
 
   /**

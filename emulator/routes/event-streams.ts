@@ -23,17 +23,18 @@ export function encodeStreamCursor(lastId: string): string {
   return Buffer.from(CURSOR_PREFIX + lastId, 'utf8').toString('base64url');
 }
 
+/**
+ * The index of the stream a cursor names, or undefined. Only the canonical spelling of a cursor this service
+ * gives is one: encoded back, it is the text sent (so no other prefix, character or padding gets through).
+ */
 function decodeStreamCursor(ctx: EmulatorContext, cursor: string): number | undefined {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(cursor)) return undefined;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!text.startsWith(CURSOR_PREFIX)) return undefined;
-  const id = text.slice(CURSOR_PREFIX.length);
+  const id = Buffer.from(cursor, 'base64url').toString('utf8').slice(CURSOR_PREFIX.length);
   if (encodeStreamCursor(id) !== cursor) return undefined;
   return ctx.state.eventStreamIndexOf(id);
 }
 
-function parseTake(ctx: EmulatorContext, raw: string | undefined, withFrom: boolean): number {
-  const take = ctx.deviations.takeBounds({ min: TAKE_MIN, max: TAKE_MAX, default: TAKE_DEFAULT }, withFrom);
+function parseTake(ctx: EmulatorContext, raw: string | undefined, from: string | undefined): number {
+  const take = ctx.deviations.takeBounds({ min: TAKE_MIN, max: TAKE_MAX, default: TAKE_DEFAULT }, from);
   if (raw === undefined) return take.default;
   // Canonical decimal only: no sign, no leading zero, no exponent.
   const n = ctx.deviations.takeValue(raw);
@@ -58,12 +59,10 @@ export function eventStreamRoutes(ctx: EmulatorContext): RouteDef[] {
     {
       ...operationRoute('event-streams.list'),
       handler: (request) => {
-        const take = parseTake(ctx, singleQuery(request, 'take'), singleQuery(request, 'from') !== undefined);
+        const fromParameter = singleQuery(request, 'from');
+        const take = parseTake(ctx, singleQuery(request, 'take'), fromParameter);
         const all = ctx.state.eventStreams;
-        const from = ctx.deviations.listCursorOf(
-          ctx.deviations.listCursorIn(singleQuery(request, 'from'), request.url),
-          all,
-        );
+        const from = ctx.deviations.listCursorOf(ctx.deviations.listCursorIn(fromParameter, request.url), all);
         let start = 0;
         let cursor: number | undefined;
         const paged = ctx.deviations.pageNumberStart(from, take);

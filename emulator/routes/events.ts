@@ -32,8 +32,10 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 export function parseRfc3339(s: string): number | undefined {
   const m = RFC3339.exec(s);
   if (!m) return undefined;
-  const [, y, mo, d, h, mi, se] = m.map(Number) as [number, number, number, number, number, number, number];
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 60) return undefined;
+  const [, y, mo, d, h] = m.map(Number) as [number, number, number, number, number];
+  // Date.parse refuses a month 00 or 13, a day 00, a minute 60 and a second 61 itself, but takes 24:00:00 as the
+  // next day's midnight, and the day after a month's last as the next month's first.
+  if (h > 23) return undefined;
   // The Gregorian calendar's own rule (RFC 3339 5.7, Appendix C), for every year 0000-9999: Date.UTC would read
   // the years 0-99 as 1900-1999.
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;

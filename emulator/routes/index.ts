@@ -48,7 +48,6 @@ export function registerApiRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     });
     methodsByUrl.set(def.url, [...(methodsByUrl.get(def.url) ?? []), def.method]);
   }
-  const lastRegistered = [...methodsByUrl.values()].at(-1)?.join(', ') ?? '';
   for (const [url, methods] of methodsByUrl) {
     const others = ALL_METHODS.filter((m) => !methods.includes(m));
     const accepts = methods.join(', ');
@@ -56,7 +55,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: EmulatorContext): v
       method: others,
       url,
       handler: () => {
-        const allow = ctx.deviations.allowOf(accepts, lastRegistered);
+        const allow = ctx.deviations.allowOf(accepts, methodsByUrl);
         throw apiError('method_not_allowed', `Method not allowed; this path accepts ${allow}`, { allow });
       },
     });
