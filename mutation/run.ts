@@ -166,19 +166,26 @@ function score(path = REPORT, bare = false): number {
   return 0;
 }
 
+/** Runs StrykerJS with a configuration of mutation/ and the arguments given; exits with its status if it fails. */
+function stryker(config: string, strykerArgs: readonly string[]): void {
+  const bin = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const run = spawnSync(process.execPath, [bin, 'run', join('mutation', config), ...strykerArgs], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
 const args = process.argv.slice(2);
 if (args.includes('--bare')) {
   if (!args.includes('--mutate')) {
     console.error('mutation: --bare needs --mutate FILE,... (every mutant of the whole emulator would take hours)');
     process.exit(2);
   }
-  const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const run = spawnSync(
-    process.execPath,
-    [stryker, 'run', join('mutation', 'stryker.bare.config.mjs'), ...args.filter((a) => a !== '--bare')],
-    { cwd: ROOT, stdio: 'inherit' },
+  stryker(
+    'stryker.bare.config.mjs',
+    args.filter((a) => a !== '--bare'),
   );
-  if (run.status !== 0) process.exit(run.status ?? 1);
   console.log('\nbare: no ignorer, no listed survivor');
   process.exit(score(BARE_REPORT, true));
 }
@@ -195,19 +202,7 @@ if (!args.includes('--report-only')) {
     console.log(
       `mutation: the checks changed since ${stale.length} file(s) were last run: their results are not reused`,
     );
-  const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const run = spawnSync(
-    process.execPath,
-    [
-      stryker,
-      'run',
-      join('mutation', 'stryker.config.mjs'),
-      ...args,
-      ...(stale.length && !args.includes('--force') ? ['--force'] : []),
-    ],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  if (run.status !== 0) process.exit(run.status ?? 1);
+  stryker('stryker.config.mjs', [...args, ...(stale.length && !args.includes('--force') ? ['--force'] : [])]);
   for (const f of targets) hashes[f] = now;
   writeFileSync(SUITE_HASHES, `${JSON.stringify(Object.fromEntries(Object.entries(hashes).sort()), null, 2)}\n`);
 }
