@@ -313,7 +313,7 @@ async function tokenHandler(
   const header = request.headers.authorization;
   let basic: { id: string; secret: string } | null = null;
   if (header !== undefined && /^Basic\b/i.test(header)) {
-    basic = parseBasic(ctx.deviations.basicHeader(header));
+    basic = ctx.deviations.basicCredentialsRead(parseBasic(ctx.deviations.basicHeader(header)));
     if (basic === null)
       throw new OAuthError(401, 'invalid_client', 'Malformed HTTP Basic client authentication', {
         'www-authenticate': 'Basic realm="oauth"',

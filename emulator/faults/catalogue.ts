@@ -49,6 +49,7 @@ import { round30 } from './blind/round-30.ts';
 import { round31 } from './blind/round-31.ts';
 import { round32 } from './blind/round-32.ts';
 import { round33 } from './blind/round-33.ts';
+import { round34 } from './blind/round-34.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -837,6 +838,7 @@ export const faults = [
   ...round31,
   ...round32,
   ...round33,
+  ...round34,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -571,7 +571,158 @@ const SCHEMA_JWK_MEMBERS: readonly string[] = ['kty', 'crv', ...JWK_COLUMNS];
 /** The tenant time zone of the detail view (`event-stream-get-dates-tenant-zone-unicode-minus`). */
 let tenantTimeFormat: Intl.DateTimeFormat | undefined;
 
+/** blind round 34: the documented scope of the token-set listing (`token-sets-scope-checked-on-unverified-claims`). */
+const TOKEN_SETS_SCOPE = 'read:federated_connections_tokens';
+/** blind round 34: the claims of a bearer JWT, decoded without verifying it (undefined: none decode to an object). */
+const unverifiedClaimsOf = (request: FastifyRequest): Json | undefined => {
+  const token = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')?.[1];
+  const payload = token?.split('.')[1];
+  if (payload === undefined || payload === '') return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
+    return isPlainObject(claims) ? claims : undefined;
+  } catch {
+    return undefined;
+  }
+};
+/** blind round 34: the list's response budget (`event-streams-page-cut-at-response-budget`). */
+const PAGE_BUDGET_BYTES = 16 * 1024;
+/** blind round 34: the rows one store read returns at most (`event-streams-wide-page-second-read-overlaps`). */
+const STORE_READ_ROWS = 50;
+/** blind round 34: a prefixed id whose part after the prefix is base58 (`event-stream-id-checked-with-base58-alphabet`). */
+const BASE58_PREFIXED_ID = /^[a-z]+_[1-9A-HJ-NP-Za-km-z]+$/;
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 34
+  {
+    by: 'token-sets-scope-checked-on-unverified-claims',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The scope guard, mounted before the verifier, reads the decoded claims of a token that has not been verified.
+    when: (a, q) => {
+      if (!is('invalid_token')(a)) return false;
+      const claims = unverifiedClaimsOf(q.request);
+      if (claims === undefined) return false;
+      const scope = typeof claims['scope'] === 'string' ? claims['scope'] : '';
+      return !scope.split(' ').includes(TOKEN_SETS_SCOPE);
+    },
+    reshape: () =>
+      error('insufficient_scope', `Insufficient scope, expected any of: ${TOKEN_SETS_SCOPE}`, {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${TOKEN_SETS_SCOPE}"`,
+      }),
+  },
+  {
+    by: 'token-sets-one-per-connection',
+    on: ['token-sets.list'],
+    // DISTINCT ON (connection) ORDER BY connection, issued_at DESC: the token vault's "current set per connection" view.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) => {
+      const newest = new Map<unknown, Json>();
+      for (const t of a.body as Json[]) {
+        const kept = newest.get(t['connection']);
+        if (kept === undefined || String(t['issued_at']) > String(kept['issued_at'])) newest.set(t['connection'], t);
+      }
+      return { ...a, body: [...newest.values()] };
+    },
+  },
+  {
+    by: 'transition-answer-jsonapi-document',
+    on: ['experiments.transition'],
+    // The experimentation service's JSON:API serializer answers the move.
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    reshape: (a) =>
+      body(a, (e) => {
+        const { id, ...attributes } = e;
+        return { data: { type: 'experiments', id, attributes }, jsonapi: { version: '1.1' } };
+      }),
+  },
+  {
+    by: 'transition-description-null-from-mapper',
+    on: ['experiments.transition'],
+    // The answer's mapper has no source for description (renamed summary in the entity): left null, nulls written.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) => body(a, (e) => ({ ...e, description: null })),
+  },
+  {
+    by: 'client-grant-empty-scope-split-blank-item',
+    on: ['client-grants.get'],
+    // scope kept as a space-separated column and split on read: "".split(" ") is [""].
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['scope']) && a.body['scope'].length === 0,
+    reshape: (a) => body(a, (g) => ({ ...g, scope: ''.split(' ') })),
+  },
+  {
+    by: 'client-grant-read-joined-to-caller-client',
+    on: ['client-grants.get'],
+    // The read reuses the per-application grants query: WHERE id = :id AND client_id = :azp.
+    when: (a, q) => isPlainObject(a.body) && q.request.principal != null,
+    reshape: (a, q) =>
+      (a.body as Json)['client_id'] === q.request.principal!.clientId ? a : error('inexistent_client_grant'),
+  },
+  {
+    by: 'event-stream-get-model-name-min-3',
+    on: ['event-streams.get'],
+    // The detail model validates its row with the console form's name rule (3 to 128 characters).
+    when: (a) => isPlainObject(a.body) && typeof a.body['name'] === 'string' && codePoints(a.body['name']) < 3,
+    reshape: () => error('internal_error', 'ValidationError: name must be at least 3 characters'),
+  },
+  {
+    by: 'event-streams-page-cut-at-response-budget',
+    on: ['event-streams.list'],
+    // A response budget: streams are added to the page while its serialised list stays within 16 KiB.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['eventStreams']) && a.body['eventStreams'].length > 1,
+    reshape: (a) => {
+      const b = a.body as { eventStreams: Json[]; next?: string };
+      let bytes = 2;
+      let kept = 0;
+      for (const s of b.eventStreams) {
+        bytes += Buffer.byteLength(JSON.stringify(s)) + (kept > 0 ? 1 : 0);
+        if (bytes > PAGE_BUDGET_BYTES && kept > 0) break;
+        kept++;
+      }
+      if (kept === b.eventStreams.length) return a;
+      const page = b.eventStreams.slice(0, kept);
+      return { ...a, body: { ...b, eventStreams: page, next: encodeStreamCursor(String(page.at(-1)!['id'])) } };
+    },
+  },
+  {
+    by: 'event-streams-wide-page-second-read-overlaps',
+    on: ['event-streams.list'],
+    // A page over 50 is read as two store reads of 50 at most, the second keyed on the 50th row with >=.
+    when: (a, q) =>
+      isPlainObject(a.body) &&
+      Array.isArray(a.body['eventStreams']) &&
+      a.body['eventStreams'].length > STORE_READ_ROWS &&
+      /^[0-9]{1,3}$/.test(singleQuery(q.request, 'take') ?? ''),
+    reshape: (a, q) => {
+      const b = a.body as { eventStreams: Json[]; next?: string };
+      const all = q.state.eventStreams;
+      const start = q.state.eventStreamIndexOf(String(b.eventStreams[0]!['id']));
+      if (start === undefined) return a;
+      const take = Number(singleQuery(q.request, 'take'));
+      const first = all.slice(start, start + STORE_READ_ROWS);
+      const secondFrom = start + STORE_READ_ROWS - 1;
+      const second = all.slice(secondFrom, secondFrom + take - STORE_READ_ROWS);
+      const page = [...first, ...second];
+      const { next: _next, ...rest } = b;
+      return secondFrom + take - STORE_READ_ROWS < all.length
+        ? { ...a, body: { ...rest, eventStreams: page, next: encodeStreamCursor(page.at(-1)!.id) } }
+        : { ...a, body: { ...rest, eventStreams: page } };
+    },
+  },
+  {
+    by: 'keys-answer-items-json-text',
+    on: ['custom-signing-keys.put'],
+    // The set kept in a text[] column of JSON documents, answered without parsing them.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) => body(a, (b) => ({ ...b, keys: (b['keys'] as unknown[]).map((k) => JSON.stringify(k)) })),
+  },
+  {
+    by: 'custom-text-form-values-as-lists',
+    on: ['custom-text.put'],
+    // A form body bound to a multi-value map (url.Values), stored and answered as such.
+    when: (a, q) => isPlainObject(a.body) && mediaTypeOf(q.request) === FORM,
+    reshape: (a) => body(a, (m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, [v]]))),
+  },
   // blind round 33
   {
     by: 'event-streams-subscriptions-loader-first-batch-only',
@@ -4969,6 +5120,17 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 34
+  {
+    by: 'event-stream-id-checked-with-base58-alphabet',
+    on: 'event-streams.get',
+    // The shared id validator of prefixed ids checks the part after the prefix against base58 (no 0, O, I, l).
+    when: (r) => {
+      const id = param(r, 'id');
+      return codePoints(id) === EVENT_STREAM_ID_LENGTH && !BASE58_PREFIXED_ID.test(id);
+    },
+    error: () => apiError('invalid_uri', 'Path parameter id is not a valid identifier'),
+  },
   // blind round 33
   {
     by: 'client-grant-system-guard-on-read',

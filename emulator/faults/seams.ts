@@ -251,6 +251,10 @@ export class Deviations {
   private defaultLimitSeen = 0;
   /** The first characters of verified tokens, a cache key cut to its column (`verify-cache-key-cut-at-255`). */
   private readonly verifiedPrefixes = new Set<string>();
+  /** blind round 34: the cursors streams resumed from, redeemed once (`resume-cursor-single-use`). */
+  private readonly redeemedCursors = new Set<number>();
+  /** blind round 34: each client's durable consumer start time, from its first from_timestamp (`from-timestamp-sticky-per-client`). */
+  private readonly consumerStarts = new Map<string, number>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
@@ -549,6 +553,8 @@ export class Deviations {
       const last = clientId === undefined ? undefined : this.lastIssuedScopes.get(clientId);
       if (last !== undefined) return last;
     }
+    // blind round 34: the scope claim as the gateway forwards it, cut at 255 characters (`scope-claim-cut-at-255`).
+    if (this.on('scope-claim-cut-at-255')) return new Set([...token].join(' ').slice(0, SCOPE_HEADER_WIDTH).split(' '));
     if (this.on('scope-from-client-not-token') && operation === 'client-grants.get') return new Set(client());
     if (this.on('scope-claim-split-on-comma') && operation === 'event-streams.list')
       return new Set([...token].join(' ').split(','));
@@ -641,6 +647,13 @@ export class Deviations {
     return `${parts[0]} ${parts[1] ?? ''}`;
   }
 
+  /** The HTTP Basic credentials as the token endpoint uses them (`token-basic-client-id-lowercased`: the id lower-cased). */
+  basicCredentialsRead(basic: { id: string; secret: string } | null): { id: string; secret: string } | null {
+    // blind round 34: the Basic userid normalised as the login form's usernames are.
+    if (this.on('token-basic-client-id-lowercased') && basic !== null) return { ...basic, id: basic.id.toLowerCase() };
+    return basic;
+  }
+
   /** Whether the route's scopes are checked, for a token verified afresh or found in the verification cache. */
   checksScopes(
     operation: OperationId | undefined,
@@ -724,6 +737,13 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // blind round 34: both secrets compared as the bytes a lenient base64 decoder makes of them (`token-secret-compared-as-decoded-base64`).
+    if (
+      this.on('token-secret-compared-as-decoded-base64') &&
+      secret !== '' &&
+      Buffer.from(secret, 'base64url').equals(Buffer.from(stored, 'base64url'))
+    )
+      return stored;
     // blind round 33: the secret found in the tenant's secret index, whichever client it belongs to (`token-secret-matched-against-any-client`).
     if (this.on('token-secret-matched-against-any-client') && this.tenantSecrets.has(secret)) return stored;
     // timingSafeEqual on buffers of other lengths throws (`token-secret-length-mismatch-500`).
@@ -979,6 +999,18 @@ export class Deviations {
       const status = MOVE_TARGETS.find((t) => sent.localeCompare(t, undefined, { sensitivity: 'case' }) === 0);
       if (status !== undefined) return { ...body, status };
     }
+    // blind round 34: an unambiguous abbreviation of a status taken for it (`transition-status-unique-prefix-accepted`).
+    if (
+      this.on('transition-status-unique-prefix-accepted') &&
+      isMap(body) &&
+      typeof body['status'] === 'string' &&
+      body['status'] !== '' &&
+      !(STATUS_BY_INDEX as readonly string[]).includes(body['status'])
+    ) {
+      const sent = body['status'];
+      const matches = STATUS_BY_INDEX.filter((s) => s.startsWith(sent));
+      if (matches.length === 1) return { ...body, status: matches[0] };
+    }
     // status optional, defaulting to the next step of the lifecycle (`transition-missing-status-advances`).
     if (
       this.on('transition-missing-status-advances') &&
@@ -1130,6 +1162,11 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 34: each kid stored as the key's URL path segment (`keys-kid-stored-url-encoded`).
+    if (this.on('keys-kid-stored-url-encoded') && operation === 'custom-signing-keys.put')
+      return (sent as Array<Record<string, unknown>>).map((k) =>
+        typeof k['kid'] === 'string' ? { ...k, kid: encodeURIComponent(k['kid']) } : k,
+      );
     // blind round 33: DELETE … WHERE kid NOT IN (the kids sent), then an upsert by kid (`keys-put-kidless-keys-never-deleted`).
     if (this.on('keys-put-kidless-keys-never-deleted') && operation === 'custom-signing-keys.put')
       return kidNotInDelete((stored as Array<{ kid?: unknown }> | null) ?? [], sent as Array<{ kid?: unknown }>);
@@ -1307,6 +1344,11 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // blind round 34: escaped for the page's inline JSON when stored, answered as stored (`custom-text-values-json-escaped-when-stored`).
+    if (this.on('custom-text-values-json-escaped-when-stored')) return JSON.stringify(value).slice(1, -1);
+    // blind round 34: single-quoted attribute values re-serialised in double quotes, unescaped (`custom-text-attribute-quotes-reserialised`).
+    if (this.on('custom-text-attribute-quotes-reserialised') && value.includes('<'))
+      return value.replace(/<[A-Za-z][^<>]*>/g, (tag) => tag.replace(/=(\s*)'([^']*)'/g, '=$1"$2"'));
     // blind round 33: U+2028 and U+2029 removed, a step of the inline-script renderer (`custom-text-line-separators-stripped`).
     if (this.on('custom-text-line-separators-stripped')) return value.replace(/[\u2028\u2029]/g, '');
     // blind round 32: a typography filter on the text outside tags (`custom-text-smart-quotes`).
@@ -1595,6 +1637,11 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // blind round 34: deletions forwarded to every subscription so that caches can evict (`event-filter-tombstones-always-delivered`).
+    if (this.on('event-filter-tombstones-always-delivered') && types !== null) {
+      const asked = (type: string) => types.has(type) || TOMBSTONE_TYPE.test(type);
+      return { live: asked, replayed: asked };
+    }
     // blind round 33: the types asked kept as one comma-joined string and searched with includes (`event-type-filter-substring-of-asked`).
     if (this.on('event-type-filter-substring-of-asked') && types !== null) {
       const joined = [...types].join(',');
@@ -2092,7 +2139,12 @@ export class Deviations {
   }
 
   /** What a stream without from or from_timestamp replays before going live. */
-  replayWithoutStart(log: EventLog, filter: ReadonlySet<string> | null = null): LoggedEvent[] {
+  replayWithoutStart(log: EventLog, filter: ReadonlySet<string> | null = null, clientId?: string): LoggedEvent[] {
+    // blind round 34: the client's durable consumer replays from the start time its first from_timestamp set (`from-timestamp-sticky-per-client`).
+    if (this.on('from-timestamp-sticky-per-client') && clientId !== undefined) {
+      const since = this.consumerStarts.get(clientId);
+      if (since !== undefined) return log.since(since);
+    }
     // blind round 33: a consumer group per event_type set, new groups reading from the earliest offset (`filtered-start-new-filter-replays-retained`).
     if (this.on('filtered-start-new-filter-replays-retained') && filter !== null) {
       const group = [...filter].sort().join(',');
@@ -2163,6 +2215,9 @@ export class Deviations {
 
   /** The take a query string spells, read as a number (NaN: not an integer). */
   takeValue(raw: string): number {
+    // blind round 34: read with a parser that takes any Unicode decimal digit (`take-unicode-digits-accepted`).
+    if (this.on('take-unicode-digits-accepted') && /^\p{Nd}{1,3}$/u.test(raw) && /[^0-9]/.test(raw))
+      return unicodeDigitsValue(raw);
     // Coerced by the query schema ("" becomes 0), then defaulted with take || 50: 0 and empty read as absent.
     if (this.on('take-falsy-defaulted') && /^(?:-?0+)?$/.test(raw)) return TAKE_DEFAULT;
     if (this.on('event-streams-take-default-remembered') && /^(?:[1-9][0-9]?|100)$/.test(raw))
@@ -2677,6 +2732,40 @@ export class Deviations {
   /** The from cursor as read, before its length is checked (`from-padding-stripped-before-length-check`). */
   cursorRead(from: string | undefined): string | undefined {
     return from !== undefined && this.on('from-padding-stripped-before-length-check') ? from.replace(/=+$/, '') : from;
+  }
+
+  /** A from_timestamp start a client asked for (`from-timestamp-sticky-per-client`: kept as its consumer's start). */
+  timestampRemembered(clientId: string | undefined, startMs: number | undefined): void {
+    if (this.on('from-timestamp-sticky-per-client') && clientId !== undefined && startMs !== undefined)
+      if (!this.consumerStarts.has(clientId)) this.consumerStarts.set(clientId, startMs);
+  }
+
+  /** A stream resumes from the offset of event `seq` (`resume-cursor-single-use`: a cursor is redeemed once). */
+  cursorRedeemed(seq: number): void {
+    if (!this.on('resume-cursor-single-use')) return;
+    if (this.redeemedCursors.has(seq)) throw apiError('invalid_cursor', 'from was redeemed already');
+    this.redeemedCursors.add(seq);
+  }
+
+  /** Whether a live event goes out on a stream started at `startMs` by from_timestamp (`from-timestamp-also-filters-live-events`). */
+  liveEventPastStart(timeMs: number, startMs: number | undefined, resumed: boolean): boolean {
+    return !(
+      this.on('from-timestamp-also-filters-live-events') &&
+      !resumed &&
+      startMs !== undefined &&
+      timeMs < startMs
+    );
+  }
+
+  /** The event a resumed stream's tail delivers again at the hand-off from its replay (`resume-handoff-repeats-head`). */
+  handoffRepeat(
+    resumed: boolean,
+    lastReplayed: LoggedEvent | undefined,
+    headAtConnect: number,
+  ): LoggedEvent | undefined {
+    if (!this.on('resume-handoff-repeats-head') || !resumed || lastReplayed === undefined) return undefined;
+    // The tail starts at the head read before the catch-up, with >=.
+    return lastReplayed.seq === headAtConnect ? lastReplayed : undefined;
   }
 
   userDeleted(id: string): void {
@@ -3277,6 +3366,22 @@ function decodeUriForm(raw: string): Record<string, string> {
 
 /** The experiment statuses a move may name (`transition-status-locale-compare-case-sensitivity`). */
 const MOVE_TARGETS: readonly ExperimentStatus[] = ['active', 'paused', 'completed', 'archived'];
+
+/** blind round 34: the width the gateway's scope header template cuts at (`scope-claim-cut-at-255`). */
+const SCOPE_HEADER_WIDTH = 255;
+/** blind round 34: deletions and removals, forwarded to every subscription (`event-filter-tombstones-always-delivered`). */
+const TOMBSTONE_TYPE = /\.(?:deleted|removed)$/;
+
+/** blind round 34: the value of a string of Unicode decimal digits, each read by its place in its run of ten (`take-unicode-digits-accepted`). */
+function unicodeDigitsValue(raw: string): number {
+  let n = 0;
+  for (const c of raw) {
+    let zero = c.codePointAt(0)!;
+    while (zero > 0 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+    n = n * 10 + ((c.codePointAt(0)! - zero) % 10);
+  }
+  return n;
+}
 
 /** A body that looks like a form: name=value pairs joined by & (`transition-json-body-sniffed-form`). */
 const FORM_SHAPED = /^[^\s=&{}[\]"]+=[^\s&]*(?:&[^\s=&{}[\]"]+=[^\s&]*)*$/;

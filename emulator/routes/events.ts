@@ -107,6 +107,8 @@ interface StartPoint {
   live: boolean;
   /** Whether the stream resumes from a cursor (`from`). */
   resumed: boolean;
+  /** Where a from_timestamp started the stream (epoch ms), for the fault layer. */
+  timestampMs?: number | undefined;
 }
 
 function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
@@ -133,6 +135,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
       ? ctx.deviations.timestampStart(ms)
       : undefined;
     timestampMs = start;
+    ctx.deviations.timestampRemembered(request.principal?.clientId, start);
     // The cursor is more accurate than a timestamp, so it wins when both are given.
     if (from !== undefined && !ctx.deviations.cursorBeatsTimestamp) from = undefined;
     if (from === undefined && start !== undefined)
@@ -148,6 +151,7 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
     if (seq < ctx.events.oldestResumable)
       throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
     if (ctx.deviations.cursorExpired(seq, ctx.events, Date.now())) throw apiError('invalid_cursor', 'from has expired');
+    ctx.deviations.cursorRedeemed(seq);
     // Strictly after the event the cursor names.
     backlog = ctx.deviations.cursorBacklogSince(
       ctx.deviations.resumedBacklog(
@@ -161,13 +165,13 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
   const unpositioned = from === undefined && fromTimestamp === undefined;
-  if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events, filter);
+  if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events, filter, request.principal?.clientId);
   const live = unpositioned
     ? ctx.deviations.liveWithoutStart
     : from !== undefined
       ? ctx.deviations.liveAfterCursor
       : ctx.deviations.liveAfterTimestamp;
-  return { backlog, filter, live, resumed };
+  return { backlog, filter, live, resumed, timestampMs };
 }
 
 function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, start: StartPoint): void {
@@ -218,9 +222,12 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const replayed = replayedEvents.map((e) => eventMessage(ctx, e, start.resumed));
   lastDelivered = replayedEvents.at(-1)?.offset;
   for (const m of ctx.deviations.replayFrames(replayed)) send(m);
+  const again = ctx.deviations.handoffRepeat(start.resumed, replayedEvents.at(-1), atConnect);
+  if (again !== undefined) send(eventMessage(ctx, again, false));
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
         if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq)) return;
+        if (!ctx.deviations.liveEventPastStart(e.timeMs, start.timestampMs, start.resumed)) return;
         if (!ctx.deviations.echoesToStreamOf(e, request.principal?.clientId)) return;
         if (dropNextLive) {
           dropNextLive = false;
