@@ -471,6 +471,25 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
       )
       .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
   })),
+  // An allowed attribute whose value holds the quote character that would end it if it were quoted the other
+  // way, then what would be an event handler there (HTML 13.2.5.36-37: a value in single quotes holds " as
+  // text, one in double quotes holds ' as text and " as a character reference). Inert as sent; a server that
+  // stores it re-serialised, requoting the value without escaping that character, stores a live handler.
+  {
+    what: 'an allowed attribute whose value holds the other quote and an event handler after it (inert as sent)',
+    markup: fc
+      .tuple(
+        fc.constantFrom('b', 'i', 'a', 'p', 'span'),
+        fc.constantFrom('onclick', 'onmouseover', 'onfocus'),
+        fc.constantFrom(
+          (on: string) => `title='x" ${on}="alert(1)'`,
+          (on: string) => `title="x' ${on}='alert(1)"`,
+          (on: string) => `title="x&quot; ${on}=&quot;alert(1)"`,
+          (on: string) => `title='x&#39; ${on}=&#39;alert(1)'`,
+        ),
+      )
+      .map(([tag, on, title]) => `<${tag}${tag === 'a' ? ' href="https://example.com/"' : ''} ${title(on)}>x</${tag}>`),
+  },
   // Each syntax of the attribute's value a partition of its own (a check reading quoted values only misses
   // the unquoted one), the URL drawn among those that syntax can hold.
   {
