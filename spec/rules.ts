@@ -743,7 +743,7 @@ export const rules = [
     operations: ['events.subscribe'],
     requirement:
       'Query `from_timestamp`: RFC 3339 timestamp. Start position for the initial query only, when no cursor exists; later requests use the cursor from `from`, which is more accurate.',
-    note: 'Every RFC 3339 timestamp of at most 20 characters is a start, "T" and "Z" in either case (RFC 3339 5.6 NOTE: they "may alternatively be lower case"). Every event whose time is at or after the timestamp is delivered, those in its own second included, and so are the events caused after connecting; events a minute or more before it are not. The timestamp is the less accurate start: a server may round it down, within a minute, never up.',
+    note: 'Every RFC 3339 timestamp of at most 20 characters is a start, "T" and "Z" in either case (RFC 3339 5.6 NOTE: they "may alternatively be lower case"). Every event whose time is at or after the timestamp is delivered, those in its own second included, and so are the events caused after connecting, even where the timestamp is ahead of the clock of the service (it is the start of the initial query only); events caused before connecting a minute or more before it are not. The timestamp is the less accurate start: a server may round it down, within a minute, never up.',
   },
   {
     id: 'events.from-timestamp.max-length',

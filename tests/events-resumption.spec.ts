@@ -84,7 +84,7 @@ test.describe('events stream @sse', () => {
     'events.from-timestamp.start',
   );
   test(
-    "should continue live whichever way the stream starts (without from, from a cursor, from_timestamp, each with and without event_type), and resume from each stream's offset of a live event right after it, an event the filter skipped between",
+    "should continue live whichever way the stream starts (without from, from a cursor, from_timestamp, each with and without event_type; from_timestamp 30 s ahead of the service's clock), and resume from each stream's offset of a live event right after it, an event the filter skipped between",
     live,
     async ({ events, config }) => {
       requireTrigger(config);
@@ -108,6 +108,10 @@ test.describe('events stream @sse', () => {
       const from = offsetOf(seed)!;
       // The event's own time where it has one; else a minute back by this clock.
       const from_timestamp = timestamp(Number.isFinite(timeOf(seed)) ? timeOf(seed) : Date.now() - 60_000);
+      // And one 30 s ahead of the service's clock (the event's time; else this clock's), as a client whose clock
+      // runs ahead asks to start now: the timestamp starts the initial query only, and what is caused after
+      // connecting still arrives, though it is older than the timestamp.
+      const ahead = timestamp((Number.isFinite(timeOf(seed)) ? timeOf(seed) : Date.now()) + 30_000);
       const filter = { event_type: ['organization.created'] };
       // Each start mode, with the rule that names it; the stream without from is open already.
       const modes = [
@@ -120,6 +124,11 @@ test.describe('events stream @sse', () => {
           name: 'from_timestamp, event_type',
           rule: live.eventsFromTimestampStart,
           query: { from_timestamp, ...filter },
+        },
+        {
+          name: `from_timestamp ${ahead}, 30 s ahead of the service's clock`,
+          rule: live.eventsFromTimestampStart,
+          query: { from_timestamp: ahead },
         },
       ];
       // An organization made now is deleted once every stream is open: an event the filtered streams skip,
