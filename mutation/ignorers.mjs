@@ -92,6 +92,24 @@
  * A miss runs the full check. What a hit answers (the whole token string as
  * the key, the comparison with the remembered entry's token, the expiry)
  * stays mutated.
+ *
+ * `oauth-options-left-open`: what RFC 6749 and the document leave to the
+ * token endpoint (emulator/auth.ts):
+ *  - the requested scope (the `if` around its narrowing and its refusal):
+ *    RFC 6749 3.3, the server "MAY fully or partially ignore the scope
+ *    requested by the client";
+ *  - a client_secret, or another client_id, in the body beside Basic
+ *    credentials: RFC 6749 2.3 puts "MUST NOT use more than one
+ *    authentication method in each request" on the client, and what a server
+ *    does with such a request is not shown;
+ *  - which audiences it takes beside the configured one, and a request
+ *    without one (acceptedAudience and the two `if`s that call it or test
+ *    the audience's presence): the document gives the audience a request
+ *    carries and shows nothing of others;
+ *  - Pragma: no-cache beside Cache-Control: no-store (RFC 9111 5.4 deprecates
+ *    Pragma).
+ * Client authentication, the grant type, Cache-Control, the token and its
+ * claims stay mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -389,6 +407,38 @@ function shouldIgnoreCacheCost(path) {
   return undefined;
 }
 
+const SCOPE_MAY_BE_IGNORED =
+  'the scope a token request asks for: RFC 6749 3.3, the server "MAY fully or partially ignore the scope requested by the client"';
+const ONE_METHOD =
+  'a second client authentication method beside Basic: RFC 6749 2.3 "The client MUST NOT use more than one authentication method in each request", a requirement on the client; what the server does with one is not shown';
+const AUDIENCES =
+  'which audiences the token endpoint takes beside the configured one, and a request without one: the document gives the audience a request carries and shows nothing of others (a server may default it)';
+const PRAGMA =
+  'Pragma: no-cache beside Cache-Control: no-store (RFC 9111 5.4 deprecates Pragma; Cache-Control stays mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreOAuthOptions(path) {
+  if (!fileOf(path)?.endsWith('emulator/auth.ts')) return undefined;
+  if (path.isIfStatement()) {
+    const test = path.get('test').toString();
+    // if (params['scope'] !== undefined && ctx.deviations.honoursRequestedScope) { ...narrowed or refused... }
+    if (test === "params['scope'] !== undefined && ctx.deviations.honoursRequestedScope") return SCOPE_MAY_BE_IGNORED;
+    // Inside the Basic branch: a client_secret or another client_id in the body as well
+    if (test === "params['client_secret'] !== undefined") return ONE_METHOD;
+    if (test === "params['client_id'] !== undefined && params['client_id'] !== basic.id") return ONE_METHOD;
+    // if (!audience) ...; if (!acceptedAudience(audience, ctx.origin)) ...
+    if (test === '!audience' || test === '!acceptedAudience(audience, ctx.origin)') return AUDIENCES;
+  }
+  if (declaredName(path) === 'acceptedAudience') return AUDIENCES;
+  // reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
+  if (path.isStringLiteral() && path.node.value === 'no-cache') {
+    const call = path.parentPath;
+    const first = call?.isCallExpression() ? /** @type {any} */ (call.node.arguments[0]) : undefined;
+    if (first?.type === 'StringLiteral' && first.value === 'pragma') return PRAGMA;
+  }
+  return undefined;
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
   declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
@@ -401,4 +451,5 @@ export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'connection-management', { shouldIgnore: shouldIgnoreConnections }),
   declareValuePlugin(PluginKind.Ignore, 'memory-bounds', { shouldIgnore: shouldIgnoreMemoryBounds }),
   declareValuePlugin(PluginKind.Ignore, 'verify-cache-cost', { shouldIgnore: shouldIgnoreCacheCost }),
+  declareValuePlugin(PluginKind.Ignore, 'oauth-options-left-open', { shouldIgnore: shouldIgnoreOAuthOptions }),
 ];
