@@ -110,6 +110,13 @@
  *    Pragma).
  * Client authentication, the grant type, Cache-Control, the token and its
  * claims stay mutated.
+ *
+ * `emulator-lifecycle`: the emulator's own start, shutdown and control
+ * surface in emulator/index.ts (forceCloseConnections, the preClose hook
+ * that ends open streams, close(), the control surface's registration and
+ * URL, an IPv6 host's brackets): outside the interface, as the CLI and
+ * control.ts are (mutation/not-mutated.json). The app's options that shape
+ * answers (body limit, router, parsers, error handlers) stay mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -439,6 +446,28 @@ function shouldIgnoreOAuthOptions(path) {
   return undefined;
 }
 
+const LIFECYCLE =
+  "the emulator's own start, shutdown and control surface (outside the interface, as the CLI and control.ts are): no answer of an operation or of the token endpoint shows them";
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreLifecycle(path) {
+  if (!fileOf(path)?.endsWith('emulator/index.ts')) return undefined;
+  // forceCloseConnections: true; close: () => (closing ??= app.close()...)
+  if (path.isObjectProperty() && path.node.key.type === 'Identifier') {
+    const key = path.node.key.name;
+    if (key === 'forceCloseConnections') return LIFECYCLE;
+    if (key === 'close' && path.findParent((p) => declaredName(p) === 'startEmulator')) return LIFECYCLE;
+  }
+  // app.addHook('preClose', ...): the open streams ended on close()
+  if (path.isExpressionStatement() && path.toString().startsWith("app.addHook('preClose'")) return LIFECYCLE;
+  // if (resolved.control) registerControl(app, ctx); resolved.control ? `${authUrl}${CONTROL_PREFIX}` : undefined
+  if (path.isIfStatement() && path.get('test').toString() === 'resolved.control') return LIFECYCLE;
+  if (path.isConditionalExpression() && path.get('test').toString() === 'resolved.control') return LIFECYCLE;
+  // hostForUrl: an IPv6 host bracketed in the URL; the emulator listens on 127.0.0.1
+  if (declaredName(path) === 'hostForUrl') return LIFECYCLE;
+  return undefined;
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
   declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
@@ -452,4 +481,5 @@ export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'memory-bounds', { shouldIgnore: shouldIgnoreMemoryBounds }),
   declareValuePlugin(PluginKind.Ignore, 'verify-cache-cost', { shouldIgnore: shouldIgnoreCacheCost }),
   declareValuePlugin(PluginKind.Ignore, 'oauth-options-left-open', { shouldIgnore: shouldIgnoreOAuthOptions }),
+  declareValuePlugin(PluginKind.Ignore, 'emulator-lifecycle', { shouldIgnore: shouldIgnoreLifecycle }),
 ];
