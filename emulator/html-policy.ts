@@ -99,8 +99,11 @@ function violationIn(value: string): string | undefined {
   );
   parser.write(value);
   parser.end();
-  if (violation !== undefined) return violation;
-  // htmlparser2 drops end tags that close nothing ("</script>"); refuse those names too.
+  return violation ?? strayEndTag(value);
+}
+
+/** htmlparser2 drops end tags that close nothing ("</script>"); those of names not allowed are refused too. */
+function strayEndTag(value: string): string | undefined {
   for (const m of value.matchAll(/<\/\s*([A-Za-z][^\s/>]*)/g)) {
     const name = m[1]!.toLowerCase();
     if (!ALLOWED_TAGS.has(name)) return `tag </${name}> is not allowed`;

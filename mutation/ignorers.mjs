@@ -37,7 +37,11 @@
  * tags every reading counts) and a (the hyperlink), its attributes common to
  * every tag (class, title, dir, lang, style) and a link's target and rel: a
  * server that refuses any of them conforms. What is refused (every other tag,
- * on* attributes, script URLs, href's schemes) stays mutated.
+ * on* attributes, script URLs, script in CSS) stays mutated. So are left
+ * out: which attributes an allowed tag carries besides on* (the `allowed`
+ * test), which schemes an href may have besides the script ones
+ * (LINK_SCHEMES), and whether an end tag that closes nothing is refused
+ * (strayEndTag: it makes no element, HTML 13.2.6.4.7).
  *
  * `log-lines`: what the emulator writes on its own stderr
  * (process.stderr.write(...), and the `if` that decides whether): no answer
@@ -287,6 +291,16 @@ function shouldIgnoreAllowList(path) {
       ? declarator.node.id.name
       : undefined;
   if (name === 'COMMON_ATTRIBUTES' && path.isArrayExpression()) return ALLOW_LIST_LEFT_OPEN;
+  // Which attributes an allowed tag carries besides on* (const allowed = ...; if (!allowed) ...), which schemes an
+  // href may have besides the script ones (LINK_SCHEMES and its test), and whether an end tag that closes nothing
+  // is refused (strayEndTag: it makes no element, HTML 13.2.6.4.7). Event handlers, script URLs in any attribute
+  // and script in CSS stay mutated.
+  if (['allowed', 'LINK_SCHEMES'].includes(declaredName(path) ?? '')) return ALLOW_LIST_LEFT_OPEN;
+  if (path.isIfStatement()) {
+    const test = path.get('test').toString();
+    if (test === '!allowed' || test === "name === 'href' && !LINK_SCHEMES.test(squashed)") return ALLOW_LIST_LEFT_OPEN;
+  }
+  if (path.isFunctionDeclaration() && declaredName(path) === 'strayEndTag') return ALLOW_LIST_LEFT_OPEN;
   if (!path.isStringLiteral() || !path.parentPath?.isArrayExpression()) return undefined;
   if (name === 'ALLOWED_TAGS' && !NAMED_TAGS.has(path.node.value)) return ALLOW_LIST_LEFT_OPEN;
   if (name === 'LINK_ATTRIBUTES' && path.node.value !== 'href') return ALLOW_LIST_LEFT_OPEN;
