@@ -461,6 +461,8 @@ function admit(
   request.principal = principal;
 
   const config = request.routeOptions.config;
+  // blind round 35: the connection, for scope decisions memoised on it (`scope-decision-cached-per-connection`).
+  const connection = request.raw.socket ?? undefined;
   const required = ctx.deviations.requiredScopes(config.operation, config.scopes);
   const held = ctx.deviations.scopesHeld(
     config.operation,
@@ -470,7 +472,7 @@ function admit(
   if (
     required !== undefined &&
     ctx.deviations.scopesFoundForPath(config.operation, request.url) &&
-    !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation) &&
+    !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation, connection) &&
     ctx.deviations.checksScopes(config.operation, fromCache, held, request.query) &&
     ctx.deviations.checksScopesOfBody(config.operation, request.headers['content-type']) &&
     !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s))) &&
@@ -480,7 +482,7 @@ function admit(
       'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,
     });
   }
-  ctx.deviations.scopeAdmitted(principal.clientId, config.operation);
+  ctx.deviations.scopeAdmitted(principal.clientId, config.operation, connection);
   const types = ctx.deviations.mediaTypes(config.operation, config.contentTypes);
   if (types !== undefined && hasBody(request)) {
     const header = request.headers['content-type'] ?? '';

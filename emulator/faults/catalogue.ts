@@ -50,6 +50,7 @@ import { round31 } from './blind/round-31.ts';
 import { round32 } from './blind/round-32.ts';
 import { round33 } from './blind/round-33.ts';
 import { round34 } from './blind/round-34.ts';
+import { round35 } from './blind/round-35.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -839,6 +840,7 @@ export const faults = [
   ...round32,
   ...round33,
   ...round34,
+  ...round35,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -571,6 +571,14 @@ const SCHEMA_JWK_MEMBERS: readonly string[] = ['kty', 'crv', ...JWK_COLUMNS];
 /** The tenant time zone of the detail view (`event-stream-get-dates-tenant-zone-unicode-minus`). */
 let tenantTimeFormat: Intl.DateTimeFormat | undefined;
 
+/** blind round 35: the headers of the users service's deprecated v1 endpoint (`token-sets-unknown-user-relays-legacy-deprecation`). */
+const LEGACY_USERS_DEPRECATION = {
+  deprecation: '@1704067200',
+  sunset: 'Mon, 30 Sep 2024 23:59:59 GMT',
+  link: '<https://docs.conformance.test/deprecations/users-v1>; rel="deprecation"; type="text/html"',
+} as const;
+/** blind round 35: the type prefix of client grant ids (`client-grant-id-prefix-optional`). */
+const GRANT_PREFIX = 'cgr_';
 /** blind round 34: the documented scope of the token-set listing (`token-sets-scope-checked-on-unverified-claims`). */
 const TOKEN_SETS_SCOPE = 'read:federated_connections_tokens';
 /** blind round 34: the claims of a bearer JWT, decoded without verifying it (undefined: none decode to an object). */
@@ -593,6 +601,76 @@ const STORE_READ_ROWS = 50;
 const BASE58_PREFIXED_ID = /^[a-z]+_[1-9A-HJ-NP-Za-km-z]+$/;
 
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 35
+  {
+    by: 'token-response-basic-branch-no-no-store',
+    on: ['oauth.token'],
+    // The Basic strategy's success callback writes the token response, past the route's no-store headers.
+    when: (_a, q) => /^Basic\b/i.test(q.request.headers.authorization ?? ''),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'cache-control': undefined, pragma: undefined } }),
+  },
+  {
+    by: 'token-sets-user-resolved-before-bearer-check',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The users router's {id} hook, registered before the auth plugin, answers 404 for a user it cannot load.
+    when: (a, q) => {
+      if (a.status !== 401) return false;
+      const id = (q.request.params as Record<string, string> | undefined)?.['id'];
+      return id !== undefined && codePoints(id) <= USER_ID_MAX && !q.state.users.has(id);
+    },
+    reshape: () => error('inexistent_user'),
+  },
+  {
+    by: 'token-sets-unknown-user-relays-legacy-deprecation',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The users service's v1 404 relayed with its headers.
+    when: is('inexistent_user'),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, ...LEGACY_USERS_DEPRECATION } }),
+  },
+  {
+    by: 'transition-empty-status-noop',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    // if (!body.status) return experiment: the empty string read as nothing to change, before the enum check.
+    when: (a, q) => is('invalid_body')(a) && askedStatus(q) === '',
+    reshape: (_a, q) => experimentAsIs(q),
+  },
+  {
+    by: 'transition-archive-answered-as-soft-delete',
+    on: ['experiments.transition'],
+    // The soft-delete route's responder answers the move to archived.
+    when: (_a, q) => askedStatus(q) === 'archived',
+    reshape: () => ({ status: 204, body: undefined, headers: {} }),
+  },
+  {
+    by: 'client-grant-id-prefix-optional',
+    on: ['client-grants.get'],
+    answers: 'errors',
+    // The prefixed-id helper takes an id without cgr_ as the stored key.
+    when: (a, q) => is('inexistent_client_grant')(a) && q.state.clientGrants.has(GRANT_PREFIX + param(q.request, 'id')),
+    reshape: (_a, q) => ok(q.state.clientGrants.get(GRANT_PREFIX + param(q.request, 'id'))),
+  },
+  {
+    by: 'client-grant-organization-usage-required-spelling',
+    on: ['client-grants.get'],
+    // The organisations service's enum: deny, allow, required.
+    when: (a) => isPlainObject(a.body) && a.body['organization_usage'] === 'require',
+    reshape: (a) => body(a, (g) => ({ ...g, organization_usage: 'required' })),
+  },
+  {
+    by: 'event-stream-subscriptions-joined-to-type-catalogue',
+    on: ['event-streams.get', 'event-streams.list'],
+    // INNER JOIN to an event-type catalogue seeded without the connection events.
+    reshape: (a) =>
+      streams(a, (s) => ({
+        ...s,
+        subscriptions: (s['subscriptions'] as Json[]).filter(
+          (sub) => !String(sub['event_type']).startsWith('connection.'),
+        ),
+      })),
+  },
   // blind round 34
   {
     by: 'token-sets-scope-checked-on-unverified-claims',

@@ -13,7 +13,15 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
 import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
 import { OAuthError, TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
-import { decodeOffset, encodeOffset, EVENT_TYPES, type LoggedEvent, type EventLog } from '../events.js';
+import {
+  decodeOffset,
+  encodeOffset,
+  EVENT_TYPES,
+  OFFSET_ONLY,
+  sseFrame,
+  type LoggedEvent,
+  type EventLog,
+} from '../events.js';
 import { apiError } from '../errors.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
@@ -255,9 +263,20 @@ export class Deviations {
   private readonly redeemedCursors = new Set<number>();
   /** blind round 34: each client's durable consumer start time, from its first from_timestamp (`from-timestamp-sticky-per-client`). */
   private readonly consumerStarts = new Map<string, number>();
+  /** blind round 35: the operations each connection passed the scope check of (`scope-decision-cached-per-connection`). */
+  private readonly connectionScopeDecisions = new WeakMap<object, Set<OperationId | undefined>>();
+  /** blind round 35: the stream holding each token's live subscription (`live-subscription-replaced-per-token`). */
+  private readonly liveSubscriptions = new Map<string, object>();
+  /** blind round 35: each client's last PUT of keys that ran, and its answer (`keys-put-debounced-as-double-submit`). */
+  private readonly lastKeysPut = new Map<string, { atMs: number; answer: unknown }>();
+  /** blind round 35: the PUTs of keys taken for a repetition and answered the previous response (`keys-put-debounced-as-double-submit`). */
+  private readonly debouncedPuts = new WeakSet<object>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
-  scopeDecisionCached(clientId: string, operation: OperationId | undefined): boolean {
+  scopeDecisionCached(clientId: string, operation: OperationId | undefined, connection?: object): boolean {
+    // blind round 35: the decision memoised on the connection, whatever token comes on it (`scope-decision-cached-per-connection`).
+    if (this.on('scope-decision-cached-per-connection') && connection !== undefined)
+      return this.connectionScopeDecisions.get(connection)?.has(operation) === true;
     return this.on('scope-decision-cached-per-client') && this.scopeDecisions.has(`${clientId} ${operation}`);
   }
 
@@ -269,8 +288,14 @@ export class Deviations {
   }
 
   /** A token of this client passed the scope check of the operation. */
-  scopeAdmitted(clientId: string, operation: OperationId | undefined): void {
+  scopeAdmitted(clientId: string, operation: OperationId | undefined, connection?: object): void {
     if (this.on('scope-decision-cached-per-client')) this.scopeDecisions.add(`${clientId} ${operation}`);
+    // blind round 35: the connection remembers the operations it passed the scope check of (`scope-decision-cached-per-connection`).
+    if (this.on('scope-decision-cached-per-connection') && connection !== undefined) {
+      let passed = this.connectionScopeDecisions.get(connection);
+      if (passed === undefined) this.connectionScopeDecisions.set(connection, (passed = new Set()));
+      passed.add(operation);
+    }
   }
 
   /** The events a stream replays, in the order written (`filtered-replay-grouped-by-type`: one query per type). */
@@ -737,6 +762,13 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // blind round 35: both secrets NFKC-normalised as passwords are (`token-secret-nfkc-normalised`).
+    if (
+      this.on('token-secret-nfkc-normalised') &&
+      secret !== '' &&
+      secret.normalize('NFKC') === stored.normalize('NFKC')
+    )
+      return stored;
     // blind round 34: both secrets compared as the bytes a lenient base64 decoder makes of them (`token-secret-compared-as-decoded-base64`).
     if (
       this.on('token-secret-compared-as-decoded-base64') &&
@@ -1074,7 +1106,9 @@ export class Deviations {
   }
 
   /** The status a move stores, given the target asked for. */
-  storedStatus(target: ExperimentStatus, sent?: unknown): ExperimentStatus {
+  storedStatus(target: ExperimentStatus, sent?: unknown, from?: ExperimentStatus): ExperimentStatus {
+    // blind round 35: resume() clears a pause flag and leaves the status as it was (`transition-resume-clears-pause-flag-only`).
+    if (this.on('transition-resume-clears-pause-flag-only') && from === 'paused' && target === 'active') return from;
     // Validated on the first status written, applied with JSON.parse's last one.
     if (this.on('transition-duplicate-status-first-validated') && isMap(sent) && typeof sent['status'] === 'string')
       return sent['status'] as ExperimentStatus;
@@ -1134,6 +1168,12 @@ export class Deviations {
 
   answerOfWrite<T>(request: FastifyRequest, written: T, stored: T | null | undefined): T {
     const operation = operationOf(request);
+    // blind round 35: a repetition answered the response of the PUT it repeats; a PUT that ran keeps its answer (`keys-put-debounced-as-double-submit`).
+    if (this.on('keys-put-debounced-as-double-submit') && operation === 'custom-signing-keys.put') {
+      const client = request.principal?.clientId ?? '';
+      if (this.debouncedPuts.has(request)) return structuredClone(this.lastKeysPut.get(client)!.answer) as T;
+      this.lastKeysPut.set(client, { atMs: Date.now(), answer: structuredClone(written) });
+    }
     const previous = (stored ?? (operation === 'custom-text.put' ? {} : written)) as T;
     if (this.on('transition-status-unchanged') && operation === 'experiments.transition') return previous;
     // Moved on a detached copy that is never saved: the copy answered, the stored experiment left as it was.
@@ -1162,6 +1202,20 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 35: a PUT of the same client within two seconds of the last one that ran is not run (`keys-put-debounced-as-double-submit`).
+    if (this.on('keys-put-debounced-as-double-submit') && operation === 'custom-signing-keys.put') {
+      const last = this.lastKeysPut.get(request.principal?.clientId ?? '');
+      if (last !== undefined && Date.now() - last.atMs < DOUBLE_SUBMIT_MS) {
+        this.debouncedPuts.add(request);
+        return stored;
+      }
+    }
+    // blind round 35: keys upserted under their RFC 7638 thumbprint, the last of a key material kept (`keys-deduplicated-by-thumbprint`).
+    if (this.on('keys-deduplicated-by-thumbprint') && operation === 'custom-signing-keys.put') {
+      const byThumbprint = new Map<string, unknown>();
+      for (const k of sent as Array<Record<string, unknown>>) byThumbprint.set(jwkThumbprint(k), k);
+      return [...byThumbprint.values()];
+    }
     // blind round 34: each kid stored as the key's URL path segment (`keys-kid-stored-url-encoded`).
     if (this.on('keys-kid-stored-url-encoded') && operation === 'custom-signing-keys.put')
       return (sent as Array<Record<string, unknown>>).map((k) =>
@@ -1306,6 +1360,9 @@ export class Deviations {
   }
 
   formTextValues(body: unknown, form: boolean): unknown {
+    // blind round 35: a PHP-style form reader: dots and spaces of a field name become underscores (`custom-text-form-key-dots-spaces-underscored`).
+    if (this.on('custom-text-form-key-dots-spaces-underscored') && form && isMap(body))
+      return Object.fromEntries(Object.entries(body).map(([k, v]) => [k.replace(/[. ]/g, '_'), v]));
     // blind round 31: names and values decoded with decodeURI: reserved escapes kept (`custom-text-form-decodeuri-reserved-kept`).
     if (this.on('custom-text-form-decodeuri-reserved-kept') && form) {
       const raw = rawFormOf(body);
@@ -1344,6 +1401,9 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // blind round 35: plain text read back from the old export format's escapes (`custom-text-backslash-escapes-read`).
+    if (this.on('custom-text-backslash-escapes-read') && !value.includes('<') && !value.includes('&'))
+      return value.replace(/\\([ntr\\])/g, (_m, c: string) => EXPORT_ESCAPES[c]!);
     // blind round 34: escaped for the page's inline JSON when stored, answered as stored (`custom-text-values-json-escaped-when-stored`).
     if (this.on('custom-text-values-json-escaped-when-stored')) return JSON.stringify(value).slice(1, -1);
     // blind round 34: single-quoted attribute values re-serialised in double quotes, unescaped (`custom-text-attribute-quotes-reserialised`).
@@ -1378,6 +1438,9 @@ export class Deviations {
   customTextRead(body: unknown, valueMax: number, form = false): { checked: unknown; kept: unknown } {
     const isMap = typeof body === 'object' && body !== null && !Array.isArray(body);
     let kept = body;
+    // blind round 35: the schema checks a trimmed copy, the body is stored as sent (`custom-text-length-checked-on-trimmed-copy`).
+    if (this.on('custom-text-length-checked-on-trimmed-copy') && isMap)
+      return { checked: mapValues(body as object, (v) => (typeof v === 'string' ? v.trim() : v)), kept };
     // blind round 30: if (value && typeof value !== 'string') refuse: falsy non-strings pass (`custom-text-falsy-values-unchecked`).
     if (this.on('custom-text-falsy-values-unchecked') && isMap)
       return { checked: mapValues(body as object, (v) => (!v && typeof v !== 'string' ? '' : v)), kept };
@@ -1637,6 +1700,12 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // blind round 35: no event_type: the types of the registry's first page of 20 (`events-default-types-first-registry-page`).
+    if (this.on('events-default-types-first-registry-page') && types === null) {
+      const firstPage = new Set([...EVENT_TYPES].sort().slice(0, REGISTRY_PAGE));
+      const listed = (type: string) => firstPage.has(type);
+      return { live: listed, replayed: listed };
+    }
     // blind round 34: deletions forwarded to every subscription so that caches can evict (`event-filter-tombstones-always-delivered`).
     if (this.on('event-filter-tombstones-always-delivered') && types !== null) {
       const asked = (type: string) => types.has(type) || TOMBSTONE_TYPE.test(type);
@@ -1759,7 +1828,14 @@ export class Deviations {
   }
 
   /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR; `sse-cr-line-ends`: CR). */
-  sseWire(message: string): string {
+  sseWire(message: string, filter: ReadonlySet<string> | null = null): string {
+    // blind round 35: a filtered stream's writer puts the offset into the id field only (`filtered-stream-payload-offset-missing`).
+    if (
+      this.on('filtered-stream-payload-offset-missing') &&
+      filter !== null &&
+      !message.startsWith(`event: ${OFFSET_ONLY}\n`)
+    )
+      return message.replace(/^data: \{"offset":"[^"]*",/m, 'data: {');
     if (this.on('sse-cr-line-ends')) return message.replace(/\n/g, '\r');
     // A doubled newline after the event field: the blank line dispatches (and drops) a block without data.
     if (this.on('sse-event-field-double-newline')) return message.replace(/^event: ([^\n]*)\n/, 'event: $1\n\n');
@@ -2105,6 +2181,8 @@ export class Deviations {
 
   /** The events a stream resumed from a cursor replays, of those after it. */
   resumedBacklog(events: LoggedEvent[]): LoggedEvent[] {
+    // blind round 35: the catch-up read from the changelog table, one row per object (`resume-replay-compacted-per-object`).
+    if (this.on('resume-replay-compacted-per-object')) return latestPerObject(events);
     if (this.on('resume-replay-drops-deleted-events')) return events.filter((e) => !e.type.endsWith('.deleted'));
     return this.on('resume-backlog-capped') ? events.slice(0, RESUME_PAGE) : events;
   }
@@ -2127,6 +2205,13 @@ export class Deviations {
 
   /** The order replayed events come in. */
   replayOrder(events: LoggedEvent[]): LoggedEvent[] {
+    // blind round 35: pages of 25 read backwards from the head, each reversed, written as read (`resume-backlog-pages-read-from-head`).
+    if (this.on('resume-backlog-pages-read-from-head')) {
+      const pages: LoggedEvent[][] = [];
+      for (let end = events.length; end > 0; end -= CATCH_UP_PAGE)
+        pages.push(events.slice(Math.max(0, end - CATCH_UP_PAGE), end));
+      return pages.flat();
+    }
     // A store keyed by the offset string: sorted as text, not by position.
     if (this.on('resume-sorted-by-offset-text'))
       return [...events].sort((a, b) => (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0));
@@ -2140,6 +2225,13 @@ export class Deviations {
 
   /** What a stream without from or from_timestamp replays before going live. */
   replayWithoutStart(log: EventLog, filter: ReadonlySet<string> | null = null, clientId?: string): LoggedEvent[] {
+    // blind round 35: a warm-up of the last 10 events of each type asked for, from the per-type index (`filtered-start-tail-per-type`).
+    if (this.on('filtered-start-tail-per-type') && filter !== null) {
+      const all = log.after(0);
+      return [...filter]
+        .flatMap((type) => all.filter((e) => e.type === type).slice(-TYPE_TAIL))
+        .sort((a, b) => a.seq - b.seq);
+    }
     // blind round 34: the client's durable consumer replays from the start time its first from_timestamp set (`from-timestamp-sticky-per-client`).
     if (this.on('from-timestamp-sticky-per-client') && clientId !== undefined) {
       const since = this.consumerStarts.get(clientId);
@@ -2170,6 +2262,22 @@ export class Deviations {
 
   get liveWithoutStart(): boolean {
     return !this.on('live-events-need-from');
+  }
+
+  /** Whether a stream still holds the live subscription of its token (`live-subscription-replaced-per-token`), asked per live event. */
+  liveSubscription(tokenId: string | undefined): () => boolean {
+    if (!this.on('live-subscription-replaced-per-token') || tokenId === undefined) return ALWAYS;
+    // blind round 35: one push subscription per token's jti, moved to the stream opened last.
+    const mine = {};
+    this.liveSubscriptions.set(tokenId, mine);
+    return () => this.liveSubscriptions.get(tokenId) === mine;
+  }
+
+  /** The periodic heartbeat of a stream, `heartbeat` being its own (`heartbeat-keepalive-timer-without-cursor`). */
+  periodicHeartbeat(heartbeat: () => void, send: (message: string) => unknown): () => void {
+    if (!this.on('heartbeat-keepalive-timer-without-cursor')) return heartbeat;
+    // blind round 35: the SSE library's keep-alive timer, named offset-only, knows no position.
+    return () => send(sseFrame(OFFSET_ONLY, undefined, '{}'));
   }
 
   /** Whether a live event goes out twice on this stream (`resumed-stream-live-events-twice`: a resumed one). */
@@ -2247,6 +2355,11 @@ export class Deviations {
 
   /** The from cursor of a list request as the route reads it, `url` being the raw request target. */
   listCursorIn(from: string | undefined, url: string): string | undefined {
+    // blind round 35: url.split("?from=")[1]: from found as the first query parameter only (`event-streams-from-read-only-as-first-parameter`).
+    if (this.on('event-streams-from-read-only-as-first-parameter')) {
+      const raw = url.split('?from=')[1]?.split('&', 1)[0];
+      return raw === undefined ? undefined : percentDecodedOnce(raw);
+    }
     if (!this.on('next-cursor-needs-raw-query') || from === undefined) return from;
     const raw = (url.split('?')[1] ?? '')
       .split('&')
@@ -2468,6 +2581,9 @@ export class Deviations {
 
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
+    // blind round 35: a JSON body that is a string read as the form text it holds (`token-json-string-body-read-as-form`).
+    if (this.on('token-json-string-body-read-as-form') && typeof body === 'string')
+      body = Object.fromEntries(new URLSearchParams(body));
     // A JSON array read as its first element (`token-json-array-read-as-first-element`).
     if (this.on('token-json-array-read-as-first-element') && Array.isArray(body)) body = body[0];
     // blind round 32: a repeated client_id read by its first value (`token-repeated-client-id-first-wins`, url.Values.Get).
@@ -3413,3 +3529,16 @@ function kidNotInDelete<T extends { kid?: unknown }>(stored: readonly T[], sent:
   const kept = stored.filter((k) => (typeof k.kid !== 'string' ? true : sentKidless ? !kids.has(k.kid) : false));
   return [...kept, ...sent];
 }
+
+/** blind round 35: a callable that always says yes (`live-subscription-replaced-per-token` off). */
+const ALWAYS = (): boolean => true;
+/** blind round 35: the page of the catch-up read backwards from the head (`resume-backlog-pages-read-from-head`). */
+const CATCH_UP_PAGE = 25;
+/** blind round 35: the events of each type the per-type index warms a filtered stream up with (`filtered-start-tail-per-type`). */
+const TYPE_TAIL = 10;
+/** blind round 35: the event-type registry's default page size (`events-default-types-first-registry-page`). */
+const REGISTRY_PAGE = 20;
+/** blind round 35: the window of the double-submit guard (`keys-put-debounced-as-double-submit`). */
+const DOUBLE_SUBMIT_MS = 2_000;
+/** blind round 35: the escapes of the old console's export format (`custom-text-backslash-escapes-read`). */
+const EXPORT_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };

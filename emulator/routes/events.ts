@@ -203,13 +203,16 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
     coding === undefined ? res : (createGzip().on('error', () => {}) as Gzip);
   if (out !== res) (out as Gzip).pipe(res);
   let lastDelivered: string | undefined;
-  const send = (m: string) => out.write(ctx.deviations.sseWire(m));
+  // blind round 35: the stream's filter, for a writer that leaves the offset out of filtered streams (`filtered-stream-payload-offset-missing`).
+  const send = (m: string) => out.write(ctx.deviations.sseWire(m, start.filter));
   const wanted = ctx.deviations.eventFilter(start.filter);
   const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs, start.filter);
   const atConnect = ctx.events.position;
   const resumedFrom = start.resumed ? singleQuery(request, 'from') : undefined;
   let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
   let deliveredLive = 0;
+  // blind round 35: whether this stream still holds its token's live subscription (`live-subscription-replaced-per-token`).
+  const subscribed = ctx.deviations.liveSubscription(request.principal?.tokenId);
   const heartbeat = () => send(heartbeatMessage(ctx, atConnect, lastDelivered, resumedFrom, deliveredLive));
 
   if (typeof head.body === 'string' && head.body !== '') send(head.body);
@@ -226,7 +229,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   if (again !== undefined) send(eventMessage(ctx, again, false));
   const unsubscribe = start.live
     ? ctx.events.subscribe((e) => {
-        if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq)) return;
+        if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq) || !subscribed()) return;
         if (!ctx.deviations.liveEventPastStart(e.timeMs, start.timestampMs, start.resumed)) return;
         if (!ctx.deviations.echoesToStreamOf(e, request.principal?.clientId)) return;
         if (dropNextLive) {
@@ -247,7 +250,9 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   const unpositioned =
     singleQuery(request, 'from') === undefined && singleQuery(request, 'from_timestamp') === undefined;
   if (beats.first && ctx.deviations.endsAfterFirstHeartbeat(unpositioned)) out.end();
-  const timer = beats.everyMs === undefined ? undefined : setInterval(heartbeat, beats.everyMs);
+  // blind round 35: the periodic heartbeat as written (`heartbeat-keepalive-timer-without-cursor`).
+  const periodic = ctx.deviations.periodicHeartbeat(heartbeat, send);
+  const timer = beats.everyMs === undefined ? undefined : setInterval(periodic, beats.everyMs);
   timer?.unref();
 
   const handle: OpenStream = { close: () => out.end() };

@@ -51,7 +51,8 @@ export function experimentRoutes(ctx: EmulatorContext): RouteDef[] {
         }
         const previous = ctx.deviations.stateBeforeWrite(experiment);
         const now = nowIso();
-        experiment.status = ctx.deviations.storedStatus(target, request.body);
+        // blind round 35: the status the move starts from, for a resume that keeps it (`transition-resume-clears-pause-flag-only`).
+        experiment.status = ctx.deviations.storedStatus(target, request.body, from);
         experiment.updated_at = now;
         if (target === 'active') experiment.started_at ??= now;
         if (target === 'completed' || (target === 'archived' && (from === 'active' || from === 'paused')))
