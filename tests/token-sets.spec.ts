@@ -15,7 +15,8 @@ import { requireFixture, requireWrites, skipBeyondReadOnlyBudget, test } from '.
 import { nonce } from '../harness/fixtures/triggers.ts';
 import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
-import { declareRules } from '../harness/vocabulary/declare.ts';
+import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
+import type { Exchange } from '../harness/requests/client.ts';
 import { pathOf } from '../spec/operations.ts';
 import {
   ALPHABETS,
@@ -55,18 +56,7 @@ test.describe('token sets of a user @token-sets', () => {
         exchange: ex,
       });
       mustMatchSchema('token-set-list', ex.json, ex);
-      // Generally Available (Versioning 2): no Deprecation (RFC 9745 2.1: an @-date, a past one meaning deprecated
-      // now; the drafts' "true" meant the same) saying the operation is deprecated when it answered.
-      const deprecation = ex.headers['deprecation'];
-      const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
-      const deprecatedNow =
-        deprecation !== undefined &&
-        (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
-      must(success.versioningLifecycle, !deprecatedNow, {
-        expected: 'a Generally Available operation: no Deprecation header naming a time already past (RFC 9745)',
-        actual: `Deprecation: ${deprecation}`,
-        exchange: ex,
-      });
+      mustNotBeDeprecated(success.versioningLifecycle, ex, sentAt);
       // "(active ones)": no set that expired before the request was sent, allowing for clock skew.
       const before = sentAt - CLOCK_SKEW_MS;
       const expired = (ex.json as Array<{ id?: string; expires_at?: string | null }>).filter(
@@ -84,11 +74,13 @@ test.describe('token sets of a user @token-sets', () => {
       // cache, whose copy must be the answer, with its types (the first read of a user and the next alike).
       const again = await api.get(path(userId));
       mustStatus(success.tokenSetsListSuccess, again, 200);
+      mustNotBeDeprecated(success.versioningLifecycle, again, sentAt);
       mustMatchSchema('token-set-list', again.json, again);
       // The other users named (CONFORMANCE_USER_IDS): a listing of one token set, or none, is an array as well.
       for (const other of config.otherUserIds) {
         const listed = await api.get(path(other));
         mustStatus(success.tokenSetsListSuccess, listed, 200);
+        mustNotBeDeprecated(success.versioningLifecycle, listed, sentAt);
         must(success.tokenSetsListSuccess, Array.isArray(listed.json), {
           expected: `a JSON array of the token sets of ${other}, however many it holds`,
           actual: typeof listed.json,
@@ -147,12 +139,22 @@ test.describe('token sets of a user @token-sets', () => {
     },
   );
 
-  const unknownUserRules = declareRules('token-sets.list.unknown-user', 'http.json-error-bodies');
-  test('should answer 404, in JSON, for a user that does not exist', unknownUserRules, async ({ api }) => {
-    const ex = await api.get(path(unknownUser()));
-    mustStatus(unknownUserRules.tokenSetsListUnknownUser, ex, 404);
-    mustBeJsonErrorBody(unknownUserRules, ex);
-  });
+  const unknownUserRules = declareRules(
+    'token-sets.list.unknown-user',
+    'http.json-error-bodies',
+    'versioning.lifecycle',
+  );
+  test(
+    'should answer 404, in JSON, for a user that does not exist, not announced as deprecated (an error is an answer of the operation too)',
+    unknownUserRules,
+    async ({ api }) => {
+      const sentAt = Date.now();
+      const ex = await api.get(path(unknownUser()));
+      mustStatus(unknownUserRules.tokenSetsListUnknownUser, ex, 404);
+      mustBeJsonErrorBody(unknownUserRules, ex);
+      mustNotBeDeprecated(unknownUserRules.versioningLifecycle, ex, sentAt);
+    },
+  );
 
   const deleted = declareRules('token-sets.list.unknown-user', 'token-sets.list.success');
   test(
@@ -316,3 +318,20 @@ test.describe('token sets of a user @token-sets', () => {
 });
 
 authChecks('token-sets.list', (api, c, auth) => api.get(path(c.userId ?? unknownUser()), { auth }));
+
+/**
+ * Generally Available (Versioning 2): no answer of the operation, a success or an error, carries a Deprecation
+ * header (RFC 9745 2.1: an @-date, a past one meaning deprecated now; the drafts' "true" meant the same) saying
+ * the operation is deprecated when it answered. A time to come is left open.
+ */
+function mustNotBeDeprecated(rule: RuleRef, ex: Exchange, sentAt: number): void {
+  const deprecation = ex.headers['deprecation'];
+  const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
+  const deprecatedNow =
+    deprecation !== undefined && (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
+  must(rule, !deprecatedNow, {
+    expected: `a Generally Available operation: no Deprecation header naming a time already past (RFC 9745), on its ${ex.status} answer`,
+    actual: `Deprecation: ${deprecation}`,
+    exchange: ex,
+  });
+}
