@@ -1053,7 +1053,13 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
             what: 'its first separator swapped for another',
             decoded: id.replace(/[^A-Za-z0-9]/, (c) => (c === ':' ? '|' : ':')),
           },
-        ]
+          // Its type prefix dropped (cgr_x as x, auth0|abc as abc): a store keeping ids without their prefix, and
+          // reading a path id with or without it (for ids handed out before prefixes), answers the real one.
+          {
+            what: 'its type prefix, up to its first separator, dropped',
+            decoded: id.replace(/^[A-Za-z0-9]*[^A-Za-z0-9]/, ''),
+          },
+        ].filter((v) => v.decoded !== '' && v.decoded !== id)
       : []),
   ].map((v) => ({ ...v, raw: enc(v.decoded) }));
   return [
