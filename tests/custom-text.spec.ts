@@ -247,7 +247,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     'custom-text.put.form',
   );
   test(
-    'should take any plain text up to 2000 characters, counted as characters in every script and of every kind (format characters, emoji sequences, variation selectors, combining marks, all of Unicode), answer it as sent, and refuse 2001 (property)',
+    'should take any plain text up to 2000 characters, counted as characters in every script and of every kind (backslash escapes, format characters, emoji sequences, variation selectors, combining marks, all of Unicode), answer it as sent, and refuse 2001 (property)',
     unicode,
     async ({ api, config }) => {
       const id = profile(config);

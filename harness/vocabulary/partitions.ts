@@ -89,6 +89,15 @@ export const TEXT_ALPHABETS = {
     { arbitrary: ASCII, weight: 2 },
     { arbitrary: fc.constantFrom('\n', '\t', '\r\n'), weight: 1 },
   ),
+  // A backslash before each letter a string syntax reads as an escape (JSON's \n \t \r \b \f \u0041 \/ \\, C's
+  // \0 \v \x41), among ASCII: two characters of the text each, which a store reading escapes back changes.
+  'backslash escapes': fc.oneof(
+    { arbitrary: ASCII, weight: 2 },
+    {
+      arbitrary: fc.constantFrom('\\n', '\\t', '\\r', '\\b', '\\f', '\\u0041', '\\/', '\\\\', '\\0', '\\v', '\\x41'),
+      weight: 1,
+    },
+  ),
   // Format characters (general category Cf: zero-width space, joiners, word joiner, byte-order mark, soft
   // hyphen, bidi controls, tags): characters of the text though they draw nothing, among ASCII letters.
   'format characters': fc.oneof(ASCII, fc.constantFrom(...FORMAT_CHARACTERS)),
