@@ -285,7 +285,7 @@ test.describe("events stream: the tenant's history @sse", () => {
 
   const replay = declareRules(READ, 'events.start.replay');
   test(
-    "should start from the latest events when from is absent, not replay the history, with event_type too (the latest events of the types asked for: the caused type, or the history's most frequent ones, alone and with a type it has none of)",
+    "should start from the latest events when from is absent, not replay the history, with event_type too (the latest events of the types asked for: the caused type, or the history's most frequent ones, alone and with a type it has none of; a type the history holds only in its older half)",
     replay,
     async ({ events, config }) => {
       let h = await history(replay, events, config);
@@ -354,10 +354,31 @@ test.describe("events stream: the tenant's history @sse", () => {
         for (const [t] of [...counts].sort((a, b) => b[1] - a[1]))
           if (types.reduce((k, u) => k + (counts.get(u) ?? 0), 0) < START_REPLAY_MIN_HISTORY) types.push(t);
       const ofTypes = h.events.filter((m) => types.includes(m.event)).map(identity);
-      if (ofTypes.length < START_REPLAY_MIN_HISTORY) return;
       const absent = EVENT_TYPES.filter((t) => !counts.has(t)).at(-1);
-      for (const wanted of [types, ...(absent ? [[...types, absent]] : [])])
-        await mustReplayTail(ofTypes, { event_type: wanted }, `history of ${wanted.join(' and ')}`);
+      if (ofTypes.length >= START_REPLAY_MIN_HISTORY)
+        for (const wanted of [types, ...(absent ? [[...types, absent]] : [])])
+          await mustReplayTail(ofTypes, { event_type: wanted }, `history of ${wanted.join(' and ')}`);
+      // A type the tenant seldom emits, every event of it in the history's older half: a start filtered to it
+      // replays none of them. Its start is the latest position, as without the filter; the newest events of its
+      // own type lie far behind it (a server replaying the last few of each type asked for reaches back there).
+      const half = Math.floor(h.ids.length / 2);
+      const position = new Map(h.ids.map((id, i) => [id, i]));
+      const rare = [...counts]
+        .filter(([t]) => h.events.every((m) => m.event !== t || (position.get(identity(m)) ?? 0) < half))
+        .sort((a, b) => a[1] - b[1])[0]?.[0];
+      if (rare === undefined) return;
+      const conn = await events.subscribe({ query: { event_type: [rare] } });
+      const replayed = (await readReplay(conn, config)).map(identity);
+      const older = replayed.filter((id) => (position.get(id) ?? half) < half);
+      must(
+        replay.eventsStartReplay,
+        older.length === 0,
+        ev(
+          conn,
+          `no event of the older half of the history (${h.ids.length} events since ${h.from_timestamp}) on a stream started without from, filtered to ${rare}, all ${counts.get(rare)} of whose events lie there`,
+          `${older.length} older events replayed (${older.slice(0, 5).join(', ')})`,
+        ),
+      );
     },
   );
 
