@@ -27,9 +27,14 @@ import { history, openOrSkip, READ, requireHistory } from './events-history.ts';
 test.describe.configure({ timeout: 120_000 });
 
 test.describe("events stream: the tenant's history @sse", () => {
-  const onlyRequested = declareRules(READ, 'events.filter.only-requested', 'events.resume.order');
+  const onlyRequested = declareRules(
+    READ,
+    'events.filter.only-requested',
+    'events.resume.order',
+    'events.payload.offset',
+  );
   test(
-    'should replay only the requested event types, in the order of the unfiltered history (relation): two together, and each type of the history alone',
+    'should replay only the requested event types, in the order of the unfiltered history (relation), each with its offset as there: two together, and each type of the history alone',
     onlyRequested,
     async ({ events, config }) => {
       const h = await history(onlyRequested, events, config);
@@ -74,6 +79,19 @@ test.describe("events stream: the tenant's history @sse", () => {
           ),
         );
         mustBeOnlyRequested(onlyRequested.eventsFilterOnlyRequested, conn, wanted, context);
+        // Every event of the filtered replay carries its offset, as on the unfiltered stream (relation: a filter
+        // leaves out events, not members of those it delivers).
+        const bare = conn.events.filter((m) => expected.includes(identity(m)) && typeof offsetOf(m) !== 'string');
+        must(
+          onlyRequested.eventsPayloadOffset,
+          bare.length === 0,
+          ev(
+            conn,
+            `a string offset in the payload of every event of the stream filtered to ${wanted.join(', ')}`,
+            `${bare.length} without one (${bare.slice(0, 3).map(identity).join(', ')})`,
+            context,
+          ),
+        );
         // The filtered replay is the unfiltered one with the other types left out: the same events in the same
         // order, not grouped by type.
         const inOrder = got.filter((id) => expected.includes(id));
