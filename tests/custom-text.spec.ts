@@ -30,6 +30,7 @@ import {
   activeMarkup,
   activeElementStartTags,
   activeMarkupGrid,
+  REQUOTED_HANDLERS,
   START_TAG_FORMS,
   TEXT_ALPHABETS,
   basicMarkup,
@@ -717,7 +718,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
 
   const activeRefused = declareRules('custom-text.put.html.restricted');
   test(
-    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, at the end of a value with its tag left open, and its tag names split by a copy of the tag (<scr<script>ipt>), sent as JSON, as JSON spelt in escapes and form-encoded (property)',
+    'should never store markup beyond basic styling and hyperlinks, of every kind on every run: active elements, event handlers, script URLs, script in CSS, and each element beyond them with harmless-looking attributes, in any spelling, its tag and attribute names in upper or mixed case too, at the end of a value with its tag left open, and its tag names split by a copy of the tag (<scr<script>ipt>); and markup inert as sent that requoting its attributes makes live; sent as JSON, as JSON spelt in escapes and form-encoded (property)',
     activeRefused,
     async ({ api, config }) => {
       const id = profile(config);
@@ -761,6 +762,16 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
           }),
           fcParams(config, 4),
         );
+        // And markup inert as sent that a server requoting its attributes makes live, each way.
+        for (const [i, { what, value }] of REQUOTED_HANDLERS.entries()) {
+          const media = MEDIA[i % MEDIA.length]!;
+          mustHoldNoActiveMarkup(
+            activeRefused.customTextPutHtmlRestricted,
+            await putAs(api, id, media, { [config.customTextKey]: value }),
+            config.customTextKey,
+            `${what} (${JSON.stringify(value)}), inert as sent, sent ${media}`,
+          );
+        }
       });
     },
   );

@@ -480,25 +480,6 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
       )
       .chain(([tag, on, sep, value]) => anyCase(on).map((attr) => `<${tag}${sep}${attr}=${value}>x</${tag}>`)),
   })),
-  // An allowed attribute whose value holds the quote character that would end it if it were quoted the other
-  // way, then what would be an event handler there (HTML 13.2.5.36-37: a value in single quotes holds " as
-  // text, one in double quotes holds ' as text and " as a character reference). Inert as sent; a server that
-  // stores it re-serialised, requoting the value without escaping that character, stores a live handler.
-  {
-    what: 'an allowed attribute whose value holds the other quote and an event handler after it (inert as sent)',
-    markup: fc
-      .tuple(
-        fc.constantFrom('b', 'i', 'a', 'p', 'span'),
-        fc.constantFrom('onclick', 'onmouseover', 'onfocus'),
-        fc.constantFrom(
-          (on: string) => `title='x" ${on}="alert(1)'`,
-          (on: string) => `title="x' ${on}='alert(1)"`,
-          (on: string) => `title="x&quot; ${on}=&quot;alert(1)"`,
-          (on: string) => `title='x&#39; ${on}=&#39;alert(1)'`,
-        ),
-      )
-      .map(([tag, on, title]) => `<${tag}${tag === 'a' ? ' href="https://example.com/"' : ''} ${title(on)}>x</${tag}>`),
-  },
   // Each syntax of the attribute's value a partition of its own (a check reading quoted values only misses
   // the unquoted one), the URL drawn among those that syntax can hold.
   {
@@ -544,6 +525,28 @@ export const ACTIVE_MARKUP_KINDS: ReadonlyArray<{ what: string; markup: fc.Arbit
     what: `${what}, no handler (a rich-text allow-list may hold it; "basic styling tags and hyperlinks" do not)`,
     markup: anyCase(/^<([a-z]+)/.exec(markup)![1]!).map((name) => markup.replace(/^<[a-z]+/, `<${name}`)),
   })),
+];
+
+/**
+ * Markup inert as sent that a server re-serialising it makes active: an allowed attribute whose value holds the
+ * quote character that would end it if it were quoted the other way, then what would be an event handler there
+ * (HTML 13.2.5.36-37: a value in single quotes holds " as text, one in double quotes holds ' as text and " as a
+ * character reference). A server that stores it requoted without escaping that character stores a live handler.
+ */
+export const REQUOTED_HANDLERS: ReadonlyArray<{ what: string; value: string }> = [
+  { what: `a single-quoted title holding " and an onclick after it`, value: `<b title='x" onclick="alert(1)'>x</b>` },
+  {
+    what: `a double-quoted title holding ' and an onmouseover after it`,
+    value: `<i title="x' onmouseover='alert(1)">x</i>`,
+  },
+  {
+    what: 'a double-quoted title holding &quot; and an onfocus after it',
+    value: '<span title="x&quot; onfocus=&quot;alert(1)">x</span>',
+  },
+  {
+    what: `a hyperlink's single-quoted title holding &#39; and an onclick after it`,
+    value: `<a href="https://example.com/" title='x&#39; onclick=&#39;alert(1)'>x</a>`,
+  },
 ];
 
 const AROUND = fc.constantFrom('', 'Hello ', 'Ünïcödé 🎉 ');

@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import {
   ACTIVE_MARKUP_KINDS,
+  REQUOTED_HANDLERS,
   activeContent,
   activeMarkup,
   TEXT_ALPHABETS,
@@ -56,6 +57,19 @@ test('should recognise every active construct it generates, of every kind, and n
   for (const html of fc.sample(basicMarkup, 100)) expect(activeContent(html), html).toBeUndefined();
   expect(activeContent('&lt;script&gt;alert(1)&lt;/script&gt;')).toBeUndefined();
   expect(activeContent('<a href="https://example.com">x</a>')).toBeUndefined();
+  // Inert as sent; live once its references are decoded and each attribute value requoted, unescaped, with
+  // the quote character it holds.
+  const requoted = (html: string) =>
+    html
+      .replace(/&quot;|&#39;/g, (r) => (r === '&quot;' ? '"' : "'"))
+      .replace(/=(["'])([^]*?)\1(?=[ >])/g, (_, _q: string, v: string) => {
+        const q = v.includes('"') ? '"' : "'";
+        return `=${q}${v}${q}`;
+      });
+  for (const { what, value } of REQUOTED_HANDLERS) {
+    expect(activeContent(value), what).toBeUndefined();
+    expect(activeContent(requoted(value)), what).toBeDefined();
+  }
 });
 
 /** Percent-decoding (RFC 3986 2.1) to octets, read as UTF-8 with U+FFFD for what is no UTF-8 (the Encoding Standard). */
