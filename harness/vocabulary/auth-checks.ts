@@ -721,6 +721,18 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
     else observe('auth.unauthenticated.status', `${id}: a forged or tampered token answered`, String(ex.status));
     mustFollowStatusChecklist(d, ex);
   };
+  /** Each token sent to the probe (inside the operation's snapshot/restore), each refused as invalid. */
+  const refuseEach = async (
+    d: Parameters<typeof refusedAsInvalid>[0],
+    { api, anonApi, config }: { api: Api; anonApi: Api; config: Config },
+    tokens: ReadonlyArray<{ what: string; token: string }>,
+    why: (what: string) => string,
+  ) => {
+    const target = await lookUp(api, config);
+    await around(api, config, async () => {
+      for (const f of tokens) refusedAsInvalid(d, await probe(anonApi, config, bearer(f.token), target), why(f.what));
+    });
+  };
 
   const altered = signature();
   test('should refuse a JWT whose signature was altered', altered, async ({ api, anonApi, config }) => {
@@ -758,15 +770,12 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
         share.length === 0,
         "Against an external target the JWS segment partitions go to the token-set listing only (the read-only run's request budget)",
       );
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        for (const f of share)
-          refusedAsInvalid(
-            segments,
-            await probe(anonApi, config, bearer(f.token), target),
-            `the JWT signature does not verify over what was signed: the run's token with ${f.what}`,
-          );
-      });
+      await refuseEach(
+        segments,
+        { api, anonApi, config },
+        share,
+        (what) => `the JWT signature does not verify over what was signed: the run's token with ${what}`,
+      );
     },
   );
 
@@ -805,11 +814,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
       ];
       // Against an external target each operation sends a fifth of them, a different fifth per operation.
       const share = shareOut(config, id, all, 5);
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        for (const f of share)
-          refusedAsInvalid(partitions, await probe(anonApi, config, bearer(f.token), target), f.what);
-      });
+      await refuseEach(partitions, { api, anonApi, config }, share, (what) => what);
     },
   );
 
@@ -878,15 +883,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
         share.length === 0,
         "Against an external target the forged tokens of other claims go to the token-set listing only (the read-only run's request budget)",
       );
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        for (const f of share)
-          refusedAsInvalid(
-            anyClaims,
-            await probe(anonApi, config, bearer(f.token), target),
-            `a forged token: ${f.what}`,
-          );
-      });
+      await refuseEach(anyClaims, { api, anonApi, config }, share, (what) => `a forged token: ${what}`);
     },
   );
 
@@ -902,16 +899,12 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
         !config.embedded,
         "Against an external target the forms that are not a JWS compact serialisation are not sent (the read-only run's request budget)",
       );
-      const share = all;
-      const target = await lookUp(api, config);
-      await around(api, config, async () => {
-        for (const f of share)
-          refusedAsInvalid(
-            compact,
-            await probe(anonApi, config, bearer(f.token), target),
-            `not a JWS compact serialisation: the run's token with ${f.what}`,
-          );
-      });
+      await refuseEach(
+        compact,
+        { api, anonApi, config },
+        all,
+        (what) => `not a JWS compact serialisation: the run's token with ${what}`,
+      );
     },
   );
 }
