@@ -85,7 +85,8 @@
  * sweep at 50,000 live windows (emulator/rate-limit.ts), the verify cache's
  * capacity and its eviction (emulator/verify-cache.ts), the event log's
  * retention of 10,000 events and the oldest cursor it resumes from
- * (emulator/events.ts: "how long a cursor stays valid: not shown"). The
+ * (emulator/events.ts, and the refusal of an older one in
+ * emulator/routes/events.ts: "how long a cursor stays valid: not shown"). The
  * limiter's windows, the cache's keying and expiry, and the log's events
  * stay mutated.
  *
@@ -120,7 +121,19 @@
  * that ends open streams, close(), the control surface's registration and
  * URL, an IPv6 host's brackets): outside the interface, as the CLI and
  * control.ts are (mutation/not-mutated.json). The app's options that shape
- * answers (body limit, router, parsers, error handlers) stay mutated.
+ * answers (body limit, router, parsers, error handlers) stay mutated. And
+ * in emulator/routes/events.ts what an event stream does once its client
+ * is gone or the emulator closes: the listeners for the response's error
+ * and close (the heartbeat timer cleared, the subscription ended), the
+ * timer's unref and the handle close() ends the stream with. No answer
+ * shows them; what the stream writes while open stays mutated.
+ *
+ * `event-stream-left-open`: what the document leaves open about the answer
+ * of GET /events, in emulator/routes/events.ts: the head's Cache-Control,
+ * Connection and X-Accel-Buffering (the document names the stream's media
+ * type only), and the data of a heartbeat ("Payload shapes of the error
+ * and offset-only messages: not shown"). The media type, the heartbeat's
+ * event and id, and every event message stay mutated.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -397,6 +410,13 @@ function shouldIgnoreMemoryBounds(path) {
     if (path.isIfStatement() && path.get('test').toString() === 'this.entries.length > RETAINED') return RETENTION;
     if (declaredName(path) === 'oldestResumable') return RETENTION;
   }
+  // routes/events.ts: a cursor older than the oldest the log resumes from, refused
+  if (
+    file?.endsWith('emulator/routes/events.ts') &&
+    path.isIfStatement() &&
+    path.get('test').toString() === 'seq < ctx.events.oldestResumable'
+  )
+    return RETENTION;
   // verify-cache.ts: the capacity's check in the constructor, and the eviction in set()
   if (file?.endsWith('emulator/verify-cache.ts')) {
     if (path.isIfStatement() && /this\.capacity|capacity < 1/.test(path.get('test').toString())) return MEMORY;
@@ -482,6 +502,48 @@ function shouldIgnoreLifecycle(path) {
   return undefined;
 }
 
+const STREAM_RESOURCES =
+  "an event stream's own resources once its client is gone or the emulator closes (the listeners for the response's error and close, the timer's unref, the handle close() ends it with): no answer shows them";
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreStreamResources(path) {
+  if (!fileOf(path)?.endsWith('emulator/routes/events.ts')) return undefined;
+  // res.on('error', ...); res.on('close', ...); timer.unref(); ctx.streams.add(handle);
+  if (
+    path.isExpressionStatement() &&
+    /^(res\.on\('(error|close)'|timer\.unref\(|ctx\.streams\.add\()/.test(path.toString())
+  )
+    return STREAM_RESOURCES;
+  if (declaredName(path) === 'handle') return STREAM_RESOURCES;
+  return undefined;
+}
+
+const STREAM_HEAD_LEFT_OPEN =
+  'the head of the events stream beyond its media type: the document names text/event-stream only (Cache-Control, Connection and X-Accel-Buffering are not shown; the media type stays mutated)';
+const HEARTBEAT_DATA_LEFT_OPEN =
+  'the data of a heartbeat: "Payload shapes of the error and offset-only messages: not shown" (its event and id stay mutated)';
+
+/** @param {import('@babel/core').NodePath} path */
+function shouldIgnoreEventStreamLeftOpen(path) {
+  if (!fileOf(path)?.endsWith('emulator/routes/events.ts')) return undefined;
+  if (!path.isObjectProperty()) return undefined;
+  const key =
+    path.node.key.type === 'Identifier'
+      ? path.node.key.name
+      : path.node.key.type === 'StringLiteral'
+        ? path.node.key.value
+        : '';
+  // headers: { 'content-type': ..., 'cache-control': ..., connection: ..., 'x-accel-buffering': ... } in openStream
+  if (
+    ['cache-control', 'connection', 'x-accel-buffering'].includes(key) &&
+    path.findParent((p) => declaredName(p) === 'openStream')
+  )
+    return STREAM_HEAD_LEFT_OPEN;
+  // const heartbeatFrame = (offset) => ({ event: OFFSET_ONLY, id: offset, data: { offset } })
+  if (key === 'data' && path.findParent((p) => declaredName(p) === 'heartbeatFrame')) return HEARTBEAT_DATA_LEFT_OPEN;
+  return undefined;
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-prose', { shouldIgnore }),
   declareValuePlugin(PluginKind.Ignore, 'experiment-moves-left-open', { shouldIgnore: shouldIgnoreMove }),
@@ -495,5 +557,9 @@ export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'memory-bounds', { shouldIgnore: shouldIgnoreMemoryBounds }),
   declareValuePlugin(PluginKind.Ignore, 'verify-cache-cost', { shouldIgnore: shouldIgnoreCacheCost }),
   declareValuePlugin(PluginKind.Ignore, 'oauth-options-left-open', { shouldIgnore: shouldIgnoreOAuthOptions }),
-  declareValuePlugin(PluginKind.Ignore, 'emulator-lifecycle', { shouldIgnore: shouldIgnoreLifecycle }),
+  declareValuePlugin(PluginKind.Ignore, 'emulator-lifecycle', {
+    shouldIgnore: (/** @type {import('@babel/core').NodePath} */ path) =>
+      shouldIgnoreLifecycle(path) ?? shouldIgnoreStreamResources(path),
+  }),
+  declareValuePlugin(PluginKind.Ignore, 'event-stream-left-open', { shouldIgnore: shouldIgnoreEventStreamLeftOpen }),
 ];

@@ -24,8 +24,9 @@ export default {
   // Mutants of what the document leaves open (the prose of an error or of an HTML policy violation, an
   // experiment's allowed moves and run timestamps, an event's context, the HTML allow-list beyond the tags the
   // document names, an error body's members, which 4xx a framework error keeps, connections, what RFC 6749
-  // leaves to the token endpoint) or no answer shows (a log line, bounds on the emulator's memory, what a
-  // verify-cache lookup costs, the emulator's own start and shutdown), each kind with its reason:
+  // leaves to the token endpoint, an event stream's head beyond its media type and a heartbeat's data) or no
+  // answer shows (a log line, bounds on the emulator's memory, what a verify-cache lookup costs, the emulator's
+  // own start and shutdown, an event stream's resources once its client is gone), each kind with its reason:
   // mutation/ignorers.mjs.
   plugins: ['@stryker-mutator/*', './mutation/ignorers.mjs'],
   ignorers: [
@@ -42,6 +43,7 @@ export default {
     'verify-cache-cost',
     'oauth-options-left-open',
     'emulator-lifecycle',
+    'event-stream-left-open',
   ],
   ignorePatterns: ['reports', 'node_modules', '.git', 'mutation/stryker-incremental.json', 'tmp'],
   reporters: ['clear-text', 'progress', 'html', 'json'],

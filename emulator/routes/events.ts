@@ -2,8 +2,9 @@
  * Endpoints 4: GET /events — the tenant's events as a Server-Sent Events stream.
  *
  * - `from` (≤ 1024 characters): an offset this emulator gave out; the stream
- *   resumes strictly after it. Malformed, unknown (ahead of the log) or
- *   expired (older than the retained log) → 400 `invalid_cursor`.
+ *   resumes strictly after it. Malformed (one over 1024 characters is),
+ *   unknown (ahead of the log) or expired (older than the retained log) →
+ *   400 `invalid_cursor`.
  * - `from_timestamp` (≤ 20 characters, RFC 3339): without `from`, the stream
  *   starts at the first event at or after that time; else 400.
  * - Neither: the stream starts at the latest position (events after connecting).
@@ -13,15 +14,30 @@
  * After the replayed events (if any), one `offset-only` message gives the
  * current position, then one every heartbeatMs. Each event message carries
  * `event: <type>`, `id: <offset>` and `data: {"offset","event"}`.
+ *
+ * Every decision a fault takes about a stream is asked of faults/event-stream.ts:
+ * this file holds only what a conforming stream does.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { createGzip, type Gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, OpenStream } from '../context.js';
 import { apiError } from '../errors.js';
-import { decodeOffset, encodeOffset, isEventType, OFFSET_ONLY, sseFrame, type LoggedEvent } from '../events.js';
+import { decodeOffset, encodeOffset, isEventType, OFFSET_ONLY, type LoggedEvent } from '../events.js';
+import {
+  clientOf,
+  cursorBesideTimestamp,
+  cursorChecked,
+  cursorTaken,
+  eventsAnswer,
+  StreamFaults,
+  timestampBacklog,
+  timestampStartOf,
+  type StreamStart,
+} from '../faults/event-stream.js';
 import type { SseFrame } from '../faults/mutations.js';
 import { codePoints, repeatedQuery, singleQuery, type RouteDef, operationRoute } from './shared.js';
+
+const SUBSCRIBE = 'events.subscribe';
 
 export const FROM_MAX = 1024;
 export const FROM_TIMESTAMP_MAX = 20;
@@ -45,136 +61,62 @@ export function parseRfc3339(s: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** An SSE message on the wire: the raw lines before it, then `event`, `id` and the data lines. */
-function wireOf(f: SseFrame): string {
-  return (f.before ?? '') + sseFrame(f.event, f.id, typeof f.data === 'string' ? f.data : JSON.stringify(f.data));
-}
+/** The frame of one event's message: the payload `{ offset, event }` under `event: <type>` and `id: <offset>`. */
+const messageFrame = (e: LoggedEvent): SseFrame => ({
+  event: e.type,
+  id: e.offset,
+  data: { offset: e.offset, event: e.envelope },
+});
 
-type MessageCache = readonly [WeakMap<LoggedEvent, string>, WeakMap<LoggedEvent, string>];
+/** The frame of a cursor-only heartbeat at `offset`. */
+const heartbeatFrame = (offset: string): SseFrame => ({ event: OFFSET_ONLY, id: offset, data: { offset } });
 
-/**
- * Each event's message, built once however many streams carry it (one cache for messages replayed after a
- * cursor, one for the others), per fault layer: switching faults (PUT /__control/faults) makes a new one,
- * so a message built under the faults before the switch is never served after it.
- */
-const wire = new WeakMap<EmulatorContext['mutations'], MessageCache>();
-
-/** The message of one event: the payload `{ offset, event }` under `event: <type>` and `id: <offset>`. */
-function eventMessage(ctx: EmulatorContext, e: LoggedEvent, afterCursor: boolean): string {
-  let caches = wire.get(ctx.mutations);
-  if (caches === undefined) wire.set(ctx.mutations, (caches = [new WeakMap(), new WeakMap()]));
-  const cache = caches[afterCursor ? 1 : 0];
-  let m = cache.get(e);
-  if (m === undefined) {
-    m = wireOf(
-      ctx.mutations.frame(
-        'message',
-        { event: e.type, id: e.offset, data: { offset: e.offset, event: e.envelope } },
-        { logged: e, afterCursor },
-      ),
-    );
-    cache.set(e, m);
-  }
-  return m;
-}
-
-/**
- * A cursor-only heartbeat at the current position (`resumedFrom`, the cursor a resumed stream started after, and
- * `liveDelivered`, the live events it sent, are for the fault layer).
- */
-function heartbeatMessage(
-  ctx: EmulatorContext,
-  atConnect: number,
-  lastDelivered?: string,
-  resumedFrom?: string,
-  liveDelivered = 0,
-): string {
-  const offset = ctx.deviations.heartbeatOffset(
-    encodeOffset(ctx.deviations.heartbeatPosition(ctx.events.position, atConnect, ctx.events)),
-    lastDelivered,
-    resumedFrom,
-    liveDelivered,
-  );
-  return wireOf(
-    ctx.mutations.frame('heartbeat', { event: OFFSET_ONLY, id: offset, data: { offset } }, { afterCursor: false }),
-  );
-}
-
-interface StartPoint {
-  backlog: LoggedEvent[];
-  filter: ReadonlySet<string> | null;
-  /** Whether events appended after connecting are streamed. */
-  live: boolean;
-  /** Whether the stream resumes from a cursor (`from`). */
-  resumed: boolean;
-  /** Where a from_timestamp started the stream (epoch ms), for the fault layer. */
-  timestampMs?: number | undefined;
-}
-
-function readQuery(ctx: EmulatorContext, request: FastifyRequest): StartPoint {
-  let from = ctx.deviations.cursorRead(singleQuery(request, 'from'));
+function readQuery(ctx: EmulatorContext, request: FastifyRequest): StreamStart {
+  const d = ctx.deviations;
+  let from = d.cursorRead(singleQuery(request, 'from'));
   const fromTimestamp = singleQuery(request, 'from_timestamp');
-  const types = ctx.deviations.eventTypesAsked(repeatedQuery(request, 'event_type'), request.principal?.clientId);
-  for (const t of ctx.deviations.eventTypesValidated(types)) {
-    if (!isEventType(t) && !ctx.deviations.acceptsUnknownEventType && !ctx.deviations.acceptsAsEventType(t))
+  const types = d.eventTypesAsked(repeatedQuery(request, 'event_type'), clientOf(request));
+  for (const t of d.eventTypesValidated(types)) {
+    if (!isEventType(t) && !d.acceptsUnknownEventType && !d.acceptsAsEventType(t))
       throw apiError('invalid_query_string', `event_type ${JSON.stringify(t.slice(0, 100))} is not an event type`);
   }
   const filter = types.length > 0 ? new Set(types) : null;
-  if (!ctx.deviations.readsCursor(filter !== null)) from = undefined;
-  if (from !== undefined && codePoints(from) > FROM_MAX && ctx.deviations.dropsOverlongFrom) from = undefined;
+  from = cursorTaken(d, from, filter, FROM_MAX);
 
-  let backlog: LoggedEvent[] = [];
   let timestampMs: number | undefined;
   if (fromTimestamp !== undefined) {
-    const max = ctx.deviations.fromTimestampMax(FROM_TIMESTAMP_MAX, fromTimestamp);
+    const max = d.fromTimestampMax(FROM_TIMESTAMP_MAX, fromTimestamp);
     if (codePoints(fromTimestamp) > max)
       throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
-    const ms = ctx.deviations.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp));
+    const ms = d.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp));
     if (ms === undefined) throw apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time');
-    const start = ctx.deviations.honoursTimestamp(request.principal?.clientId)
-      ? ctx.deviations.timestampStart(ms)
-      : undefined;
-    timestampMs = start;
-    ctx.deviations.timestampRemembered(request.principal?.clientId, start);
+    timestampMs = timestampStartOf(d, ms, request);
     // The cursor is more accurate than a timestamp, so it wins when both are given.
-    if (from !== undefined && !ctx.deviations.cursorBeatsTimestamp) from = undefined;
-    if (from === undefined && start !== undefined)
-      backlog = ctx.deviations.timestampBacklogOf(ctx.deviations.timestampBacklog(ctx.events, start), filter !== null);
+    from = cursorBesideTimestamp(d, from);
   }
-  const resumed = from !== undefined;
   if (from !== undefined) {
-    if (codePoints(from) > FROM_MAX)
-      throw apiError('invalid_query_string', `from must be at most ${FROM_MAX} characters`);
+    // decodeOffset takes only an offset's canonical spelling (a few dozen characters): one over FROM_MAX is refused.
     const seq = decodeOffset(from);
-    if (seq === undefined || ctx.deviations.cursorAhead(seq, ctx.events.position))
+    if (seq === undefined || d.cursorAhead(seq, ctx.events.position))
       throw apiError('invalid_cursor', 'from is not an offset this stream gave out');
     if (seq < ctx.events.oldestResumable)
       throw apiError('invalid_cursor', 'from is older than the events this stream keeps');
-    if (ctx.deviations.cursorExpired(seq, ctx.events, Date.now())) throw apiError('invalid_cursor', 'from has expired');
-    ctx.deviations.cursorRedeemed(seq);
+    cursorChecked(d, seq, ctx.events);
     // Strictly after the event the cursor names.
-    backlog = ctx.deviations.cursorBacklogSince(
-      ctx.deviations.resumedBacklog(
-        ctx.deviations.replayOrder(
-          ctx.deviations.eventsAfter(ctx.events, ctx.deviations.resumeAfter(seq, ctx.events.historyPosition)),
-        ),
-      ),
+    const backlog = d.cursorBacklogSince(
+      d.resumedBacklog(d.replayOrder(d.eventsAfter(ctx.events, d.resumeAfter(seq, ctx.events.historyPosition)))),
       timestampMs,
       ctx.events,
     );
+    return { backlog, filter, from, fromTimestamp, timestampMs };
   }
   // Neither from nor from_timestamp: the stream starts at the latest position.
-  const unpositioned = from === undefined && fromTimestamp === undefined;
-  if (unpositioned) backlog = ctx.deviations.replayWithoutStart(ctx.events, filter, request.principal?.clientId);
-  const live = unpositioned
-    ? ctx.deviations.liveWithoutStart
-    : from !== undefined
-      ? ctx.deviations.liveAfterCursor
-      : ctx.deviations.liveAfterTimestamp;
-  return { backlog, filter, live, resumed, timestampMs };
+  if (fromTimestamp === undefined)
+    return { backlog: d.replayWithoutStart(ctx.events, filter, clientOf(request)), filter };
+  return { backlog: timestampBacklog(d, ctx.events, timestampMs, filter), filter, fromTimestamp, timestampMs };
 }
 
-function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, start: StartPoint): void {
+function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, start: StreamStart): void {
   const head = ctx.mutations.answer(
     {
       status: 200,
@@ -187,80 +129,34 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
       body: '',
     },
     request,
-    'events.subscribe',
+    SUBSCRIBE,
   );
-  const headers = { ...(reply.getHeaders() as OutgoingHttpHeaders), ...head.headers } as OutgoingHttpHeaders;
-  // A header an answer removes (undefined) is not written.
-  for (const [name, value] of Object.entries(headers)) if (value === undefined) delete headers[name];
-  const coding = ctx.deviations.eventStreamCoding(request.headers['accept-encoding']);
-  if (coding !== undefined) headers['content-encoding'] = coding;
+  const stream = new StreamFaults(ctx.deviations, ctx.mutations, ctx.events, request, start);
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(head.status, headers);
+  res.writeHead(head.status, stream.headers({ ...(reply.getHeaders() as OutgoingHttpHeaders), ...head.headers }));
+  res.flushHeaders();
   res.on('error', () => {});
-  // What the stream is written to: the response, or (a fault's content coding) a compressor in front of it.
-  const out: { write(chunk: string): unknown; end(): unknown } =
-    coding === undefined ? res : (createGzip().on('error', () => {}) as Gzip);
-  if (out !== res) (out as Gzip).pipe(res);
-  let lastDelivered: string | undefined;
-  // blind round 35: the stream's filter, for a writer that leaves the offset out of filtered streams (`filtered-stream-payload-offset-missing`).
-  const send = (m: string) => out.write(ctx.deviations.sseWire(m, start.filter));
+  stream.open(res, head.body);
   const wanted = ctx.deviations.eventFilter(start.filter);
-  const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs, start.filter);
-  const atConnect = ctx.events.position;
-  const resumedFrom = start.resumed ? singleQuery(request, 'from') : undefined;
-  let dropNextLive = !start.resumed && ctx.deviations.dropsFirstLiveEvent;
-  let deliveredLive = 0;
-  // blind round 35: whether this stream still holds its token's live subscription (`live-subscription-replaced-per-token`).
-  const subscribed = ctx.deviations.liveSubscription(request.principal?.tokenId);
-  const heartbeat = () => send(heartbeatMessage(ctx, atConnect, lastDelivered, resumedFrom, deliveredLive));
-
-  if (typeof head.body === 'string' && head.body !== '') send(head.body);
-  const early = beats.first && ctx.deviations.heartbeatBeforeReplay;
-  if (early) heartbeat();
+  const heartbeat = () => stream.send(stream.heartbeat(ctx.events.position, encodeOffset, heartbeatFrame));
   // Replay and subscribe in one turn of the event loop: no event falls between.
-  const replayedEvents = ctx.deviations
-    .replayInOrder(start.backlog, start.filter)
-    .filter((e) => wanted.replayed(e.type));
-  const replayed = replayedEvents.map((e) => eventMessage(ctx, e, start.resumed));
-  lastDelivered = replayedEvents.at(-1)?.offset;
-  for (const m of ctx.deviations.replayFrames(replayed)) send(m);
-  const again = ctx.deviations.handoffRepeat(start.resumed, replayedEvents.at(-1), atConnect);
-  if (again !== undefined) send(eventMessage(ctx, again, false));
-  const unsubscribe = start.live
-    ? ctx.events.subscribe((e) => {
-        if (!wanted.live(e.type) || !ctx.deviations.takesLiveEvent(e.seq) || !subscribed()) return;
-        if (!ctx.deviations.liveEventPastStart(e.timeMs, start.timestampMs, start.resumed)) return;
-        if (!ctx.deviations.echoesToStreamOf(e, request.principal?.clientId)) return;
-        if (dropNextLive) {
-          dropNextLive = false;
-          return;
-        }
-        deliveredLive++;
-        const sent = ctx.deviations.liveEventSent(e, atConnect + deliveredLive);
-        lastDelivered = sent.offset;
-        send(eventMessage(ctx, sent, false));
-        if (ctx.deviations.liveSentTwice(start.resumed)) send(eventMessage(ctx, sent, false));
-      })
-    : () => undefined;
-  if (beats.first && !early) heartbeat();
-  // Without a first heartbeat, the response head goes out on its own.
-  else res.flushHeaders();
-  // A stream opened without a start answered as a snapshot (`events-stream-ends-after-first-heartbeat`).
-  const unpositioned =
-    singleQuery(request, 'from') === undefined && singleQuery(request, 'from_timestamp') === undefined;
-  if (beats.first && ctx.deviations.endsAfterFirstHeartbeat(unpositioned)) out.end();
-  // blind round 35: the periodic heartbeat as written (`heartbeat-keepalive-timer-without-cursor`).
-  const periodic = ctx.deviations.periodicHeartbeat(heartbeat, send);
-  const timer = beats.everyMs === undefined ? undefined : setInterval(periodic, beats.everyMs);
-  timer?.unref();
+  const unsubscribe = ctx.events.subscribe((e) => {
+    if (wanted.live(e.type)) for (const m of stream.live(e, messageFrame)) stream.send(m);
+  });
+  const replayed = ctx.deviations.replayInOrder(start.backlog, start.filter).filter((e) => wanted.replayed(e.type));
+  stream.opening(() => {
+    for (const m of stream.replayed(replayed, messageFrame)) stream.send(m);
+  }, heartbeat);
+  const periodic = stream.periodic(heartbeat, ctx.options.heartbeatMs);
+  const timer = setInterval(periodic.beat, periodic.everyMs);
+  timer.unref();
 
-  const handle: OpenStream = { close: () => out.end() };
+  const handle: OpenStream = { close: () => stream.end() };
   ctx.streams.add(handle);
   res.on('close', () => {
     clearInterval(timer);
     unsubscribe();
-    if (out !== res) (out as Gzip).destroy();
     ctx.streams.delete(handle);
   });
 }
@@ -268,16 +164,10 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
 export function eventRoutes(ctx: EmulatorContext): RouteDef[] {
   return [
     {
-      ...operationRoute('events.subscribe'),
+      ...operationRoute(SUBSCRIBE),
       handler: (request, reply) => {
         const start = readQuery(ctx, request);
-        // "Caught up": a resumed request with nothing after its cursor (`events-resume-caught-up-204`).
-        if (start.resumed && start.backlog.length === 0 && ctx.deviations.answersCaughtUpWithNoContent)
-          return reply.code(204).send();
-        // A JSON mode for clients that do not ask for text/event-stream (`events-json-without-sse-accept`).
-        if (ctx.deviations.eventsAsJson(request.headers.accept))
-          return start.backlog.map((e) => ({ offset: e.offset, event: e.envelope }));
-        openStream(ctx, request, reply, start);
+        return eventsAnswer(ctx.deviations, request, reply, start, () => openStream(ctx, request, reply, start));
       },
     },
   ];
