@@ -205,7 +205,8 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   let lastDelivered: string | undefined;
   // blind round 35: the stream's filter, for a writer that leaves the offset out of filtered streams (`filtered-stream-payload-offset-missing`).
   const send = (m: string) => out.write(ctx.deviations.sseWire(m, start.filter));
-  const wanted = ctx.deviations.eventFilter(start.filter);
+  // blind round 36: the caller's scopes, for a default subscription built from them (`events-default-types-from-caller-read-scopes`).
+  const wanted = ctx.deviations.eventFilter(start.filter, request.principal?.scopes);
   const beats = ctx.deviations.heartbeats(ctx.options.heartbeatMs, start.filter);
   const atConnect = ctx.events.position;
   const resumedFrom = start.resumed ? singleQuery(request, 'from') : undefined;
