@@ -452,8 +452,13 @@ function admit(
   principal: Principal,
   fromCache = false,
 ): ApiError | undefined {
+  // blind round 36: a claim check of the fault layer before anything else (`token-iat-same-second-refused`).
+  const refusedForIat = ctx.deviations.issuedAtRefusal(request.headers.authorization);
+  if (refusedForIat !== undefined) return refusedForIat;
   if (ctx.deviations.countsRequest(fromCache, request.method)) {
     const d = ctx.deviations.rateDecision(principal.rateKey, ctx.limiter.hit(principal.rateKey, principal.rateLimit));
+    // blind round 36: the fault layer told of the request counted (`rate-limit-counts-failed-requests-only`).
+    ctx.deviations.requestCounted(principal.rateKey, d, reply);
     setRateHeaders(ctx, reply, d);
     const limited = overLimit(ctx, d);
     if (limited) return limited;

@@ -51,6 +51,7 @@ import { round32 } from './blind/round-32.ts';
 import { round33 } from './blind/round-33.ts';
 import { round34 } from './blind/round-34.ts';
 import { round35 } from './blind/round-35.ts';
+import { round36 } from './blind/round-36.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -841,6 +842,7 @@ export const faults = [
   ...round33,
   ...round34,
   ...round35,
+  ...round36,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -145,6 +145,12 @@ export class StreamFaults {
     this.atConnect = log.position;
   }
 
+  /** Which events the stream delivers, live and replayed: those of its event_type filter (a fault reads the caller's scopes too). */
+  eventFilter(): ReturnType<Deviations['eventFilter']> {
+    // blind round 36: the caller's scopes, for a default subscription built from them (`events-default-types-from-caller-read-scopes`).
+    return this.d.eventFilter(this.start.filter, this.request.principal?.scopes);
+  }
+
   /** The head's headers as written: a header an answer removed (undefined) left out, a fault's content coding added. */
   headers(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
     for (const [name, value] of Object.entries(headers)) if (value === undefined) delete headers[name];

@@ -600,7 +600,139 @@ const STORE_READ_ROWS = 50;
 /** blind round 34: a prefixed id whose part after the prefix is base58 (`event-stream-id-checked-with-base58-alphabet`). */
 const BASE58_PREFIXED_ID = /^[a-z]+_[1-9A-HJ-NP-Za-km-z]+$/;
 
+/** blind round 36: the operations of the interface (`challenge-sent-once-per-connection`). */
+const INTERFACE_OPERATIONS: readonly OperationId[] = [
+  'token-sets.list',
+  'experiments.transition',
+  'client-grants.get',
+  'events.subscribe',
+  'event-streams.get',
+  'event-streams.list',
+  'custom-signing-keys.put',
+  'custom-text.put',
+];
+/** blind round 36: the connections challenged once, per emulator (`challenge-sent-once-per-connection`). */
+const challengedConnections = new WeakMap<State, WeakSet<object>>();
+/** blind round 36: the verbs of organization events by the method of the request that caused them (`organization-subresource-event-field-from-method`). */
+const ORGANIZATION_VERB_BY_METHOD: Readonly<Record<string, string>> = {
+  POST: 'created',
+  PUT: 'updated',
+  PATCH: 'updated',
+  DELETE: 'deleted',
+};
+/** blind round 36: the subject types by their stored ordinal, 0 the unset default (`client-grant-system-subject-type-unset-ordinal`). */
+const SUBJECT_TYPE_BY_ORDINAL: readonly string[] = ['unknown', 'client', 'user'];
+/** blind round 36: the user whose email an unknown user id is (`token-sets-user-lookup-by-email`). */
+const userByEmail = (q: Asked): string | undefined => {
+  const id = param(q.request, 'id');
+  return [...q.state.users.values()].find((u) => u.email !== undefined && u.email === id)?.user_id;
+};
+/** blind round 36: the event_type values of a request, as the query parser gives them. */
+const eventTypesOf = (r: FastifyRequest): string[] => {
+  const v = (r.query as Record<string, unknown> | undefined)?.['event_type'];
+  return v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String);
+};
+/** blind round 36: whether a keys body is a valid JWKS of public keys the store would take (`keys-x5c-parsed-as-pem-text-500`). */
+const storableKeys = (r: FastifyRequest): boolean => {
+  const keys = keysOf(r);
+  return (
+    keys.length > 0 &&
+    keys.every(
+      (k) =>
+        isPlainObject(k) &&
+        typeof k['kty'] === 'string' &&
+        k['kty'] !== '' &&
+        !['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'].some((m) => Object.hasOwn(k, m)),
+    )
+  );
+};
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 36
+  {
+    by: 'token-basic-unknown-client-no-challenge',
+    on: ['oauth.token'],
+    answers: 'errors',
+    // The Basic challenge carries the realm of the client's tenant: no client, no realm, no header.
+    when: (a, q) => {
+      if (a.status !== 401) return false;
+      const creds = basicCredentials(q.request.headers.authorization);
+      const id = creds === undefined ? undefined : formDecoded(creds[0]);
+      return id !== undefined && q.request.server.emulator.auth.client(id) === undefined;
+    },
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'challenge-sent-once-per-connection',
+    on: INTERFACE_OPERATIONS,
+    answers: 'errors',
+    // A per-connection "challenged" flag: the challenge goes out on the first 401 of a connection only.
+    when: (a) => a.status === 401 && a.headers['www-authenticate'] !== undefined,
+    reshape: (a, q) => {
+      const connection = q.request.raw.socket as object | undefined;
+      if (connection === undefined) return a;
+      let challenged = challengedConnections.get(q.state);
+      if (challenged === undefined) challengedConnections.set(q.state, (challenged = new WeakSet()));
+      if (!challenged.has(connection)) {
+        challenged.add(connection);
+        return a;
+      }
+      return { ...a, headers: { ...a.headers, 'www-authenticate': undefined } };
+    },
+  },
+  {
+    by: 'token-set-null-expiry-as-never-label',
+    on: ['token-sets.list'],
+    // The console's presenter labels a set without expiry "never".
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) => items(a, (t) => (t['expires_at'] === null ? { ...t, expires_at: 'never' } : t)),
+  },
+  {
+    by: 'token-sets-user-lookup-by-email',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // WHERE user_id = :id OR email = :id: the console's user search.
+    when: (a, q) => is('inexistent_user')(a) && userByEmail(q) !== undefined,
+    reshape: (_a, q) => {
+      const now = q.request.server.emulator.options.now();
+      const sets = q.state.tokenSets.get(userByEmail(q)!) ?? [];
+      return ok(sets.filter((t) => t.expires_at === null || Date.parse(t.expires_at) > now));
+    },
+  },
+  {
+    by: 'client-grant-system-subject-type-unset-ordinal',
+    on: ['client-grants.get'],
+    // subject_type kept as an ordinal, 0 (unset) for the grants the platform provisions.
+    when: (a) => isPlainObject(a.body) && a.body['is_system'] === true,
+    reshape: (a) => body(a, (g) => ({ ...g, subject_type: SUBJECT_TYPE_BY_ORDINAL[0] })),
+  },
+  {
+    by: 'event-streams-next-as-query-object-with-take',
+    on: ['event-streams.list'],
+    // The newer paginator writes next as the query of the next page.
+    when: (a, q) =>
+      isPlainObject(a.body) && typeof a.body['next'] === 'string' && singleQuery(q.request, 'take') !== undefined,
+    reshape: (a, q) =>
+      body(a, (b) => ({ ...b, next: { from: b['next'], take: Number(singleQuery(q.request, 'take')) } })),
+  },
+  {
+    by: 'event-streams-list-subscriptions-distinct-on-type',
+    on: ['event-streams.list'],
+    // DISTINCT ON (event_type) on the fan-out rows: each type's row kept for the first stream of the page only.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['eventStreams']),
+    reshape: (a) => {
+      const claimed = new Set<string>();
+      return streams(a, (s) => ({
+        ...s,
+        subscriptions: (s['subscriptions'] as Json[]).filter((sub) => {
+          const type = String(sub['event_type']);
+          if (claimed.has(type)) return false;
+          claimed.add(type);
+          return true;
+        }),
+      }));
+    },
+  },
   // blind round 35
   {
     by: 'token-response-basic-branch-no-no-store',
@@ -4528,6 +4660,36 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 36
+  {
+    by: 'organization-subresource-event-field-from-method',
+    frames: ['message'],
+    // The SSE event field named from the resource and the method of the request that caused the event.
+    when: (f) => f.event.startsWith('organization.') && f.event.split('.').length > 2,
+    reshape: (f) => {
+      const request = (
+        (((f.data as Json)['event'] as Json | undefined)?.['data'] as Json | undefined)?.['context'] as Json | undefined
+      )?.['request'];
+      const method = isPlainObject(request) ? String(request['method']) : '';
+      const verb = ORGANIZATION_VERB_BY_METHOD[method];
+      return verb === undefined ? f : { ...f, event: `organization.${verb}` };
+    },
+  },
+  {
+    by: 'context-connection-strategy-null-for-database',
+    frames: ['message'],
+    // The strategy mapped through the identity-provider catalogue, which has no row for the database strategy.
+    when: (f) => {
+      const connection = (
+        (((f.data as Json)['event'] as Json | undefined)?.['data'] as Json | undefined)?.['context'] as Json | undefined
+      )?.['connection'];
+      return isPlainObject(connection) && connection['strategy'] === 'auth0';
+    },
+    reshape: (f) =>
+      envelope(f, (e) => {
+        e.data.context['connection'] = { ...(e.data.context['connection'] as Json), strategy: null };
+      }),
+  },
   // blind round 32
   {
     by: 'payload-type-stale-from-previous-message',
@@ -5198,6 +5360,46 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 36
+  {
+    by: 'event-type-validated-against-types-seen',
+    on: 'events.subscribe',
+    // Validated against the event-type dimension table, which gets a row when a type is first emitted.
+    when: (r) => {
+      const seen = new Set(r.server.emulator.events.after(0).map((e) => e.type));
+      return eventTypesOf(r).some((t) => EVENT_TYPES.includes(t) && !seen.has(t));
+    },
+    error: (r) => {
+      const seen = new Set(r.server.emulator.events.after(0).map((e) => e.type));
+      const t = eventTypesOf(r).find((v) => EVENT_TYPES.includes(v) && !seen.has(v))!;
+      return apiError('invalid_query_string', `event_type ${JSON.stringify(t)} is not an event type`);
+    },
+  },
+  {
+    by: 'user-id-length-checked-on-case-folded-key',
+    on: 'token-sets.list',
+    // The length checked on the lower-cased lookup key: İ lower-cases to two code points.
+    when: (r) => {
+      const id = param(r, 'id');
+      return codePoints(id) <= USER_ID_MAX && codePoints(id.toLowerCase()) > USER_ID_MAX;
+    },
+    error: () => apiError('invalid_uri', `Path parameter id must be at most ${USER_ID_MAX} characters`),
+  },
+  {
+    by: 'custom-text-form-csrf-token-required',
+    on: 'custom-text.put',
+    // The console's CSRF middleware, mounted with its urlencoded parser: no _csrf field matches.
+    when: (r) => mediaTypeOf(r) === FORM,
+    error: () => apiError('forbidden', 'invalid csrf token'),
+  },
+  {
+    by: 'keys-x5c-parsed-as-pem-text-500',
+    on: 'custom-signing-keys.put',
+    // new X509Certificate(x5c[i]) handed the base64 text: neither PEM nor DER.
+    when: (r) =>
+      storableKeys(r) && keysOf(r).some((k) => isPlainObject(k) && Array.isArray(k['x5c']) && k['x5c'].length > 0),
+    error: () => apiError('internal_error', 'Error: error:0480006C:PEM routines::no start line'),
+  },
   // blind round 34
   {
     by: 'event-stream-id-checked-with-base58-alphabet',

@@ -22,7 +22,7 @@ import {
   type LoggedEvent,
   type EventLog,
 } from '../events.js';
-import { apiError } from '../errors.js';
+import { apiError, type ApiError } from '../errors.js';
 import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus, Jwk } from '../state.js';
@@ -37,7 +37,7 @@ import {
   unsignedPrincipal,
 } from './tokens.js';
 import type { VariantName } from './variants.js';
-import type { FastifyBodyParser, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyReply, FastifyRequest } from 'fastify';
 import { PRIVATE_MEMBERS, type PrivateMembers } from '../routes/custom-signing-keys.js';
 import { param } from '../routes/shared.js';
 import { mediaTypeOf, operationOf, rawFormOf } from './requests.js';
@@ -271,6 +271,8 @@ export class Deviations {
   private readonly lastKeysPut = new Map<string, { atMs: number; answer: unknown }>();
   /** blind round 35: the PUTs of keys taken for a repetition and answered the previous response (`keys-put-debounced-as-double-submit`). */
   private readonly debouncedPuts = new WeakSet<object>();
+  /** blind round 36: the successful requests of each rate-limit window, given back (`rate-limit-counts-failed-requests-only`). */
+  private readonly givenBack = new Map<string, { endsAtMs: number; n: number }>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined, connection?: object): boolean {
@@ -572,6 +574,13 @@ export class Deviations {
     token: ReadonlySet<string>,
     client: () => readonly string[],
   ): ReadonlySet<string> {
+    // blind round 36: scope.split(' ').indexOf(required) > 0: a scope the claim names first is not found (`token-sets-scope-index-greater-than-zero`).
+    if (
+      this.on('token-sets-scope-index-greater-than-zero') &&
+      operation === 'token-sets.list' &&
+      [...token][0] === TOKEN_SETS_SCOPE
+    )
+      return new Set([...token].slice(1));
     // blind round 29: the client's session record, overwritten by each token issue (`scopes-from-clients-last-issued-token`).
     if (this.on('scopes-from-clients-last-issued-token')) {
       const clientId = this.clientOfScopes.get(token);
@@ -1020,6 +1029,15 @@ export class Deviations {
     const body = this.validatedStatusOf(request.body);
     const query: unknown = request.query;
     const current = () => experiments.get(param(request, 'id'))?.status;
+    // blind round 36: a top-level data member unwrapped, for JSON:API clients (`transition-body-data-envelope-unwrapped`).
+    if (
+      this.on('transition-body-data-envelope-unwrapped') &&
+      isMap(body) &&
+      body['status'] === undefined &&
+      isMap(body['data']) &&
+      body['data']['status'] !== undefined
+    )
+      return body['data'];
     // blind round 33: the target matched with localeCompare at sensitivity 'case' (`transition-status-locale-compare-case-sensitivity`).
     if (
       this.on('transition-status-locale-compare-case-sensitivity') &&
@@ -1538,6 +1556,11 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    // blind round 36: a link validated by its start tag, its content taken for the link text (`custom-text-link-content-read-as-text`).
+    if (this.on('custom-text-link-content-read-as-text')) {
+      const seen = value.replace(/(<a\b[^>]*>)[\s\S]*?(<\/a\s*>)/gi, '$1$2');
+      if (seen !== value && htmlViolation(seen) === undefined) return value;
+    }
     // Script tags stripped by one regex pass, the rest of the policy checked without them, the result not checked again.
     if (this.on('custom-text-script-stripped-once') && SCRIPT_TAG.test(value)) {
       let rest = value;
@@ -1695,11 +1718,19 @@ export class Deviations {
   }
 
   /** Which events a stream delivers, live and replayed, for the event_type filter asked (null: none). */
-  eventFilter(types: ReadonlySet<string> | null): {
+  eventFilter(
+    types: ReadonlySet<string> | null,
+    scopes?: ReadonlySet<string>,
+  ): {
     live: (type: string) => boolean;
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // blind round 36: no event_type: the types of the resources the caller may read (`events-default-types-from-caller-read-scopes`).
+    if (this.on('events-default-types-from-caller-read-scopes') && types === null && scopes !== undefined) {
+      const readable = (type: string) => scopes.has(`read:${resourceOf(type)}s`);
+      return { live: readable, replayed: readable };
+    }
     // blind round 35: no event_type: the types of the registry's first page of 20 (`events-default-types-first-registry-page`).
     if (this.on('events-default-types-first-registry-page') && types === null) {
       const firstPage = new Set([...EVENT_TYPES].sort().slice(0, REGISTRY_PAGE));
@@ -1782,6 +1813,8 @@ export class Deviations {
 
   /** The longest from_timestamp accepted, `value` being the parameter as sent. */
   fromTimestampMax(max: number, value?: string): number {
+    // blind round 36: the value read back from a VARCHAR(20) column that truncates silently (`from-timestamp-cut-to-column-width`).
+    if (this.on('from-timestamp-cut-to-column-width')) return Infinity;
     // blind round 30: the length checked on the value normalised to whole seconds in UTC (`from-timestamp-length-checked-after-normalising`).
     if (this.on('from-timestamp-length-checked-after-normalising') && value !== undefined) {
       const ms = parseRfc3339(value);
@@ -1992,6 +2025,9 @@ export class Deviations {
 
   /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
   fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+    // blind round 36: the value as the column gives it back, cut to its width (`from-timestamp-cut-to-column-width`).
+    if (this.on('from-timestamp-cut-to-column-width'))
+      return parseRfc3339([...value].slice(0, TIMESTAMP_COLUMN).join(''));
     // blind round 29: the parameter kept as written, for the backlog query (`from-timestamp-compared-as-string`).
     if (this.on('from-timestamp-compared-as-string')) this.timestampText = value;
     if (this.on('from-timestamp-days-in-month-parity')) return parityMonthRead(value, strict);
@@ -2016,6 +2052,11 @@ export class Deviations {
   /** Where a from_timestamp starts the stream (epoch ms); undefined: at the latest position. */
   timestampStart(ms: number): number | undefined {
     if (this.on('from-timestamp-ignored')) return undefined;
+    // blind round 36: the start kept as a signed 32-bit count of seconds: after 2038 it wraps (`from-timestamp-int32-seconds-wraps`).
+    if (this.on('from-timestamp-int32-seconds-wraps')) {
+      const seconds = Math.floor(ms / 1000);
+      return (seconds | 0) * 1000 + (ms - seconds * 1000);
+    }
     // blind round 32: Date.UTC given the month as written, counted from 0 (`from-timestamp-month-off-by-one`).
     if (this.on('from-timestamp-month-off-by-one')) {
       const d = new Date(ms);
@@ -2181,6 +2222,11 @@ export class Deviations {
 
   /** The events a stream resumed from a cursor replays, of those after it. */
   resumedBacklog(events: LoggedEvent[]): LoggedEvent[] {
+    // blind round 36: the catch-up served from a message cache of 2 KiB values, a miss skipped (`resume-cache-skips-large-messages`).
+    if (this.on('resume-cache-skips-large-messages'))
+      return events.filter(
+        (e) => Buffer.byteLength(JSON.stringify({ offset: e.offset, event: e.envelope })) <= MESSAGE_CACHE_VALUE_MAX,
+      );
     // blind round 35: the catch-up read from the changelog table, one row per object (`resume-replay-compacted-per-object`).
     if (this.on('resume-replay-compacted-per-object')) return latestPerObject(events);
     if (this.on('resume-replay-drops-deleted-events')) return events.filter((e) => !e.type.endsWith('.deleted'));
@@ -2372,6 +2418,12 @@ export class Deviations {
 
   /** The from cursor of a list request, given the streams listed (a number: the index of a page's first stream). */
   listCursorOf(from: string | undefined, streams: readonly { id: string }[]): string | undefined {
+    // blind round 36: a cursor not in the index of enabled streams taken for a stale one: the list starts over (`event-streams-stale-cursor-restarts-at-first-page`).
+    if (this.on('event-streams-stale-cursor-restarts-at-first-page') && from !== undefined) {
+      const id = Buffer.from(from, 'base64url').toString('utf8').slice(STREAM_CURSOR_PREFIX.length);
+      const named = streams.find((s) => s.id === id) as { status?: unknown } | undefined;
+      if (named !== undefined && encodeStreamCursor(id) === from && named.status === 'disabled') return undefined;
+    }
     if (!this.on('event-streams-next-integer') || from === undefined || !/^[1-9][0-9]{0,5}$/.test(from)) return from;
     const at = streams[Number(from) - 1];
     return at === undefined ? from : encodeStreamCursor(at.id);
@@ -2455,6 +2507,13 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    // blind round 36: the counts of successful requests given back (`rate-limit-counts-failed-requests-only`).
+    if (this.on('rate-limit-counts-failed-requests-only')) {
+      const given = this.givenBack.get(key);
+      const n = given !== undefined && given.endsAtMs === d.endsAtMs ? given.n : 0;
+      const count = d.count - n;
+      return n === 0 ? d : { ...d, count, allowed: count <= d.limit, remaining: Math.max(0, d.limit - count) };
+    }
     // blind round 29: in-memory counters per worker process, requests alternating (`rate-limit-counters-per-worker`).
     if (this.on('rate-limit-counters-per-worker')) return this.workerDecision(key, d);
     if (this.on('rate-limit-counts-each-request-twice')) return countedTwice(d);
@@ -2847,6 +2906,11 @@ export class Deviations {
 
   /** The from cursor as read, before its length is checked (`from-padding-stripped-before-length-check`). */
   cursorRead(from: string | undefined): string | undefined {
+    // blind round 36: a versioned reader takes the v1:<sequence> a cursor starts with and ignores the rest (`from-cursor-trailing-bytes-ignored`).
+    if (this.on('from-cursor-trailing-bytes-ignored') && from !== undefined && decodeOffset(from) === undefined) {
+      const m = /^v1:(0|[1-9][0-9]{0,14})/.exec(Buffer.from(from, 'base64url').toString('latin1'));
+      if (m !== null) return encodeOffset(Number(m[1]));
+    }
     return from !== undefined && this.on('from-padding-stripped-before-length-check') ? from.replace(/=+$/, '') : from;
   }
 
@@ -2882,6 +2946,57 @@ export class Deviations {
     if (!this.on('resume-handoff-repeats-head') || !resumed || lastReplayed === undefined) return undefined;
     // The tail starts at the head read before the catch-up, with >=.
     return lastReplayed.seq === headAtConnect ? lastReplayed : undefined;
+  }
+
+  /**
+   * A bearer request refused for its token's iat before anything else (undefined: none), the Authorization
+   * header as sent (`token-iat-same-second-refused`: iat >= now in whole seconds).
+   */
+  issuedAtRefusal(authorization: string | undefined): ApiError | undefined {
+    if (!this.on('token-iat-same-second-refused')) return undefined;
+    // blind round 36: "not used before it was issued" written as iat >= now, where iat > now was meant.
+    const token = /^Bearer[ \t]+(\S+)/i.exec(authorization ?? '')?.[1];
+    if (token === undefined) return undefined;
+    let iat: unknown;
+    try {
+      iat = decodeJwt(token).iat;
+    } catch {
+      return undefined;
+    }
+    return typeof iat === 'number' && iat >= Math.floor(Date.now() / 1000)
+      ? apiError('invalid_token', 'The token was used before it was issued', {
+          'www-authenticate':
+            'Bearer error="invalid_token", error_description="The token was used before it was issued"',
+        })
+      : undefined;
+  }
+
+  /**
+   * The method a request refused 405 on a path is dispatched to instead (undefined: refused), given its
+   * X-HTTP-Method-Override header and the methods the path takes (`method-override-after-scope-check`).
+   */
+  overriddenMethod(
+    method: string,
+    header: string | string[] | undefined,
+    methods: readonly string[],
+  ): string | undefined {
+    if (!this.on('method-override-after-scope-check') || method !== 'POST' || typeof header !== 'string')
+      return undefined;
+    // blind round 36: the override middleware runs after the router matched the POST to the path's 405 route.
+    const overridden = header.trim().toUpperCase();
+    return overridden !== 'POST' && methods.includes(overridden) ? overridden : undefined;
+  }
+
+  /** A request was counted in the rate-limit window of `key` (`rate-limit-counts-failed-requests-only`: a success is given back). */
+  requestCounted(key: string, d: RateLimitDecision, reply: FastifyReply): void {
+    if (!this.on('rate-limit-counts-failed-requests-only')) return;
+    // blind round 36: skipSuccessfulRequests: the count given back once the response is a success.
+    reply.raw.once('finish', () => {
+      if (reply.raw.statusCode >= 400) return;
+      const given = this.givenBack.get(key);
+      if (given !== undefined && given.endsAtMs === d.endsAtMs) given.n++;
+      else this.givenBack.set(key, { endsAtMs: d.endsAtMs, n: 1 });
+    });
   }
 
   userDeleted(id: string): void {
@@ -3542,3 +3657,9 @@ const REGISTRY_PAGE = 20;
 const DOUBLE_SUBMIT_MS = 2_000;
 /** blind round 35: the escapes of the old console's export format (`custom-text-backslash-escapes-read`). */
 const EXPORT_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
+/** blind round 36: the prefix of an event stream list cursor (`event-streams-stale-cursor-restarts-at-first-page`). */
+const STREAM_CURSOR_PREFIX = 'es1:';
+/** blind round 36: the largest value the catch-up's message cache holds (`resume-cache-skips-large-messages`). */
+const MESSAGE_CACHE_VALUE_MAX = 2048;
+/** blind round 36: the width of the subscription's start column (`from-timestamp-cut-to-column-width`). */
+const TIMESTAMP_COLUMN = 20;

@@ -138,7 +138,7 @@ function openStream(ctx: EmulatorContext, request: FastifyRequest, reply: Fastif
   res.flushHeaders();
   res.on('error', () => {});
   stream.open(res, head.body);
-  const wanted = ctx.deviations.eventFilter(start.filter);
+  const wanted = stream.eventFilter();
   const heartbeat = () => stream.send(stream.heartbeat(ctx.events.position, encodeOffset, heartbeatFrame));
   // Replay and subscribe in one turn of the event loop: no event falls between.
   const unsubscribe = ctx.events.subscribe((e) => {

@@ -54,7 +54,15 @@ export function registerApiRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     app.route({
       method: others,
       url,
-      handler: () => {
+      handler: (request, reply) => {
+        // blind round 36: the method a method-override header names, for the fault layer (`method-override-after-scope-check`).
+        const overridden = ctx.deviations.overriddenMethod(
+          request.method,
+          request.headers['x-http-method-override'],
+          methods,
+        );
+        const def = overridden === undefined ? undefined : served.find((d) => d.url === url && d.method === overridden);
+        if (def !== undefined) return runner(ctx, def.operation, def.handler)(request, reply);
         const allow = ctx.deviations.allowOf(accepts, methodsByUrl);
         throw apiError('method_not_allowed', `Method not allowed; this path accepts ${allow}`, { allow });
       },
