@@ -37,6 +37,18 @@ test.describe.configure({ timeout: 120_000 });
 /** The rounding down of from_timestamp tolerated: it is the less accurate start. Events at or after it have no slack. */
 const TOLERANCE_MS = 60_000;
 
+/**
+ * Starts ahead of the service's clock where a count of seconds since the epoch overflows the integer a store may
+ * keep it in (and wraps to a time before 1970): a signed 32-bit one (2038-01-19T03:14:07Z is its last second), an
+ * unsigned one (2106-02-07T06:28:15Z), and the last second a 20-character timestamp names. No event of the history
+ * is at or after any of them, so a stream started there replays none of it (partition of the timestamp's range).
+ */
+const PAST_COUNTER_OVERFLOW: ReadonlyArray<[string, string]> = [
+  ['2038-01-19T03:14:08Z', 'the first second a signed 32-bit count of seconds cannot hold'],
+  ['2106-02-07T06:28:16Z', 'the first second an unsigned 32-bit count of seconds cannot hold'],
+  ['9999-12-31T23:59:59Z', 'the last second RFC 3339 names'],
+];
+
 /** The history a start-without-from check needs: its older half lies beyond any plausible replay of the latest events (10). */
 const START_REPLAY_MIN_HISTORY = 20;
 
@@ -448,7 +460,7 @@ test.describe("events stream: the tenant's history @sse", () => {
 
   const partition = declareRules(READ, 'events.from-timestamp.start');
   test(
-    "should start a stream from a timestamp at the uncut history's suffix from its first event at or after it: at and just before the oldest, a middle and the newest event, and after all of them (partition, relation)",
+    "should start a stream from a timestamp at the uncut history's suffix from its first event at or after it: at and just before the oldest, a middle and the newest event, after all of them, and past the overflow of a 32-bit count of seconds (2038, 2106) and in 9999, where it replays none (partition, relation)",
     partition,
     async ({ events, config }) => {
       // One stream per point: more than a read-only run against a tenant may send (its request budget).
@@ -474,6 +486,7 @@ test.describe("events stream: the tenant's history @sse", () => {
       // After every event of the history (not in the future: the history was read after its newest event).
       const after = wholeSecond(Math.max(...dated)) + 1000;
       if (after <= Date.now()) points.push([after, 'the second after the newest history event']);
+      for (const [iso, what] of PAST_COUNTER_OVERFLOW) points.push([Date.parse(iso), `${iso}, ${what}`]);
       const seen = new Set<number>();
       for (const [ms, where] of points) {
         if (seen.has(ms)) continue;
@@ -485,7 +498,7 @@ test.describe("events stream: the tenant's history @sse", () => {
 
   const start = declareRules(READ, 'events.from-timestamp.start');
   test(
-    'should start at from_timestamp, every event of its second or later included, T and Z in either case (property)',
+    'should start at from_timestamp, every event of its second or later included, T and Z in either case (property), and replay none of the history from a start past 2038-01-19T03:14:07Z (a signed 32-bit count of seconds overflows)',
     start,
     async ({ events, config }) => {
       const h = await history(start, events, config);
@@ -504,6 +517,11 @@ test.describe("events stream: the tenant's history @sse", () => {
             ],
           },
         );
+      // And one start past a signed 32-bit count of seconds: a single stream, within a read-only run's budget.
+      if (h.events.length) {
+        const [iso, what] = PAST_COUNTER_OVERFLOW[0]!;
+        await startAtTimestamp(start, events, config, h, Date.parse(iso), `${iso}, ${what}`);
+      }
       const atCaused = await startAtCaused(start, events, config);
       test.skip(
         !dated.length && !atCaused,
