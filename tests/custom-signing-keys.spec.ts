@@ -34,6 +34,7 @@ import {
   jsonSpellings,
   mediaTypeSpellings,
   nearMemberNames,
+  wrappedMember,
   otherJsonTypes,
   publicSigningJwk,
   SIGNING_KEY_TYPES,
@@ -1091,7 +1092,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const nearNames = declareRules('custom-signing-keys.put.min-one-key', 'jwks.keys', 'http.json-error-bodies');
   test(
-    'should refuse a JWKS whose keys, or a key whose kty, is spelt otherwise: another case, white space, an invisible or look-alike character (RFC 8259 8.3: member names match exactly; RFC 7517 4.1, 5: kty and keys must be present)',
+    'should refuse a JWKS whose keys, or a key whose kty, is spelt otherwise: another case, white space, an invisible or look-alike character (RFC 8259 8.3: member names match exactly; RFC 7517 4.1, 5: kty and keys must be present), or whose keys are one level down, under a wrapper a client framework adds',
     nearNames,
     async ({ api, config }) => {
       await withCustomSigningKeysRestored(api, async () => {
@@ -1103,6 +1104,15 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             nearNames.customSigningKeysPutMinOneKey,
             ex,
             `the JWKS has no keys member: it holds ${JSON.stringify(name)} (keys ${what})`,
+          );
+          mustBeJsonErrorBody(nearNames, ex);
+        }
+        for (const { what, body } of some(wrappedMember('keys', [key], 'custom_signing_key'))) {
+          const ex = await api.put(KEYS_PATH, { json: body });
+          mustRefuse(
+            nearNames.customSigningKeysPutMinOneKey,
+            ex,
+            `the JWKS has no keys member at its top: it holds ${JSON.stringify(Object.keys(body))} (keys ${what})`,
           );
           mustBeJsonErrorBody(nearNames, ex);
         }

@@ -32,6 +32,7 @@ import {
   equivalentSegments,
   jsonSpellings,
   nearMemberNames,
+  wrappedMember,
   nearMisses,
   lookAlikeIds,
   nearIds,
@@ -501,7 +502,7 @@ test.describe('experiment transitions @experiments @writes', () => {
 
   const nameRequired = declareRules('experiments.transition.status-required');
   test(
-    'should refuse a move whose body holds a target under a near spelling of status only (JSON member names match exactly, RFC 8259 8.3: another case, white space, an invisible or look-alike character)',
+    'should refuse a move whose body holds a target under a near spelling of status only (JSON member names match exactly, RFC 8259 8.3: another case, white space, an invisible or look-alike character), or only one level down, under a wrapper a client framework adds (JSON:API data and data.attributes, a root named after the resource, body, payload, params)',
     nameRequired,
     async ({ api, config }) => {
       const id = experiment(config, 1);
@@ -514,6 +515,15 @@ test.describe('experiment transitions @experiments @writes', () => {
             nameRequired.experimentsTransitionStatusRequired,
             await api.post(path(id), { json: { [name]: status } }),
             `status is required; the body holds ${JSON.stringify(name)} (status ${what}), another member`,
+          );
+      // The status one level down, under a wrapper a client framework adds: the body itself holds no status.
+      const wrapped = (status: string) => wrappedMember('status', status, 'experiment');
+      for (const status of config.embedded ? TARGETS : TARGETS.slice(0, 2))
+        for (const { what, body } of config.embedded ? wrapped(status) : wrapped(status).slice(0, 1))
+          mustRefuse(
+            nameRequired.experimentsTransitionStatusRequired,
+            await api.post(path(id), { json: body }),
+            `status is required at the top of the body; it holds ${JSON.stringify(body)} (the status ${what})`,
           );
     },
   );

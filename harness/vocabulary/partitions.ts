@@ -1726,6 +1726,30 @@ export function nearMemberNames(name: string): Array<{ what: string; name: strin
 }
 
 /**
+ * A body holding member `name` one level down, under a wrapper a client
+ * framework adds (JSON:API's data and data.attributes, a root named after
+ * the resource as Rails' wrap_parameters writes it, and the generic body,
+ * payload and params): the document puts the member at the top of the
+ * body, so a body holding it only under a wrapper lacks it. What a server
+ * that unwraps its clients' envelopes would read as the member.
+ */
+export function wrappedMember(
+  name: string,
+  value: unknown,
+  resource: string,
+): Array<{ what: string; body: Record<string, unknown> }> {
+  const member = { [name]: value };
+  return [
+    { what: 'under data (JSON:API)', body: { data: member } },
+    { what: 'under data.attributes (JSON:API)', body: { data: { type: `${resource}s`, attributes: member } } },
+    { what: `under ${resource} (a root named after the resource)`, body: { [resource]: member } },
+    { what: 'under body', body: { body: member } },
+    { what: 'under payload', body: { payload: member } },
+    { what: 'under params', body: { params: member } },
+  ];
+}
+
+/**
  * An id with the case of its letters changed, where its own spelling shows
  * that case carries information: an id holding both upper- and lower-case
  * letters (the base58 ids the real deployment answers) names another id

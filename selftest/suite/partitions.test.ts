@@ -23,6 +23,7 @@ import {
   nearIds,
   nearMemberNames,
   nearMisses,
+  wrappedMember,
   plainText,
   type AlphabetName,
 } from '../../harness/vocabulary/partitions.ts';
@@ -120,6 +121,16 @@ test('should give near member names that differ from the name, one per spelling'
     const near = nearMemberNames(name);
     expect(near.map((n) => n.name)).not.toContain(name);
     expect(new Set(near.map((n) => n.name)).size).toBe(near.length);
+  }
+});
+
+test('should wrap a member one level down, never at the top of the body, each wrapper once', () => {
+  const wrapped = wrappedMember('status', 'active', 'experiment');
+  expect(new Set(wrapped.map((w) => JSON.stringify(w.body))).size).toBe(wrapped.length);
+  for (const { what, body } of wrapped) {
+    expect(body, what).not.toHaveProperty('status');
+    const inner = Object.values(body)[0] as Record<string, unknown>;
+    expect(inner['status'] ?? (inner['attributes'] as Record<string, unknown>)['status'], what).toBe('active');
   }
 });
 
