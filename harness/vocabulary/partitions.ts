@@ -75,6 +75,10 @@ export const ALPHABETS = {
   combining: fc.constantFrom('e\u0301', 'a\u0308', 'n\u0303').map((s) => s),
   // One code point each that NFKC makes several (UAX #15): a server counting the normalised form miscounts.
   compatibility: fc.constantFrom('\ufb01', '\ufb03', '\u2474', '\u00bd', '\u3392', '\u2163'),
+  // One code point each whose full case mapping is several (Unicode SpecialCasing.txt): İ lower-cased is i and a
+  // combining dot, ß upper-cased SS, ŉ ʼN, ǰ J and a caron, ΐ three, ﬀ FF, և ԵՒ. A server counting a case-folded
+  // key (a case-insensitive lookup) miscounts.
+  'case mapping': fc.constantFrom('\u0130', '\u00df', '\u0149', '\u01f0', '\u0390', '\ufb00', '\u0587'),
 } as const;
 
 /**
