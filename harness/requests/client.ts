@@ -108,6 +108,8 @@ export interface Exchange {
   /** Full URL, for the reproduction line. */
   url: string;
   requestContentType?: string;
+  /** The headers the check set itself beside the client's own (never Authorization or Cookie: they may hold a token). */
+  requestHeaders?: Record<string, string>;
   requestBody?: string;
   /** The body's bytes where they are no UTF-8 (requestBody then shows them decoded as Latin-1). */
   requestBytes?: Uint8Array;
@@ -127,6 +129,8 @@ export class WritesDisabledError extends Error {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Headers an exchange never records: they may carry a credential. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   const params = new URLSearchParams();
@@ -215,8 +219,10 @@ export class Api {
       (res) => ({ status: res.status, reset: res.headers['x-ratelimit-reset'], discard: async () => {} }),
       opts.see429,
     );
+    const own = Object.entries(opts.headers ?? {}).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
     const ex = toExchange(method, url.shown, this.config.baseUrl, res, {
       requestContentType,
+      ...(own.length ? { requestHeaders: Object.fromEntries(own) } : {}),
       requestBody: typeof data === 'string' || data === undefined ? data : Buffer.from(data).toString('latin1'),
       ...(typeof data === 'string' || data === undefined ? {} : { requestBytes: data }),
       authorization: authorizationKind(auth),
@@ -292,7 +298,10 @@ function toExchange(
   url: string,
   baseUrl: string,
   res: Answer,
-  extra: Pick<Exchange, 'requestContentType' | 'requestBody' | 'requestBytes' | 'authorization' | 'waitedMs'>,
+  extra: Pick<
+    Exchange,
+    'requestContentType' | 'requestHeaders' | 'requestBody' | 'requestBytes' | 'authorization' | 'waitedMs'
+  >,
 ): Exchange {
   const { bytes, headers } = res;
   const text = bytes.toString('utf8');

@@ -956,6 +956,36 @@ function respelt(api: Api, spell: (path: string) => string, baseUrl?: string): A
   }) as Api;
 }
 
+/**
+ * Ways a request names a method other than its own, which frameworks honour for clients behind proxies that pass
+ * only GET and POST (OWASP REST Security Cheat Sheet, "HTTP Method Override"): the three headers in use, and the
+ * _method parameter of form-tunnelling frameworks. The request is sent by another method (POST, or PUT for an
+ * operation that is a POST) naming the operation's.
+ */
+const METHOD_OVERRIDES: ReadonlyArray<{ what: string; override: (method: string) => RequestOptions }> = [
+  ...['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'].map((name) => ({
+    what: name,
+    override: (method: string): RequestOptions => ({ headers: { [name]: method } }),
+  })),
+  { what: '?_method=', override: (method: string): RequestOptions => ({ query: { _method: method } }) },
+];
+
+/** The client sending every request by another method, with `override` naming its own. */
+function overridden(api: Api, override: (method: string) => RequestOptions): Api {
+  return Object.create(api, {
+    send: {
+      value: (method: string, path: string, opts?: RequestOptions) => {
+        const extra = override(method);
+        return api.send(method === 'POST' ? 'PUT' : 'POST', path, {
+          ...opts,
+          headers: { ...opts?.headers, ...extra.headers },
+          query: { ...opts?.query, ...extra.query },
+        });
+      },
+    },
+  }) as Api;
+}
+
 /** The client sending every request with these query parameters beside its own. */
 function withQuery(api: Api, query: Record<string, string>): Api {
   return Object.create(api, {
@@ -1052,6 +1082,58 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
         test.skip(
           unrouted.length === PATH_RESPELLINGS.length,
           `No respelt path is routed to the operation: ${unrouted.join('; ')} (a server may leave a path unnormalised)`,
+        );
+      });
+    },
+  );
+
+  // The same operation by another method carrying a method override: where the target honours the override, the
+  // operation's guards hold there too (a guard matched on the method and path the router saw lets it through).
+  const overrideGuards = declareRules(
+    'auth.bearer.required',
+    'auth.scope.enforced',
+    'http.json-error-bodies',
+    'http.unauthorized.challenge',
+  );
+  test(
+    `should refuse a request without a token and a token without the in-scope scopes sent by another method with a method override naming ${op.method} (X-HTTP-Method-Override, X-HTTP-Method, X-Method-Override, ?_method=), wherever the target answers the run's token so as by ${op.method} itself`,
+    overrideGuards,
+    async ({ api, limitedApi, config }) => {
+      test.skip(
+        id === 'events.subscribe',
+        'The events probe opens its stream through the SSE harness, by GET as the document gives it',
+      );
+      skipBeyondReadOnlyBudget(config, 'the checks of a method override are');
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        const plain = await probe(api, config, 'token', target);
+        const unhonoured: string[] = [];
+        for (const { what, override } of METHOD_OVERRIDES) {
+          const tunnelled = await probe(overridden(api, override), config, 'token', target);
+          if (tunnelled.status !== plain.status) {
+            unhonoured.push(
+              `${tunnelled.method} with ${what} ${op.method} is answered ${tunnelled.status}, ${op.method} ${plain.status}`,
+            );
+            continue;
+          }
+          const none = await probe(overridden(api, override), config, 'none', target);
+          mustRefuse(
+            overrideGuards.authBearerRequired,
+            none,
+            `no Authorization header, sent by ${none.method} with ${what} ${op.method}, which the target takes as ${op.method}`,
+          );
+          mustBeJsonErrorBody(overrideGuards, none);
+          const ex = await probe(overridden(limitedApi, override), config, 'token', target);
+          mustRefuse(
+            overrideGuards.authScopeEnforced,
+            ex,
+            `the token holds none of the in-scope scopes (e.g. ${op.scopes.join(', ')}), sent by ${ex.method} with ${what} ${op.method}, which the target takes as ${op.method}`,
+          );
+          mustBeJsonErrorBody(overrideGuards, ex);
+        }
+        test.skip(
+          unhonoured.length === METHOD_OVERRIDES.length,
+          `The target honours no method override: ${unhonoured.join('; ')} (a server need not)`,
         );
       });
     },

@@ -68,6 +68,8 @@ export function curlLine(ex: Exchange): string {
   const parts = ['curl -sS -i', '-X', ex.method, shellQuote(ex.url)];
   if (ex.authorization === 'token') parts.push('-H', shellQuote('Authorization: Bearer ') + '"$CONFORMANCE_TOKEN"');
   else if (ex.authorization === 'custom') parts.push('-H', shellQuote('Authorization: <as described in the check>'));
+  for (const [name, value] of Object.entries(ex.requestHeaders ?? {}))
+    if (name.toLowerCase() !== 'content-type') parts.push('-H', shellQuote(`${name}: ${value}`));
   if (ex.requestContentType) parts.push('-H', shellQuote(`Content-Type: ${ex.requestContentType}`));
   if (ex.requestBytes !== undefined) {
     // Bytes no UTF-8: in bash's $'...' quoting, every byte outside printable ASCII as \xHH.
