@@ -18,6 +18,8 @@ import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import type { Exchange } from '../harness/requests/client.ts';
 import { pathOf } from '../spec/operations.ts';
+import { envelopeOf } from '../harness/vocabulary/events.ts';
+import { history, READ } from './events-history.ts';
 import {
   ALPHABETS,
   equivalentSegments,
@@ -128,7 +130,8 @@ test.describe('token sets of a user @token-sets', () => {
       test.skip(config.writes === 'none', 'CONFORMANCE_WRITES=none: the suite creates no user');
       requireFixture(config.userConnection, 'CONFORMANCE_USER_CONNECTION');
       // A user made a moment ago has signed in nowhere: it holds no federated token set.
-      const id = await events.causer.createUser(nonce());
+      const n = nonce();
+      const id = await events.causer.createUser(n);
       const ex = await api.get(path(id));
       mustStatus(fresh.tokenSetsListSuccess, ex, 200);
       must(fresh.tokenSetsListActiveOnly, Array.isArray(ex.json) && ex.json.length === 0, {
@@ -158,21 +161,71 @@ test.describe('token sets of a user @token-sets', () => {
 
   const deleted = declareRules('token-sets.list.unknown-user', 'token-sets.list.success');
   test(
-    'should answer 404 for a user once it is deleted, having listed its token sets while it existed (relation: a deleted user does not exist)',
+    'should answer 404 for a user once it is deleted, having listed its token sets while it existed, and refuse it under its email and its name while it exists (relation: a deleted user does not exist; the path names a user by its id)',
     deleted,
     async ({ api, config, events }) => {
       requireWrites(config);
       requireFixture(config.userConnection, 'CONFORMANCE_USER_CONNECTION');
       // The user the suite creates to cause events (and deletes): a real user first, then no user at all.
-      const id = await events.causer.createUser(nonce());
+      const n = nonce();
+      const id = await events.causer.createUser(n);
       const existing = await api.get(path(id));
       must(deleted.tokenSetsListSuccess, existing.status === 200 && Array.isArray(existing.json), {
         expected: `200 and a JSON array: user ${id} was just created`,
         actual: `status ${existing.status}`,
         exchange: existing,
       });
+      // The path names the user by its id: the user's email and name, which the suite gave it, name no user.
+      for (const [what, other] of [
+        ['email', `conformance+${n}@example.com`],
+        ['name', `conformance ${n}`],
+      ] as const)
+        mustRefuse(
+          deleted.tokenSetsListUnknownUser,
+          await api.get(path(other)),
+          `no user has the id ${JSON.stringify(other)}: it is the ${what} of user ${id}, whose listing is answered under its id`,
+        );
       await events.causer.deleteUser(id);
       mustStatus(deleted.tokenSetsListUnknownUser, await api.get(path(id)), 404);
+    },
+  );
+
+  // Relation: the path names a user by its identifier. The email of a user the tenant's history names, where the
+  // listing under the user's id answers, is no user's id (read-only: the history is read once per worker).
+  const byEmail = declareRules('token-sets.list.unknown-user', READ);
+  test(
+    "should refuse the listing under the email of a user the tenant's history names, where the listing under its id answers (the path names a user by its id)",
+    byEmail,
+    async ({ api, config, events }) => {
+      const h = await history(byEmail, events, config);
+      type UserEnvelope = { type?: string; data?: { object?: { user_id?: unknown; email?: unknown } } };
+      const envelopes = h.events.map((m) => envelopeOf(m) as UserEnvelope | undefined);
+      // Users the history does not say were deleted, the newest first, each once.
+      const gone = new Set(envelopes.filter((e) => e?.type === 'user.deleted').map((e) => e?.data?.object?.user_id));
+      const seen = new Set<string>();
+      const users = envelopes
+        .map((e) => e?.data?.object)
+        .filter((o) => typeof o?.user_id === 'string' && typeof o.email === 'string' && o.email.includes('@'))
+        .map((o) => ({ id: o!.user_id as string, email: o!.email as string }))
+        .reverse()
+        .filter((u) => !gone.has(u.id) && !seen.has(u.id) && seen.add(u.id));
+      // Against an external target two of them at most (the read-only budget).
+      let named: { id: string; email: string } | undefined;
+      for (const u of users.slice(0, config.embedded ? 5 : 2)) {
+        if ((await api.get(path(u.id))).status === 200) {
+          named = u;
+          break;
+        }
+      }
+      test.skip(
+        named === undefined,
+        `Of the ${users.length} users with an email the tenant's history names and does not say were deleted, none checked is listed under its id`,
+      );
+      mustRefuse(
+        byEmail.tokenSetsListUnknownUser,
+        await api.get(path(named!.email)),
+        `no user has the id ${JSON.stringify(named!.email)}: it is the email of user ${named!.id}, whose listing is answered under its id`,
+      );
     },
   );
 
