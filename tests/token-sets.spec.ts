@@ -180,11 +180,13 @@ test.describe('token sets of a user @token-sets', () => {
         ['email', `conformance+${n}@example.com`],
         ['name', `conformance ${n}`],
       ] as const)
-        mustRefuse(
-          deleted.tokenSetsListUnknownUser,
-          await api.get(path(other)),
-          `no user has the id ${JSON.stringify(other)}: it is the ${what} of user ${id}, whose listing is answered under its id`,
-        );
+        // A store may make a user's email its id (a custom database): then the email is the id.
+        if (other !== id)
+          mustRefuse(
+            deleted.tokenSetsListUnknownUser,
+            await api.get(path(other)),
+            `no user has the id ${JSON.stringify(other)}: it is the ${what} of user ${id}, whose listing is answered under its id`,
+          );
       await events.causer.deleteUser(id);
       mustStatus(deleted.tokenSetsListUnknownUser, await api.get(path(id)), 404);
     },
@@ -208,7 +210,8 @@ test.describe('token sets of a user @token-sets', () => {
         .filter((o) => typeof o?.user_id === 'string' && typeof o.email === 'string' && o.email.includes('@'))
         .map((o) => ({ id: o!.user_id as string, email: o!.email as string }))
         .reverse()
-        .filter((u) => !gone.has(u.id) && !seen.has(u.id) && seen.add(u.id));
+        // A store may make a user's email its id (a custom database): then the email is the id.
+        .filter((u) => u.id !== u.email && !gone.has(u.id) && !seen.has(u.id) && seen.add(u.id));
       // Against an external target two of them at most (the read-only budget).
       let named: { id: string; email: string } | undefined;
       for (const u of users.slice(0, config.embedded ? 5 : 2)) {
