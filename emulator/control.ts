@@ -29,7 +29,7 @@ import {
 import { isEventType, requestContext } from './events.js';
 import { switchFaults } from './faults/switch.js';
 import { isPlainObject } from './routes/shared.js';
-import { fullConnection } from './state.js';
+import { fullConnection, type State } from './state.js';
 
 export const CONTROL_EVENT_MAX = 1000;
 
@@ -130,10 +130,29 @@ export function registerControl(app: FastifyInstance, ctx: EmulatorContext): voi
   });
 
   app.get(`${CONTROL_PREFIX}/state`, () => ({
-    ...ctx.state.summary(),
+    ...stateSummary(ctx.state),
     events: { position: ctx.events.position, subscribers: ctx.events.subscriberCount },
     openStreams: ctx.streams.size,
     faults: [...ctx.faults],
     variant: ctx.variant ?? null,
   }));
+}
+
+/** A debugging summary of the state (GET /__control/state). */
+function stateSummary(state: State): Record<string, unknown> {
+  return {
+    seed: state.seed,
+    fixtures: state.fixtures,
+    counts: {
+      users: state.users.size,
+      connections: state.connections.size,
+      organizations: state.organizations.size,
+      experiments: state.experiments.size,
+      clientGrants: state.clientGrants.size,
+      eventStreams: state.eventStreams.length,
+      selfServiceProfiles: state.profiles.size,
+    },
+    experiments: [...state.experiments.values()].map((e) => ({ id: e.id, status: e.status })),
+    customSigningKeys: state.customSigningKeys?.length ?? 0,
+  };
 }

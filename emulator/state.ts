@@ -246,22 +246,4 @@ export class State {
     for (const c of this.data.connections.values()) if (c.name === name) return c;
     return undefined;
   }
-  /** A debugging summary (GET /__control/state). */
-  summary(): Record<string, unknown> {
-    return {
-      seed: this.seed,
-      fixtures: this.data.fixtures,
-      counts: {
-        users: this.data.users.size,
-        connections: this.data.connections.size,
-        organizations: this.data.organizations.size,
-        experiments: this.data.experiments.size,
-        clientGrants: this.data.clientGrants.size,
-        eventStreams: this.data.eventStreams.length,
-        selfServiceProfiles: this.data.profiles.size,
-      },
-      experiments: [...this.data.experiments.values()].map((e) => ({ id: e.id, status: e.status })),
-      customSigningKeys: this.data.customSigningKeys?.length ?? 0,
-    };
-  }
 }

@@ -1103,7 +1103,11 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
         id === 'events.subscribe',
         'The events probe opens its stream through the SSE harness, by GET as the document gives it',
       );
-      skipBeyondReadOnlyBudget(config, 'the checks of a method override are');
+      // Every request of it goes by POST or PUT, which a read-only run never sends.
+      test.skip(
+        config.writes === 'none',
+        'CONFORMANCE_WRITES=none: a method override is sent by POST or PUT, which a read-only run never sends',
+      );
       const target = await lookUp(api, config);
       await around(api, config, async () => {
         const plain = await probe(api, config, 'token', target);
