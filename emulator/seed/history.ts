@@ -95,13 +95,23 @@ export function seedEventHistory(log: EventLog, state: State, nowMs: number): vo
 
   connectionCreated(saml);
   connectionCreated(okta);
-  const [u1, u2, u3, u4, u5] = [1, 2, 3, 4, 5].map(mkUser) as [
+  const [h1, h2, u3, h4, u5] = [1, 2, 3, 4, 5].map(mkUser) as [
     ReturnType<typeof mkUser>,
     ReturnType<typeof mkUser>,
     ReturnType<typeof mkUser>,
     ReturnType<typeof mkUser>,
     ReturnType<typeof mkUser>,
   ];
+  // The users the history does not delete are the store's users (their ids and emails): the events name users
+  // that exist, as a tenant's recent history does. The others (u3, u5) are deleted in it.
+  const stored = [...state.users.values()];
+  const asStored = (u: ReturnType<typeof mkUser>, k: number) => {
+    const real = stored[k];
+    return real === undefined
+      ? u
+      : userObject(real.user_id, db.name, since, { email: real.email ?? u.email ?? '', name: u.name ?? '' });
+  };
+  const [u1, u2, u4] = [asStored(h1, 0), asStored(h2, 1), asStored(h4, 2)];
   push('user.created', userCreated(u1), 'POST', 'users', connRef(db));
   push('user.created', userCreated(u2), 'POST', 'users', connRef(db));
   const acme = mkOrg('acme-corp');
