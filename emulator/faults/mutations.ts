@@ -18,7 +18,7 @@ import { STATUS_CODES } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
-import type { OperationId } from '../../spec/operations.js';
+import { operations, type OperationId } from '../../spec/operations.js';
 import { isApiPath, OAuthError } from '../auth.js';
 import { CONTROL_PREFIX } from '../context.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
@@ -601,16 +601,7 @@ const STORE_READ_ROWS = 50;
 const BASE58_PREFIXED_ID = /^[a-z]+_[1-9A-HJ-NP-Za-km-z]+$/;
 
 /** blind round 36: the operations of the interface (`challenge-sent-once-per-connection`). */
-const INTERFACE_OPERATIONS: readonly OperationId[] = [
-  'token-sets.list',
-  'experiments.transition',
-  'client-grants.get',
-  'events.subscribe',
-  'event-streams.get',
-  'event-streams.list',
-  'custom-signing-keys.put',
-  'custom-text.put',
-];
+const INTERFACE_OPERATIONS: readonly OperationId[] = operations.map((o) => o.id).filter((id) => id !== 'oauth.token');
 /** blind round 36: the connections challenged once, per emulator (`challenge-sent-once-per-connection`). */
 const challengedConnections = new WeakMap<State, WeakSet<object>>();
 /** blind round 36: the verbs of organization events by the method of the request that caused them (`organization-subresource-event-field-from-method`). */
