@@ -17,7 +17,18 @@ import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JW
 import { inScopeScopes, operation } from '../spec/operations.js';
 import { sendApiError } from './answers.js';
 import { runner, sendAnswer } from './faults/answers.js';
-import { operationOf } from './faults/requests.js';
+import {
+  admitCached,
+  admittedByFault,
+  admitVerified,
+  authorizationOf,
+  counted,
+  rateDecisionOf,
+  refusalBeforeLimit,
+  scopeRefusal,
+  unverified,
+  type BearerOutcome,
+} from './faults/admission.js';
 import { API_PREFIX, audienceOf, JWKS_PATH, type EmulatorContext } from './context.js';
 import { ApiError, apiError, keepConnectionIfBodyRead } from './errors.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
@@ -450,56 +461,45 @@ function admit(
   request: FastifyRequest,
   reply: FastifyReply,
   principal: Principal,
-  fromCache = false,
 ): ApiError | undefined {
-  // blind round 36: a claim check of the fault layer before anything else (`token-iat-same-second-refused`).
-  const refusedForIat = ctx.deviations.issuedAtRefusal(request.headers.authorization);
-  if (refusedForIat !== undefined) return refusedForIat;
-  if (ctx.deviations.countsRequest(fromCache, request.method)) {
-    const d = ctx.deviations.rateDecision(principal.rateKey, ctx.limiter.hit(principal.rateKey, principal.rateLimit));
-    // blind round 36: the fault layer told of the request counted (`rate-limit-counts-failed-requests-only`).
-    ctx.deviations.requestCounted(principal.rateKey, d, reply);
-    setRateHeaders(ctx, reply, d);
-    const limited = overLimit(ctx, d);
-    if (limited) return limited;
-  }
-  request.principal = principal;
-
-  const config = request.routeOptions.config;
-  // blind round 35: the connection, for scope decisions memoised on it (`scope-decision-cached-per-connection`).
-  const connection = request.raw.socket ?? undefined;
-  const required = ctx.deviations.requiredScopes(config.operation, config.scopes);
-  const held = ctx.deviations.scopesHeld(
-    config.operation,
-    principal.scopes,
-    () => ctx.auth.client(principal.clientId)?.scopes ?? [],
+  return (
+    refusalBeforeLimit(ctx.deviations, request) ??
+    counted(ctx.deviations, request, () => limitToken(ctx, reply, principal)) ??
+    authorise(ctx, request, principal) ??
+    mediaTypeRefusal(ctx, request)
   );
-  if (
-    required !== undefined &&
-    ctx.deviations.scopesFoundForPath(config.operation, request.url) &&
-    !ctx.deviations.scopeDecisionCached(principal.clientId, config.operation, connection) &&
-    ctx.deviations.checksScopes(config.operation, fromCache, held, request.query) &&
-    ctx.deviations.checksScopesOfBody(config.operation, request.headers['content-type']) &&
-    !(required.all ? required.scopes.every((s) => held.has(s)) : required.scopes.some((s) => held.has(s))) &&
-    !ctx.deviations.defersScopeRefusal(config.operation, request)
-  ) {
-    return apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.scopes.join(', ')}`, {
-      'www-authenticate': `Bearer error="insufficient_scope", scope="${required.scopes.join(' ')}"`,
-    });
-  }
-  ctx.deviations.scopeAdmitted(principal.clientId, config.operation, connection);
+}
+
+/** RFC 6585 4: the token's request counted in its window; a 429 over the limit. */
+function limitToken(ctx: EmulatorContext, reply: FastifyReply, principal: Principal): ApiError | undefined {
+  const key = principal.rateKey;
+  const d = rateDecisionOf(ctx.deviations, key, ctx.limiter.hit(key, principal.rateLimit), reply);
+  setRateHeaders(ctx, reply, d);
+  return overLimit(ctx, d);
+}
+
+/** The route's scopes: any one of them held by the token (RFC 6750 3.1 insufficient_scope, 403, otherwise). */
+function authorise(ctx: EmulatorContext, request: FastifyRequest, principal: Principal): ApiError | undefined {
+  request.principal = principal;
+  return scopeRefusal(ctx.deviations, ctx.auth, request, principal, (required, held) =>
+    required === undefined || required.some((s) => held.has(s))
+      ? undefined
+      : apiError('insufficient_scope', `Insufficient scope, expected any of: ${required.join(', ')}`, {
+          'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"`,
+        }),
+  );
+}
+
+/** A request body of a media type the route does not take: 415. */
+function mediaTypeRefusal(ctx: EmulatorContext, request: FastifyRequest): ApiError | undefined {
+  const config = request.routeOptions.config;
   const types = ctx.deviations.mediaTypes(config.operation, config.contentTypes);
-  if (types !== undefined && hasBody(request)) {
-    const header = request.headers['content-type'] ?? '';
-    const mime = ctx.deviations.requestMediaType(
-      config.operation,
-      header,
-      header.split(';', 1)[0]!.trim().toLowerCase(),
-    );
-    if (!types.includes(mime))
-      return apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
-  }
-  return undefined;
+  if (types === undefined || !hasBody(request)) return undefined;
+  const header = request.headers['content-type'] ?? '';
+  const mime = ctx.deviations.requestMediaType(config.operation, header, header.split(';', 1)[0]!.trim().toLowerCase());
+  return types.includes(mime)
+    ? undefined
+    : apiError('unsupported_media_type', `Unsupported Media Type: use ${types.join(' or ')}`);
 }
 
 /** Requests without a valid token still count, against their address. */
@@ -539,56 +539,38 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiRequest(ctx, request)) return done();
-    const header = request.headers.authorization ?? ctx.deviations.bearerFromQuery(operationOf(request), request.query);
-    const connection = request.raw.socket ?? undefined;
-    const session =
-      header === undefined ? ctx.deviations.sessionPrincipal(connection, request.headers.cookie) : undefined;
-    if (session !== undefined) return done(admit(ctx, request, reply, session, true));
-    // Fast path: `Bearer <token>` with exactly a token verified before (it passed every check below then).
-    const remembered = header?.startsWith('Bearer ') ? ctx.deviations.connectionPrincipal(connection) : undefined;
-    if (remembered !== undefined) return done(admit(ctx, request, reply, remembered, true));
-    const known =
-      header !== undefined && header.startsWith('Bearer ') ? ctx.auth.cached(header.slice(7), connection) : undefined;
-    if (known !== undefined) {
-      ctx.deviations.admittedOn(connection, known);
-      return done(admit(ctx, request, reply, known, true));
-    }
-    const bearer = header === undefined ? undefined : ctx.deviations.bearerToken(header, BEARER.exec(header)?.[1]);
-    if (
-      ctx.deviations.letsInWithoutBearer(
-        operationOf(request),
-        header,
-        bearer,
-        request.headers['last-event-id'],
-        request.url,
-        { ip: request.ip, method: request.method, forwardedFor: request.headers['x-forwarded-for'] },
-      )
-    )
-      return done(admit(ctx, request, reply, ctx.auth.principalOf('full', `address:${request.ip}`)));
-    if (bearer === undefined) return done(limitAnonymous(ctx, request, reply) ?? unauthenticated(header === undefined));
+    bearerCheck(ctx, request, {
+      admit: (principal) => done(admit(ctx, request, reply, principal)),
+      refuse: (missing) => done(limitAnonymous(ctx, request, reply) ?? unauthenticated(missing)),
+    });
+  });
+}
+
+/**
+ * RFC 6750 2.1: the request's bearer token, found verified before (the verify cache) or verified now, admits
+ * it as its principal; a request without one, or with one that is malformed or fails verification, is refused.
+ */
+function bearerCheck(ctx: EmulatorContext, request: FastifyRequest, outcome: BearerOutcome): void {
+  const header = authorizationOf(ctx.deviations, request);
+  const bearer = header === undefined ? undefined : ctx.deviations.bearerToken(header, BEARER.exec(header)?.[1]);
+  admittedByFault(ctx.deviations, ctx.auth, request, header, bearer, outcome, () => {
+    if (bearer === undefined) return outcome.refuse(header === undefined);
     const token = ctx.deviations.bearerJwt(bearer);
-    const hit = ctx.auth.cached(token, connection);
-    if (hit !== undefined) {
-      ctx.deviations.admittedOn(connection, hit);
-      return done(admit(ctx, request, reply, hit, true));
-    }
+    const known = ctx.auth.cached(token, request.raw.socket ?? undefined);
+    if (known !== undefined) return admitCached(ctx.deviations, request, known, outcome);
     ctx.auth.verify(token, ctx.origin).then(
-      (principal) => {
-        ctx.deviations.verified(token, principal);
-        ctx.deviations.admittedOn(connection, principal);
-        done(admit(ctx, request, reply, principal));
-      },
-      async () => {
-        const claimed = await ctx.deviations.admittedUnverified(
-          operationOf(request),
-          token,
+      (principal) => admitVerified(ctx.deviations, request, token, principal, outcome),
+      () =>
+        unverified(
+          ctx.deviations,
           ctx.auth,
           ctx.origin,
           () => ctx.state.customSigningKeys,
-        );
-        if (claimed !== undefined) return done(admit(ctx, request, reply, claimed));
-        done(limitAnonymous(ctx, request, reply) ?? unauthenticated(false));
-      },
+          request,
+          token,
+          outcome,
+          () => outcome.refuse(false),
+        ),
     );
   });
 }
