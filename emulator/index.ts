@@ -67,8 +67,38 @@ function utf8Json(parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
     } catch {
       return done(new ApiError('invalid_json', 'The JSON body is not UTF-8 (RFC 8259 8.1)'), undefined);
     }
+    if (nestedDeeperThan(body, MAX_JSON_DEPTH))
+      return done(
+        new ApiError('invalid_json', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`),
+        undefined,
+      );
     return parse(request, body, done);
   };
+}
+
+/**
+ * RFC 8259 9: "An implementation may set limits on the maximum depth of nesting". The routes copy, validate and
+ * answer a body recursively, and a body nested a few thousand levels deep would overflow the stack there: it is
+ * refused before it is parsed.
+ */
+const MAX_JSON_DEPTH = 512;
+
+/** Whether JSON text opens more than `max` arrays or objects inside one another (brackets in strings aside). */
+function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A reverse solidus escapes the character after it (RFC 8259 7): an escaped quote does not end the string.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** Builds the fastify app (not listening). `app.emulator` is its context. */

@@ -6,7 +6,9 @@
  * survivor no longer found as it was written (its code changed, or it is now
  * killed) is flagged, to be checked again.
  *
- * `--report-only` prints the score of the last report without running.
+ * `--report-only` prints the score of the last report without running;
+ * `--unlisted` also prints each survivor the list does not name, as an entry
+ * of mutation/survivors.json still to be given its class and reason.
  * `--bare` (with `--mutate`) runs mutation/stryker.bare.config.mjs: every
  * mutant, no ignorer, no list, its own report, the standing results untouched.
  */
@@ -130,6 +132,7 @@ function score(path = REPORT, bare = false): number {
     return entry;
   };
   const rows: string[] = [];
+  const unlisted: Omit<ListedSurvivor, 'class' | 'why'>[] = [];
   const total = { all: 0, killed: 0, survived: 0, listed: 0 };
   // A file no longer mutated (mutation/not-mutated.json) may keep results in the incremental file: not counted.
   const mutated = new Set(mutatedFiles());
@@ -138,7 +141,16 @@ function score(path = REPORT, bare = false): number {
     const counted = mutants.filter((m) => DETECTED.has(m.status) || UNDETECTED.has(m.status));
     const killed = counted.filter((m) => DETECTED.has(m.status)).length;
     const survivors = counted.filter((m) => UNDETECTED.has(m.status));
-    const onList = survivors.filter((m) => isListed(file, m)).length;
+    const unlistedHere = survivors.filter((m) => !isListed(file, m));
+    const onList = survivors.length - unlistedHere.length;
+    for (const m of unlistedHere)
+      unlisted.push({
+        file,
+        line: m.location.start.line,
+        mutator: m.mutatorName,
+        code: mutatedCode(report.files[file]!.source, m),
+        replacement: m.replacement ?? '',
+      });
     const denominator = counted.length - onList;
     rows.push(
       `${file.padEnd(44)} ${String(counted.length).padStart(5)} ${String(killed).padStart(7)} ${String(survivors.length - onList).padStart(9)} ${String(onList).padStart(7)} ${denominator ? ((100 * killed) / denominator).toFixed(1).padStart(7) : '      —'}%`,
@@ -157,6 +169,12 @@ function score(path = REPORT, bare = false): number {
   console.log(
     `score: killed / (all − listed) = ${total.killed}/${denominator}; listed: ${total.listed} of ${total.all} (${total.all ? ((100 * total.listed) / total.all).toFixed(1) : 0}%)`,
   );
+  // --unlisted: the survivors not on the list, as entries of mutation/survivors.json still to be given a class
+  // and a reason (or a check that kills them).
+  if (!bare && process.argv.includes('--unlisted'))
+    console.log(`\nunlisted survivors:\n${JSON.stringify(unlisted, null, 2)}`);
+  else if (total.survived)
+    console.log(`${total.survived} survivor(s) not listed: --report-only --unlisted prints them`);
   const files = new Set(Object.keys(report.files));
   const stale = listed.filter((l) => files.has(l.file) && !used.has(l));
   if (stale.length)
@@ -176,7 +194,7 @@ function stryker(config: string, strykerArgs: readonly string[]): void {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-const args = process.argv.slice(2);
+const args = process.argv.slice(2).filter((a) => a !== '--unlisted');
 if (args.includes('--bare')) {
   if (!args.includes('--mutate')) {
     console.error('mutation: --bare needs --mutate FILE,... (every mutant of the whole emulator would take hours)');

@@ -30,6 +30,7 @@ import { pathOf } from '../spec/operations.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { sameJson } from '../harness/vocabulary/json.ts';
 import {
+  DEEP_NESTING,
   escapedJson,
   jsonSpellings,
   mediaTypeSpellings,
@@ -43,6 +44,7 @@ import {
   startMakingRsaKeys,
   UNICODE_SPELLINGS,
   type SigningKeyType,
+  withNestedMember,
 } from '../harness/vocabulary/partitions.ts';
 import type { Config } from '../harness/run/config.ts';
 
@@ -394,6 +396,19 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
             exchange: ex,
           });
           mustMatchSchema('jwks', ex.json, ex);
+        }
+        // Partition of a member's depth (RFC 8259 9: "An implementation may set limits on the maximum depth of
+        // nesting"): a member nested deeper than a recursive copy or serialiser of the key reaches is ignored as
+        // any member is, or the body refused as nested too deeply (a 4xx); never a server error.
+        for (const depth of DEEP_NESTING) {
+          const body = `{"keys":[${withNestedMember(base, 'x-conformance', depth)}]}`;
+          const ex = await api.put(KEYS_PATH, { body, contentType: 'application/json' });
+          must(ignored.customSigningKeysPutJson, ex.status >= 200 && ex.status < 500, {
+            expected: `a 2xx (the member ignored) or a 4xx (nested too deeply for the parser): a member ${depth.toLocaleString('en')} arrays deep, never a 5xx`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          if (ex.status < 300) mustMatchSchema('jwks', ex.json, ex);
         }
       });
     },

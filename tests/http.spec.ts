@@ -20,9 +20,11 @@ import { must, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
 import {
   ADMITS_JSON,
+  DEEP_NESTING,
   MALFORMED_PERCENT_ENDINGS,
   admitsJsonArb,
   notEquivalentSegments,
+  withNestedMember,
 } from '../harness/vocabulary/partitions.ts';
 import { sameJson } from '../harness/vocabulary/json.ts';
 import { fc } from '../harness/vocabulary/properties.ts';
@@ -121,6 +123,25 @@ const PROVOCATIONS: readonly Provocation[] = [
     writes: true,
     send: send('PUT', TEXT, { json: { introduction: 'x'.repeat(3_000_000) } }),
   },
+  ...DEEP_NESTING.flatMap((depth): Provocation[] => [
+    {
+      // RFC 8259 9: a parser may limit nesting; past a recursive copy's or serialiser's stack, a server refuses.
+      what: `a move whose body holds a member ${depth.toLocaleString('en')} arrays deep`,
+      writes: true,
+      send: send('POST', MOVE, {
+        body: withNestedMember({ status: 'paused' }, 'x-conformance', depth),
+        contentType: 'application/json',
+      }),
+    },
+    {
+      what: `custom text whose body holds a member ${depth.toLocaleString('en')} arrays deep`,
+      writes: true,
+      send: send('PUT', TEXT, {
+        body: withNestedMember({ introduction: 'x' }, 'x-conformance', depth),
+        contentType: 'application/json',
+      }),
+    },
+  ]),
   {
     what: 'custom text nested 100,000 arrays deep (RFC 8259 9: a parser may limit nesting, and then refuses)',
     writes: true,

@@ -1652,6 +1652,24 @@ export const JSON_ESCAPED_CHARACTERS: ReadonlyArray<{ what: string; char: string
 ];
 
 /**
+ * RFC 8259 9: "An implementation may set limits on the maximum depth of nesting". Depths past what a recursive
+ * copy, validator or serialiser of a body reaches on a default stack (a few thousand frames): a server takes the
+ * body or refuses it as nested too deeply, never fails on it. The depths only, for nestedArraysJson.
+ */
+export const DEEP_NESTING = [5_000, 20_000] as const;
+
+/**
+ * The JSON text of `value` with `member` (which it must not hold) set to arrays nested `depth` deep, written as
+ * text: JSON.stringify itself would recurse as deep as the nesting.
+ */
+export function withNestedMember(value: Record<string, unknown>, member: string, depth: number): string {
+  const text = JSON.stringify({ ...value, [member]: null });
+  const spot = `${JSON.stringify(member)}:null`;
+  if (!text.includes(spot)) throw new Error(`withNestedMember: ${member} is already a member`);
+  return text.replace(spot, `${JSON.stringify(member)}:${'['.repeat(depth)}${']'.repeat(depth)}`);
+}
+
+/**
  * RFC 9110 12.5.1: Accept values that admit application/json (a list, a
  * wildcard, weights), each to be met with the JSON answer as the plain
  * `application/json` is; clients send such lists by default. The first is
