@@ -52,6 +52,7 @@ import { round33 } from './blind/round-33.ts';
 import { round34 } from './blind/round-34.ts';
 import { round35 } from './blind/round-35.ts';
 import { round36 } from './blind/round-36.ts';
+import { round37 } from './blind/round-37.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -843,6 +844,7 @@ export const faults = [
   ...round34,
   ...round35,
   ...round36,
+  ...round37,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

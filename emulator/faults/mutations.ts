@@ -638,7 +638,154 @@ const storableKeys = (r: FastifyRequest): boolean => {
   );
 };
 
+/** blind round 37: the kid of a bearer JWT's protected header, read without verifying it (`bearer-kid-echoed-in-header-500`). */
+const bearerKidOf = (request: FastifyRequest): string | undefined => {
+  const segment = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')?.[1]?.split('.')[0];
+  if (segment === undefined || segment === '') return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
+    return isPlainObject(header) && typeof header['kid'] === 'string' ? header['kid'] : undefined;
+  } catch {
+    return undefined;
+  }
+};
+/** blind round 37: what Node's setHeader takes in a header value: tab, visible ASCII, space and Latin-1 (`bearer-kid-echoed-in-header-500`). */
+const NODE_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** blind round 37: the client a JWT's unverified claims name (azp, else sub without @clients) (`token-sets-forged-token-unknown-client-404`). */
+const claimedClientOf = (request: FastifyRequest): string | undefined => {
+  const claims = unverifiedClaimsOf(request);
+  if (claims === undefined) return undefined;
+  if (typeof claims['azp'] === 'string') return claims['azp'];
+  return typeof claims['sub'] === 'string' ? claims['sub'].replace(/@clients$/, '') : undefined;
+};
+/** blind round 37: the query parameters of the legacy v2 list pagination (`token-sets-legacy-paging-params-deprecated-at-start`). */
+const LEGACY_PAGING_PARAMETERS: readonly string[] = ['page', 'per_page', 'include_totals'];
+/** blind round 37: a JSONP callback name as Express keeps it (`client-grant-jsonp-callback-honoured`). */
+const jsonpCallbackOf = (request: FastifyRequest): string => {
+  const v = (request.query as Record<string, unknown> | undefined)?.['callback'];
+  return typeof v === 'string' ? v.replace(/[^[\]\w$.]/g, '') : '';
+};
+/** blind round 37: a map key camelCased as the humps-style serialiser does it (`custom-text-answer-keys-camelized`). */
+const camelized = (key: string): string => key.replace(/[-_]+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase());
+/** blind round 37: context.request of a message's envelope (undefined: none). */
+const contextRequestOf = (f: SseFrame): unknown =>
+  (((((f.data as Json)['event'] as Json | undefined)?.['data'] as Json | undefined)?.['context'] as Json | undefined) ??
+    {})['request'];
+/** blind round 37: the retry field a resumed stream opens with, its line end lost (`sse-retry-preamble-unterminated-on-resume`). */
+const RESUME_RETRY_PREAMBLE = 'retry: 1000';
+/** blind round 37: an href holding a parenthesis, quoted or not (`custom-text-href-parentheses-refused`). */
+const HREF_WITH_PARENTHESIS = /<a\b[^>]*?\shref\s*=\s*(?:"[^"]*[()][^"]*"|'[^']*[()][^']*'|[^\s"'>]*[()][^\s>]*)/i;
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 37
+  {
+    by: 'bearer-kid-echoed-in-header-500',
+    on: INTERFACE_OPERATIONS,
+    answers: 'errors',
+    // The kid no key was found for, set as a diagnostic header with setHeader: a value beyond Latin-1 throws.
+    when: (a, q) => {
+      if (a.status !== 401) return false;
+      const kid = bearerKidOf(q.request);
+      return kid !== undefined && kid !== q.request.server.emulator.auth.kid;
+    },
+    reshape: (a, q) => {
+      const kid = bearerKidOf(q.request)!;
+      return NODE_HEADER_VALUE.test(kid)
+        ? { ...a, headers: { ...a.headers, 'x-auth-error': `no signing key for kid ${kid}` } }
+        : error('internal_error');
+    },
+  },
+  {
+    by: 'token-sets-forged-token-unknown-client-404',
+    on: INTERFACE_OPERATIONS,
+    answers: 'errors',
+    // The token's client resolved (for its tenant's key) before the signature is verified: an unknown one is a 404.
+    when: (a, q) => {
+      if (a.status !== 401) return false;
+      const client = claimedClientOf(q.request);
+      return client !== undefined && q.request.server.emulator.auth.client(client) === undefined;
+    },
+    reshape: () => error('not_found', 'Client not found'),
+  },
+  {
+    by: 'token-sets-legacy-paging-params-deprecated-at-start',
+    on: ['token-sets.list'],
+    answers: 'all',
+    // The deprecation middleware of the legacy pagination parameters, registered without a date: its set-up time.
+    when: (_a, q) =>
+      LEGACY_PAGING_PARAMETERS.some((p) => (q.request.query as Record<string, unknown> | undefined)?.[p] !== undefined),
+    reshape: (a, q) => ({
+      ...a,
+      headers: {
+        ...a.headers,
+        deprecation: `@${Math.floor(q.state.startMs / 1000)}`,
+        link: '<https://docs.conformance.test/deprecations/legacy-pagination>; rel="deprecation"; type="text/html"',
+      },
+    }),
+  },
+  {
+    by: 'token-sets-expired-relisted-after-profile-update',
+    on: ['token-sets.list'],
+    // A profile update re-synced the user's sets from the vault's export, expired ones included.
+    when: (a, q) => {
+      if (!Array.isArray(a.body)) return false;
+      const user = q.state.users.get(param(q.request, 'id'));
+      return user !== undefined && user.updated_at !== user.created_at;
+    },
+    reshape: (a, q) => ({ ...a, body: [...(q.state.tokenSets.get(param(q.request, 'id')) ?? [])] }),
+  },
+  {
+    by: 'transition-segment-assignment-config-omitted',
+    on: ['experiments.transition'],
+    // assignment_config serialised for percentage rollouts only.
+    when: (a) => isPlainObject(a.body) && a.body['allocation_strategy'] === 'segment',
+    reshape: (a) => body(a, (e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'assignment_config'))),
+  },
+  {
+    by: 'client-grant-allow-any-organization-folded-into-usage',
+    on: ['client-grants.get'],
+    // allow_any_organization folded back into the v1 enum's fourth value.
+    when: (a) => isPlainObject(a.body) && a.body['allow_any_organization'] === true,
+    reshape: (a) => body(a, (g) => ({ ...g, organization_usage: 'any' })),
+  },
+  {
+    by: 'client-grant-jsonp-callback-honoured',
+    on: ['client-grants.get'],
+    // res.jsonp: a callback in the query wraps the body in a call.
+    when: (_a, q) => jsonpCallbackOf(q.request) !== '',
+    reshape: (a, q) => {
+      const name = jsonpCallbackOf(q.request);
+      const json = JSON.stringify(a.body)
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+      return {
+        ...a,
+        headers: {
+          ...a.headers,
+          'content-type': 'text/javascript; charset=utf-8',
+          'x-content-type-options': 'nosniff',
+        },
+        body: `/**/ typeof ${name} === 'function' && ${name}(${json});`,
+      };
+    },
+  },
+  {
+    by: 'custom-text-answer-keys-camelized',
+    on: ['custom-text.put'],
+    // The console module's response serialiser camelCases object keys, the text map's own keys too.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) => body(a, (m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [camelized(k), v]))),
+  },
+  {
+    by: 'sse-retry-preamble-unterminated-on-resume',
+    on: ['events.subscribe'],
+    // A resumed stream opens with a retry field whose line end was lost.
+    when: (a, q) =>
+      a.status === 200 &&
+      typeof a.body === 'string' &&
+      (q.request.query as Record<string, unknown> | undefined)?.['from'] !== undefined,
+    reshape: (a) => ({ ...a, body: `${a.body as string}${RESUME_RETRY_PREAMBLE}` }),
+  },
   // blind round 36
   {
     by: 'token-basic-unknown-client-no-challenge',
@@ -4651,6 +4798,20 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 37
+  {
+    by: 'context-user-agent-null-when-absent',
+    frames: ['message'],
+    // The User-Agent header copied as found: none gives null.
+    when: (f) => {
+      const request = contextRequestOf(f);
+      return isPlainObject(request) && request['user_agent'] === '';
+    },
+    reshape: (f) =>
+      envelope(f, (e) => {
+        e.data.context['request'] = { ...(e.data.context['request'] as Json), user_agent: null };
+      }),
+  },
   // blind round 36
   {
     by: 'organization-subresource-event-field-from-method',
@@ -5351,6 +5512,24 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 37
+  {
+    by: 'transition-chunked-body-read-as-empty',
+    on: 'experiments.transition',
+    // A raw-body reader of Content-Length bytes: a chunked body is read as none.
+    when: (r) => r.headers['content-length'] === undefined && r.headers['transfer-encoding'] !== undefined,
+    error: () => apiError('invalid_body', 'Payload validation error: must have required property status'),
+  },
+  {
+    by: 'custom-text-href-parentheses-refused',
+    on: 'custom-text.put',
+    // The URL pattern of the link check leaves out ( and ).
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && HREF_WITH_PARENTHESIS.test(v)),
+    error: (r) => {
+      const [k] = textsOf(r).find(([, v]) => typeof v === 'string' && HREF_WITH_PARENTHESIS.test(v))!;
+      return apiError('invalid_body', `Value of ${k}: href must be an absolute http, https or mailto URL`);
+    },
+  },
   // blind round 36
   {
     by: 'event-type-validated-against-types-seen',

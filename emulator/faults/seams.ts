@@ -273,6 +273,18 @@ export class Deviations {
   private readonly debouncedPuts = new WeakSet<object>();
   /** blind round 36: the successful requests of each rate-limit window, given back (`rate-limit-counts-failed-requests-only`). */
   private readonly givenBack = new Map<string, { endsAtMs: number; n: number }>();
+  /** blind round 37: the from cursor of the stream being opened (`event-type-unchecked-on-resume`). */
+  private resumingCursor: string | undefined;
+  /** blind round 37: the event_type values of the stream being opened (`filtered-resume-index-into-filtered-list`). */
+  private resumeIndexTypes: readonly string[] = [];
+  /** blind round 37: the experiment the move handler answers, one slot for every request (`transition-answer-shared-slot-under-concurrency`). */
+  private moveSlot: unknown;
+  /** blind round 37: whether each live event was forwarded, and when each object last had one forwarded (`live-dedupe-keyed-by-object-id`). */
+  private readonly liveForwardDecisions = new Map<number, boolean>();
+  private readonly lastForwardedByObject = new Map<string, number>();
+  /** blind round 37: the connection of the request being admitted, and each connection's rate-limit windows (`rate-limit-window-per-connection`). */
+  private admittedConnection: object | undefined;
+  private readonly connectionWindows = new WeakMap<object, Map<string, { count: number; endsAt: number }>>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(clientId: string, operation: OperationId | undefined, connection?: object): boolean {
@@ -526,6 +538,8 @@ export class Deviations {
 
   /** A request on `connection` was admitted as `principal`. */
   admittedOn(connection: object | undefined, principal: Principal): void {
+    // blind round 37: the connection kept for the rate limiter, whose windows live on it (`rate-limit-window-per-connection`).
+    if (this.on('rate-limit-window-per-connection')) this.admittedConnection = connection;
     if (this.on('verify-cache-per-connection') && connection !== undefined)
       this.byConnection.set(connection, principal);
     if (this.on('missing-token-connection-session') && connection !== undefined)
@@ -574,6 +588,8 @@ export class Deviations {
     token: ReadonlySet<string>,
     client: () => readonly string[],
   ): ReadonlySet<string> {
+    // blind round 37: the required scope found by bisection in a claim taken to be sorted (`scope-claim-binary-searched`).
+    if (this.on('scope-claim-binary-searched')) return new BisectedScopeClaim([...token]);
     // blind round 36: scope.split(' ').indexOf(required) > 0: a scope the claim names first is not found (`token-sets-scope-index-greater-than-zero`).
     if (
       this.on('token-sets-scope-index-greater-than-zero') &&
@@ -907,6 +923,11 @@ export class Deviations {
 
   /** The JWT a presented bearer token stands for. */
   bearerJwt(token: string): string {
+    // blind round 37: a JWS JSON serialization, base64url-encoded into the header, read as its compact JWS (`bearer-jws-json-serialization-accepted`).
+    if (this.on('bearer-jws-json-serialization-accepted') && !token.includes('.')) {
+      const compact = compactOfJwsJson(token);
+      if (compact !== undefined) return compact;
+    }
     // The API inflates a deflated payload before it verifies (`token-jws-payload-deflated`).
     if (this.on('token-jws-payload-deflated')) return this.deflatedTokens.get(token) ?? token;
     // The tenant key decides the algorithm: a token it issued without alg is verified as the one it signed.
@@ -1168,6 +1189,13 @@ export class Deviations {
 
   /** What a move answers, given the request body: an answer cache keyed by the body answers the first move again. */
   moveAnswer<T>(body: unknown, answer: T): T {
+    // blind round 37: the answer kept in one slot across the store write's await, read back after it (`transition-answer-shared-slot-under-concurrency`).
+    if (this.on('transition-answer-shared-slot-under-concurrency')) {
+      this.moveSlot = answer;
+      return new Promise<unknown>((resolve) =>
+        setTimeout(() => resolve(this.moveSlot), STORE_WRITE_MS),
+      ) as unknown as T;
+    }
     if (!this.on('transition-answer-cached-by-body')) return answer;
     const key = JSON.stringify(body ?? null);
     const cached = this.moveAnswers.get(key);
@@ -1220,6 +1248,14 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 37: keys upserted by kid with a $set of the members sent, the stored ones kept (`keys-put-same-kid-members-merged`).
+    if (this.on('keys-put-same-kid-members-merged') && operation === 'custom-signing-keys.put') {
+      const kept = (stored as Array<Record<string, unknown>> | null) ?? [];
+      return (sent as Array<Record<string, unknown>>).map((k) => {
+        const old = typeof k['kid'] === 'string' ? kept.find((o) => o['kid'] === k['kid']) : undefined;
+        return old === undefined ? k : { ...old, ...k };
+      });
+    }
     // blind round 35: a PUT of the same client within two seconds of the last one that ran is not run (`keys-put-debounced-as-double-submit`).
     if (this.on('keys-put-debounced-as-double-submit') && operation === 'custom-signing-keys.put') {
       const last = this.lastKeysPut.get(request.principal?.clientId ?? '');
@@ -1341,6 +1377,13 @@ export class Deviations {
     const form = mediaTypeOf(request) === 'application/x-www-form-urlencoded';
     const body = this.formKeysBody(request.body, form);
     const empty = isMap(body) && Array.isArray(body['keys']) && body['keys'].length === 0;
+    // blind round 37: the replace path (a set is stored) lets the console's "remove all keys" through (`keys-empty-put-clears-existing-set`).
+    if (
+      this.on('keys-empty-put-clears-existing-set') &&
+      empty &&
+      request.server.emulator.state.customSigningKeys !== null
+    )
+      return [];
     if ((empty && this.keySetMayBeEmpty) || this.keysAbsentAsEmpty(body)) return [];
     return check(body, (i, key, all) =>
       // A key with a certificate chain taken for a public one: its private members not looked for.
@@ -1556,6 +1599,11 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    // blind round 37: every double-quoted run blanked out before the tag scan, in text as in attributes (`custom-text-quoted-text-skipped-by-tag-scan`).
+    if (this.on('custom-text-quoted-text-skipped-by-tag-scan')) {
+      const seen = value.replace(/"[^"]*"/g, '""');
+      if (seen !== value && htmlViolation(seen) === undefined) return value;
+    }
     // blind round 36: a link validated by its start tag, its content taken for the link text (`custom-text-link-content-read-as-text`).
     if (this.on('custom-text-link-content-read-as-text')) {
       const seen = value.replace(/(<a\b[^>]*>)[\s\S]*?(<\/a\s*>)/gi, '$1$2');
@@ -1826,11 +1874,15 @@ export class Deviations {
 
   /** The event_type values checked against the list (`event-type-only-first-validated`: the first only). */
   eventTypesValidated(types: string[]): string[] {
+    // blind round 37: a request with a cursor taken for a resumption, its filter for one validated before (`event-type-unchecked-on-resume`).
+    if (this.on('event-type-unchecked-on-resume') && this.resumingCursor !== undefined) return [];
     return this.on('event-type-only-first-validated') ? types.slice(0, 1) : types;
   }
 
   /** The event types a stream is asked for, from the event_type values as given. */
   eventTypesAsked(values: string[], clientId?: string): string[] {
+    // blind round 37: the types asked, for the per-type index the catch-up reads (`filtered-resume-index-into-filtered-list`).
+    if (this.on('filtered-resume-index-into-filtered-list')) this.resumeIndexTypes = values;
     // The filter stored as the client's subscription (`event-filter-sticky-per-client`).
     if (this.on('event-filter-sticky-per-client') && clientId !== undefined) {
       if (values.length > 0) this.subscribedTypes.set(clientId, values);
@@ -2143,6 +2195,8 @@ export class Deviations {
   /** Whether an open stream takes live event `seq` (its filter matching). */
   /** Whether a live event goes to a stream opened by `clientId` (`events-own-writes-not-echoed`: not the causer's own). */
   echoesToStreamOf(e: LoggedEvent, clientId: string | undefined): boolean {
+    // blind round 37: duplicate suppression keyed by the affected object, within a second (`live-dedupe-keyed-by-object-id`).
+    if (this.on('live-dedupe-keyed-by-object-id') && !this.liveForwarded(e)) return false;
     if (!this.on('events-own-writes-not-echoed') || clientId === undefined) return true;
     const client = (e.envelope.data.context['client'] as { id?: unknown } | undefined)?.id;
     return client !== clientId;
@@ -2179,6 +2233,12 @@ export class Deviations {
 
   /** The events after sequence `seq`, as the store selects them (`resume-cursor-compared-as-text`: by the decimal text). */
   eventsAfter(log: EventLog, seq: number): LoggedEvent[] {
+    // blind round 37: the per-type index read from the cursor's position in the whole log (`filtered-resume-index-into-filtered-list`).
+    if (this.on('filtered-resume-index-into-filtered-list') && this.resumeIndexTypes.length > 0) {
+      const all = log.after(0);
+      const filtered = all.filter((e) => this.resumeIndexTypes.includes(e.type));
+      return filtered.slice(Math.max(0, seq - (all[0]?.seq ?? 1) + 1));
+    }
     // blind round 33: an archive cursor reads the archive after it, then the whole hot table, anchor row included (`resume-archive-handoff-duplicated`).
     if (this.on('resume-archive-handoff-duplicated') && seq < log.historyPosition) {
       const after = log.after(seq);
@@ -2350,6 +2410,9 @@ export class Deviations {
     take: { min: number; max: number; default: number },
     from?: string,
   ): { min: number; max: number; default: number } {
+    // blind round 37: the default page size read from configuration as a string (`event-streams-default-take-string-concatenated`).
+    if (this.on('event-streams-default-take-string-concatenated'))
+      return { ...take, default: String(take.default) as unknown as number };
     // The range checked on the first page only: the page route with from reads any integer.
     if (this.on('take-unchecked-with-from') && from !== undefined) return { ...take, min: 0, max: Infinity };
     // The cursor route defaults take to the maximum (`event-streams-from-default-take-max`).
@@ -2507,6 +2570,8 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    // blind round 37: the counters kept on the connection, a fresh window for each new one (`rate-limit-window-per-connection`).
+    if (this.on('rate-limit-window-per-connection')) return this.connectionDecision(key, d);
     // blind round 36: the counts of successful requests given back (`rate-limit-counts-failed-requests-only`).
     if (this.on('rate-limit-counts-failed-requests-only')) {
       const given = this.givenBack.get(key);
@@ -2544,6 +2609,41 @@ export class Deviations {
       endsAtMs: w.endsAt,
       retryAfter: Math.max(0, Math.ceil((w.endsAt - now) / 1000)),
     };
+  }
+
+  /** blind round 37: the decision of the window kept on the connection the request came on (`rate-limit-window-per-connection`). */
+  private connectionDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    const connection = this.admittedConnection;
+    this.admittedConnection = undefined;
+    if (connection === undefined) return d;
+    let windows = this.connectionWindows.get(connection);
+    if (windows === undefined) this.connectionWindows.set(connection, (windows = new Map()));
+    const now = Date.now();
+    let w = windows.get(key);
+    if (w === undefined || w.endsAt <= now) windows.set(key, (w = { count: 0, endsAt: now + d.windowMs }));
+    w.count++;
+    return {
+      ...d,
+      allowed: w.count <= d.limit,
+      count: w.count,
+      remaining: Math.max(0, d.limit - w.count),
+      reset: Math.ceil(w.endsAt / 1000),
+      endsAtMs: w.endsAt,
+      retryAfter: Math.max(0, Math.ceil((w.endsAt - now) / 1000)),
+    };
+  }
+
+  /** blind round 37: whether a live event is forwarded, decided once per event (`live-dedupe-keyed-by-object-id`). */
+  private liveForwarded(e: LoggedEvent): boolean {
+    let forwarded = this.liveForwardDecisions.get(e.seq);
+    if (forwarded === undefined) {
+      const key = objectKey(e);
+      const last = this.lastForwardedByObject.get(key);
+      forwarded = last === undefined || e.timeMs - last >= LIVE_DEDUPE_WINDOW_MS;
+      if (forwarded) this.lastForwardedByObject.set(key, e.timeMs);
+      this.liveForwardDecisions.set(e.seq, forwarded);
+    }
+    return forwarded;
   }
 
   /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
@@ -2640,6 +2740,19 @@ export class Deviations {
 
   /** The token request body as read (`token-repeated-param-last-wins`: a repeated parameter read as its last value). */
   tokenBody(body: unknown): unknown {
+    // blind round 37: repeats counted by the raw names of the form body, before the names are decoded (`token-grant-type-encoded-name-repeat-unseen`).
+    if (this.on('token-grant-type-encoded-name-repeat-unseen') && isMap(body)) {
+      const raw = rawFormOf(body);
+      if (raw !== undefined) {
+        const names = raw.split('&').map((pair) => pair.split('=', 1)[0]!.replace(/\+/g, ' '));
+        body = Object.fromEntries(
+          Object.entries(body).map(([k, v]) => [
+            k,
+            Array.isArray(v) && names.filter((n) => n === k).length < 2 ? v.at(-1) : v,
+          ]),
+        );
+      }
+    }
     // blind round 35: a JSON body that is a string read as the form text it holds (`token-json-string-body-read-as-form`).
     if (this.on('token-json-string-body-read-as-form') && typeof body === 'string')
       body = Object.fromEntries(new URLSearchParams(body));
@@ -2889,6 +3002,11 @@ export class Deviations {
    * stream whose id reads the same once O is read as 0 and I, L as 1.
    */
   eventStreamIdOf(id: string, streams: readonly { id: string }[]): string {
+    // blind round 37: an id not found retried with its hyphens read as underscores (`event-stream-id-hyphen-folded-to-underscore`).
+    if (this.on('event-stream-id-hyphen-folded-to-underscore') && !streams.some((s) => s.id === id)) {
+      const folded = id.replace(/-/g, '_');
+      if (streams.some((s) => s.id === folded)) return folded;
+    }
     if (!this.on('event-stream-ids-crockford')) return id;
     const read = (s: string) => s.replace(/[Oo]/g, '0').replace(/[IiLl]/g, '1');
     return streams.find((s) => read(s.id) === read(id))?.id ?? id;
@@ -2906,6 +3024,8 @@ export class Deviations {
 
   /** The from cursor as read, before its length is checked (`from-padding-stripped-before-length-check`). */
   cursorRead(from: string | undefined): string | undefined {
+    // blind round 37: whether the stream being opened resumes (`event-type-unchecked-on-resume`).
+    if (this.on('event-type-unchecked-on-resume')) this.resumingCursor = from;
     // blind round 36: a versioned reader takes the v1:<sequence> a cursor starts with and ignores the rest (`from-cursor-trailing-bytes-ignored`).
     if (this.on('from-cursor-trailing-bytes-ignored') && from !== undefined && decodeOffset(from) === undefined) {
       const m = /^v1:(0|[1-9][0-9]{0,14})/.exec(Buffer.from(from, 'base64url').toString('latin1'));
@@ -3663,3 +3783,42 @@ const STREAM_CURSOR_PREFIX = 'es1:';
 const MESSAGE_CACHE_VALUE_MAX = 2048;
 /** blind round 36: the width of the subscription's start column (`from-timestamp-cut-to-column-width`). */
 const TIMESTAMP_COLUMN = 20;
+/** blind round 37: how long the move handler awaits the store write (`transition-answer-shared-slot-under-concurrency`). */
+const STORE_WRITE_MS = 25;
+/** blind round 37: the window of the fan-out's duplicate suppression (`live-dedupe-keyed-by-object-id`). */
+const LIVE_DEDUPE_WINDOW_MS = 1_000;
+
+/** blind round 37: a scope claim searched by bisection, as if it were sorted (`scope-claim-binary-searched`). */
+class BisectedScopeClaim extends Set<string> {
+  private readonly order: readonly string[];
+  constructor(scopes: readonly string[]) {
+    super(scopes);
+    this.order = scopes;
+  }
+  override has(scope: string): boolean {
+    let lo = 0;
+    let hi = this.order.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.order[mid]!;
+      if (at === scope) return true;
+      if (at < scope) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+}
+
+/** blind round 37: the compact JWS a base64url-encoded JWS JSON serialization (flattened or general) makes (`bearer-jws-json-serialization-accepted`). */
+function compactOfJwsJson(value: string): string | undefined {
+  try {
+    const jws = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown;
+    if (!isMap(jws) || typeof jws['payload'] !== 'string') return undefined;
+    const signature: unknown = Array.isArray(jws['signatures']) ? jws['signatures'][0] : jws;
+    if (!isMap(signature) || typeof signature['protected'] !== 'string' || typeof signature['signature'] !== 'string')
+      return undefined;
+    return `${signature['protected']}.${jws['payload']}.${signature['signature']}`;
+  } catch {
+    return undefined;
+  }
+}
