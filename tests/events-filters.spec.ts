@@ -9,7 +9,15 @@
  * caused before it has too, so nothing waits by sleeping.
  */
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { EVENT_TYPES, ev, mustBeOnlyRequested, streamExchange, waitMs } from '../harness/vocabulary/events.ts';
+import {
+  EVENT_TYPES,
+  cursorNow,
+  ev,
+  mustBeOnlyRequested,
+  streamExchange,
+  timestamp,
+  waitMs,
+} from '../harness/vocabulary/events.ts';
 import {
   JSON_ESCAPED_CHARACTERS,
   mapPositions,
@@ -142,8 +150,8 @@ test.describe('events stream @sse', () => {
       // event_type is "repeatable (one occurrence per type)" and its allowed values are the listed types: a value
       // that is none of them, whatever it resembles, is unknown. Not the empty value: whether `event_type=` counts
       // as absent is not shown.
-      const refused = async (t: string | readonly string[], what: string) => {
-        const conn = await events.subscribe({ query: { event_type: t } });
+      const refused = async (t: string | readonly string[], what: string, start: Record<string, string> = {}) => {
+        const conn = await events.subscribe({ query: { ...start, event_type: t } });
         const ex = streamExchange(conn);
         // A refusal's body is JSON (the document: JSON unless stated; only the success is a stream), the value
         // refused quoted in it or not. (Read up to 4 KiB: a longer one is not judged.)
@@ -187,6 +195,17 @@ test.describe('events stream @sse', () => {
       for (const [t, what] of config.embedded ? [...spellings, ...more] : [spellings[1]!, spellings[2]!])
         await refused(t, what);
       if (!config.embedded) return;
+      // Partition of where the stream starts: the filter is the same query parameter however the stream starts
+      // (a cursor it resumes after, a time, neither), so an unknown value is refused with each start; a server that
+      // validates it only when a new subscription begins takes it on a resumption.
+      const cursor = await cursorNow(await events.subscribe(), config);
+      const starts: Array<[string, Record<string, string>]> = [
+        ...(cursor === undefined
+          ? []
+          : [['resuming from a cursor the stream gave', { from: cursor }] as [string, Record<string, string>]]),
+        ['starting at a time (from_timestamp an hour back)', { from_timestamp: timestamp(Date.now() - 3_600_000) }],
+      ];
+      for (const [when, start] of starts) await refused(spellings[0]![0], `${spellings[0]![1]}, ${when}`, start);
       // Repeated (one occurrence per type): an unknown value at every position among listed ones (first, middle,
       // last), as a server validating only the first or the last occurrence lets it through.
       const listed = ['user.created', 'organization.deleted'];

@@ -32,6 +32,7 @@ import {
   nonce,
   requirePassive,
   requireTrigger,
+  TriggerError,
 } from '../harness/fixtures/triggers.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -149,6 +150,31 @@ test.describe('events stream @sse', () => {
           differ.map(([k]) => `${k} ${JSON.stringify(object?.[k])}`).join(', '),
         ),
       );
+    },
+  );
+
+  const withoutAgent = declareRules(messageRules);
+  test(
+    'should describe the request that caused an event in strings when it carried no User-Agent (RFC 9110 10.1.5: a client need not send one)',
+    withoutAgent,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      // Partition of the causing request's header fields: the context's request members are strings (the
+      // document's Context) whatever the request carried, a field it left out included.
+      const conn = await events.subscribe({ query: { event_type: 'organization.created' } });
+      const n = nonce();
+      try {
+        await events.causer.createOrganization(n, { userAgent: false });
+      } catch (e) {
+        if (!(e instanceof TriggerError)) throw e;
+        // Whether a request without a User-Agent is served is the server's choice.
+        observe('events.context.types', 'an organization created without a User-Agent', e.message);
+        conn.close();
+        return;
+      }
+      const m = await conn.waitFor(causedBy(n), waitMs(config), 0, `organization.created with nonce ${n}`);
+      checkMessage(withoutAgent, conn, m);
+      conn.close();
     },
   );
 

@@ -21,6 +21,7 @@ import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts'
 import {
   ADMITS_JSON,
   DEEP_NESTING,
+  FRAMEWORK_QUERIES,
   MALFORMED_PERCENT_ENDINGS,
   admitsJsonArb,
   notEquivalentSegments,
@@ -253,7 +254,7 @@ test.describe('every Accept that admits JSON is met @http', () => {
     'http.json-bodies',
   );
   test(
-    'should answer every read with JSON to every Accept that admits it: the token-set listing, a client grant, the event-stream listing and an event stream it lists',
+    'should answer every read with JSON to every Accept that admits it, and whatever query parameter a web framework acts on by itself (a JSONP callback, a format switch): the token-set listing, a client grant, the event-stream listing and an event stream it lists',
     served,
     async ({ api, config }) => {
       // A read-only run against a tenant, at its request budget: the event-stream listing alone.
@@ -294,6 +295,19 @@ test.describe('every Accept that admits JSON is met @http', () => {
           must(served.httpJsonBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
             expected: 'a JSON body with a JSON media type',
             actual: `Content-Type ${ex.contentType || '(none)'}`,
+            exchange: ex,
+          });
+        }
+      // Partition of the query: a parameter the interface does not name but a web framework acts on by itself (a
+      // JSONP callback, a format switch). Ignored or refused, the answer stays JSON. Against an external target, the
+      // callback on the first read.
+      const queries = config.embedded ? FRAMEWORK_QUERIES : FRAMEWORK_QUERIES.slice(0, 1);
+      for (const { what, query } of queries)
+        for (const [, path] of config.embedded ? reads : reads.slice(0, 1)) {
+          const ex = await api.get(path, { query });
+          must(served.httpJsonBodies, isJsonMediaType(ex.contentType) && ex.json !== undefined, {
+            expected: `a JSON body with a JSON media type, ${what} in the query ignored or refused`,
+            actual: `status ${ex.status}, Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
             exchange: ex,
           });
         }

@@ -23,6 +23,7 @@ import { history, READ } from './events-history.ts';
 import {
   ALPHABETS,
   equivalentSegments,
+  LISTING_QUERIES,
   nearIds,
   plainText,
   type AlphabetName,
@@ -78,6 +79,24 @@ test.describe('token sets of a user @token-sets', () => {
       mustStatus(success.tokenSetsListSuccess, again, 200);
       mustNotBeDeprecated(success.versioningLifecycle, again, sentAt);
       mustMatchSchema('token-set-list', again.json, again);
+      // Partition of the query: the paging and projection parameters of the interface's other listings and of
+      // list endpoints of its kind (page, per_page, include_totals, fields, sort), which this operation does not
+      // name. Ignored or refused, the answer announces no deprecation; taken, it is the listing of active sets.
+      // Against an external target, one (per_page).
+      for (const query of config.embedded ? LISTING_QUERIES : LISTING_QUERIES.slice(0, 1)) {
+        const asked = await api.get(path(userId), { query });
+        mustNotBeDeprecated(success.versioningLifecycle, asked, sentAt);
+        if (asked.status < 200 || asked.status >= 300) continue;
+        mustMatchSchema('token-set-list', asked.json, asked);
+        const old = (Array.isArray(asked.json) ? (asked.json as Array<{ expires_at?: unknown }>) : []).filter(
+          (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < before,
+        );
+        must(success.tokenSetsListActiveOnly, old.length === 0, {
+          expected: `only active token sets, asked with ${new URLSearchParams(query as Record<string, string>)} (a parameter the operation does not name)`,
+          actual: `${old.length} expired`,
+          exchange: asked,
+        });
+      }
       // The other users named (CONFORMANCE_USER_IDS): a listing of one token set, or none, is an array as well.
       for (const other of config.otherUserIds) {
         const listed = await api.get(path(other));
@@ -137,6 +156,36 @@ test.describe('token sets of a user @token-sets', () => {
       must(fresh.tokenSetsListActiveOnly, Array.isArray(ex.json) && ex.json.length === 0, {
         expected: `[] for ${id}, a user created a moment ago`,
         actual: ex.text.slice(0, 200),
+        exchange: ex,
+      });
+    },
+  );
+
+  const afterUpdate = declareRules('token-sets.list.active-only');
+  test(
+    "should list only the user's active token sets after its profile was updated (a write beside the listing changes nothing it lists)",
+    afterUpdate,
+    async ({ api, events, config }) => {
+      const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+      requireWrites(config);
+      // A profile update of the named user cannot be put back (its updated_at moves): only on a disposable target.
+      test.skip(
+        config.writes !== 'disposable',
+        `CONFORMANCE_WRITES=${config.writes}: the profile of ${userId} is not updated where the target's state is kept`,
+      );
+      // Relation: the listing after a write to the user that touches no token set is the listing of the user's
+      // active sets still (a store that re-syncs the sets on a profile update must filter them as before).
+      const update = await events.causer.touchUser(userId, nonce());
+      test.skip(update.status < 200 || update.status >= 300, `the update of ${userId} was refused: ${update.status}`);
+      const sentAt = Date.now();
+      const ex = await api.get(path(userId));
+      mustStatus(afterUpdate.tokenSetsListActiveOnly, ex, 200);
+      const expired = (Array.isArray(ex.json) ? (ex.json as Array<{ id?: string; expires_at?: unknown }>) : []).filter(
+        (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < sentAt - CLOCK_SKEW_MS,
+      );
+      must(afterUpdate.tokenSetsListActiveOnly, expired.length === 0, {
+        expected: `only active token sets of ${userId}, after its profile was updated`,
+        actual: `${expired.length} expired: ${expired.map((t) => `${t.id} expires_at ${String(t.expires_at)}`).join('; ')}`,
         exchange: ex,
       });
     },

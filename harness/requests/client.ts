@@ -97,6 +97,8 @@ export interface RequestOptions {
   auth?: Authorization;
   /** Return a 429 as is, instead of waiting and sending again. */
   see429?: boolean;
+  /** false: no User-Agent field at all (RFC 9110 10.1.5: a user agent SHOULD send one, and many clients do not). */
+  userAgent?: false;
   timeoutMs?: number;
 }
 
@@ -111,6 +113,8 @@ export interface Exchange {
   /** The headers the check set itself beside the client's own (never Authorization or Cookie: they may hold a token). */
   requestHeaders?: Record<string, string>;
   requestBody?: string;
+  /** Sent without a User-Agent field (RequestOptions.userAgent false). */
+  withoutUserAgent?: true;
   /** The body's bytes where they are no UTF-8 (requestBody then shows them decoded as Latin-1). */
   requestBytes?: Uint8Array;
   authorization: 'token' | 'none' | 'custom';
@@ -212,7 +216,14 @@ export class Api {
       async () => {
         await pace(this.config.maxRps, this.workers);
         countRequest(method, path);
-        const res = await answerOf(this.dispatcher, method, url.sent, headers, data, opts.timeoutMs ?? 15_000);
+        const res = await answerOf(
+          this.dispatcher,
+          method,
+          url.sent,
+          opts.userAgent === false ? headers : { 'user-agent': USER_AGENT, ...headers },
+          data,
+          opts.timeoutMs ?? 15_000,
+        );
         if (!opts.see429) noteRemaining(res.headers);
         return res;
       },
@@ -223,6 +234,7 @@ export class Api {
     const ex = toExchange(method, url.shown, this.config.baseUrl, res, {
       requestContentType,
       ...(own.length ? { requestHeaders: Object.fromEntries(own) } : {}),
+      ...(opts.userAgent === false ? { withoutUserAgent: true as const } : {}),
       requestBody: typeof data === 'string' || data === undefined ? data : Buffer.from(data).toString('latin1'),
       ...(typeof data === 'string' || data === undefined ? {} : { requestBytes: data }),
       authorization: authorizationKind(auth),
@@ -269,7 +281,7 @@ async function answerOf(
   const res = await undiciRequest(url, {
     dispatcher,
     method: method as Dispatcher.HttpMethod,
-    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip,deflate,br', ...headers },
+    headers: { 'accept-encoding': 'gzip,deflate,br', ...headers },
     body: data === undefined ? undefined : typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -300,7 +312,13 @@ function toExchange(
   res: Answer,
   extra: Pick<
     Exchange,
-    'requestContentType' | 'requestHeaders' | 'requestBody' | 'requestBytes' | 'authorization' | 'waitedMs'
+    | 'requestContentType'
+    | 'requestHeaders'
+    | 'withoutUserAgent'
+    | 'requestBody'
+    | 'requestBytes'
+    | 'authorization'
+    | 'waitedMs'
   >,
 ): Exchange {
   const { bytes, headers } = res;

@@ -70,6 +70,8 @@ export function curlLine(ex: Exchange): string {
   else if (ex.authorization === 'custom') parts.push('-H', shellQuote('Authorization: <as described in the check>'));
   for (const [name, value] of Object.entries(ex.requestHeaders ?? {}))
     if (name.toLowerCase() !== 'content-type') parts.push('-H', shellQuote(`${name}: ${value}`));
+  // curl drops a field given with no value: the request without a User-Agent.
+  if (ex.withoutUserAgent) parts.push('-H', shellQuote('User-Agent:'));
   if (ex.requestContentType) parts.push('-H', shellQuote(`Content-Type: ${ex.requestContentType}`));
   if (ex.requestBytes !== undefined) {
     // Bytes no UTF-8: in bash's $'...' quoting, every byte outside printable ASCII as \xHH.

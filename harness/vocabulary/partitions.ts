@@ -1044,6 +1044,9 @@ export const pct = (c: string) =>
  * Each is given as sent in the path (`raw`, already encoded) and as the
  * identifier a server decodes (`decoded`).
  */
+/** The separators ids are spelt with (auth0|abc, cgr_x, est-x, google-oauth2:123, a.b): each stands for another. */
+const ID_SEPARATORS = ['_', '-', ':', '|', '.'] as const;
+
 export function nearIds(id: string): Array<{ what: string; raw: string; decoded: string }> {
   const swap = (c: string) => (c === '0' ? '1' : /[0-9]/.test(c) ? '0' : c === 'z' || c === 'Z' ? 'y' : 'z');
   const at = (i: number) => `${id.slice(0, i)}${swap(id[i]!)}${id.slice(i + 1)}`;
@@ -1065,10 +1068,12 @@ export function nearIds(id: string): Array<{ what: string; raw: string; decoded:
     { what: 'its characters after its last separator all zeros (a nil id)', decoded: nilId(id) },
     ...(/[^A-Za-z0-9]/.test(id)
       ? [
-          {
-            what: 'its first separator swapped for another',
-            decoded: id.replace(/[^A-Za-z0-9]/, (c) => (c === ':' ? '|' : ':')),
-          },
+          // Each other separator in its first one's place: a store that folds one into another (a slug
+          // normaliser that reads - as _, ids minted as est-x once and est_x now) answers the real one.
+          ...ID_SEPARATORS.map((sep) => ({
+            what: `its first separator swapped for ${JSON.stringify(sep)}`,
+            decoded: id.replace(/[^A-Za-z0-9]/, sep),
+          })),
           // Its type prefix dropped (cgr_x as x, auth0|abc as abc): a store keeping ids without their prefix, and
           // reading a path id with or without it (for ids handed out before prefixes), answers the real one.
           {
@@ -1668,6 +1673,34 @@ export function withNestedMember(value: Record<string, unknown>, member: string,
   if (!text.includes(spot)) throw new Error(`withNestedMember: ${member} is already a member`);
   return text.replace(spot, `${JSON.stringify(member)}:${'['.repeat(depth)}${']'.repeat(depth)}`);
 }
+
+/**
+ * The paging and projection parameters of list endpoints of the interface's kind (the v2 listings' page,
+ * per_page, include_totals, fields, include_fields, sort; the event-stream listing's from and take), for a listing
+ * that names none of them: ignored or refused, never a change of what the listing is. The first is the one sent
+ * against an external target.
+ */
+export const LISTING_QUERIES: ReadonlyArray<Record<string, string>> = [
+  { per_page: '10' },
+  { page: '0', per_page: '1', include_totals: 'true' },
+  { fields: 'id', include_fields: 'true' },
+  { sort: 'created_at:-1' },
+  { from: '0', take: '1' },
+];
+
+/**
+ * Query parameters the interface does not name that a web framework or its middleware acts on by itself: JSONP's
+ * callback (Express res.jsonp, jQuery's jsonp), a format switch (Rails and Django REST format, Symfony _format),
+ * Google APIs' alt. A server ignores or refuses them; either way its answer is JSON (the document: bodies are
+ * JSON unless stated). The first is the one sent against an external target.
+ */
+export const FRAMEWORK_QUERIES: ReadonlyArray<{ what: string; query: Record<string, string> }> = [
+  { what: 'a JSONP callback (callback=)', query: { callback: 'conformanceCallback' } },
+  { what: 'a JSONP callback (jsonp=)', query: { jsonp: 'conformanceCallback' } },
+  { what: 'a format switch (format=xml)', query: { format: 'xml' } },
+  { what: 'a format switch (_format=html)', query: { _format: 'html' } },
+  { what: 'a media switch (alt=media)', query: { alt: 'media' } },
+];
 
 /**
  * RFC 9110 12.5.1: Accept values that admit application/json (a list, a
