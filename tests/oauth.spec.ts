@@ -23,7 +23,11 @@ import {
   type TokenAnswer,
   type TokenParams,
   type TokenRequestForm,
+  describeNetworkError,
+  parseJsonBytes,
+  TargetError,
 } from '../harness/requests/tokens.ts';
+import { encodedNameSpellings, rawFormBody } from '../harness/vocabulary/token-partitions.ts';
 import { decodeJwt, jwtKind } from '../harness/vocabulary/jwt.ts';
 import { declareRules, schemaRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
@@ -110,6 +114,61 @@ function exchangeOf(
     waitedMs: 0,
   };
 }
+
+/**
+ * Sends a token request whose form body is these name=value pairs, each name as written (so that a name can be
+ * percent-encoded, which URLSearchParams would encode again) and each value form-encoded, and keeps it as
+ * evidence: the client's secret, and each of `secrets` made from it, replaced by a placeholder, the token redacted.
+ */
+async function rawTokenExchange(
+  config: Config,
+  creds: ClientCredentials,
+  pairs: readonly Pair[],
+  secrets: readonly string[] = [],
+): Promise<Exchange> {
+  countRequest('POST', TOKEN_PATH);
+  const url = `${config.authUrl}${TOKEN_PATH}`;
+  const contentType = 'application/x-www-form-urlencoded';
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': contentType, accept: 'application/json' },
+      body: rawFormBody(pairs),
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+  } catch (e) {
+    throw new TargetError(describeNetworkError(url, e));
+  }
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const text = Buffer.from(bytes).toString('utf8');
+  const hide = (v: string) =>
+    v === creds.clientSecret ? '<client_secret>' : secrets.includes(v) ? '<another client_secret>' : v;
+  const headers: Record<string, string> = {};
+  for (const name of ['cache-control', 'www-authenticate']) {
+    const v = res.headers.get(name);
+    if (v !== null) headers[name] = v;
+  }
+  return {
+    method: 'POST',
+    target: TOKEN_PATH,
+    url,
+    authorization: 'none',
+    requestContentType: contentType,
+    requestBody: rawFormBody(pairs.map(([n, v]) => [n, hide(v)] as const)),
+    status: res.status,
+    headers,
+    contentType: res.headers.get('content-type') ?? '',
+    text: text.replace(/"access_token"\s*:\s*"[^"]*"/, '"access_token":"<redacted>"'),
+    json: parseJsonBytes(bytes),
+    waitedMs: 0,
+  };
+}
+
+/** A name=value pair of a form body, the name as written. */
+type Pair = readonly [string, string];
+/** Two pairs, in this order. */
+const twice = (first: Pair, second: Pair): Pair[] => [first, second];
 
 /** A body as evidence with the client's secret, as JSON or a form spells it, replaced by a placeholder. */
 function withoutSecret(text: string, secret: string): string {
@@ -447,6 +506,62 @@ test.describe('token endpoint @auth', () => {
           // RFC 9110 11.6.1: where the endpoint chose 401 (the client's credentials in doubt), a challenge.
           mustFollowStatusChecklist(repeated, ex, null);
         }
+    },
+  );
+
+  const encodedRepeat = declareRules(
+    'oauth.token.grant-type',
+    'oauth.token.bad-client',
+    'oauth.token.endpoint',
+    'http.unauthorized.challenge',
+  );
+  test(
+    'should refuse the documented request with any of its parameters given twice where one of the two names is percent-encoded (grant%5Ftype, %67rant_type, every character encoded: the same name once decoded, RFC 3986 2.1 and WHATWG urlencoded parsing), another value under either spelling, and issue no token (RFC 6749 3.2: parameters "MUST NOT be included more than once"; 5.2: invalid_request)',
+    encodedRepeat,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      const last = creds.clientSecret.at(-1);
+      const otherSecret = `${creds.clientSecret.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+      // The documented request's parameters in their order, and scope (the one a client may add, RFC 6749 4.4.2,
+      // sent only where it is the parameter repeated); each with another value that alone gets no token, and the
+      // rule that decides a repeat of it.
+      const documented: Array<[string, string]> = [
+        ['grant_type', 'client_credentials'],
+        ['client_id', creds.clientId],
+        ['client_secret', creds.clientSecret],
+        ['audience', config.audience],
+      ];
+      const params: Array<[string, string, string, RuleRef]> = [
+        ['grant_type', 'client_credentials', 'password', encodedRepeat.oauthTokenGrantType],
+        ['client_id', creds.clientId, `${creds.clientId}x`, encodedRepeat.oauthTokenBadClient],
+        ['client_secret', creds.clientSecret, otherSecret, encodedRepeat.oauthTokenBadClient],
+        ['audience', config.audience, 'https://audience.invalid/api/v2/', encodedRepeat.oauthTokenEndpoint],
+        ['scope', 'read:federated_connections_tokens', 'read:users', encodedRepeat.oauthTokenEndpoint],
+      ];
+      for (const [name, value, other, rule] of params) {
+        // Against an external target (with writes on), the first spelling of each name; every one here.
+        const spellings = encodedNameSpellings(name);
+        for (const { what: spelt, raw } of config.embedded ? spellings : spellings.slice(0, 1))
+          for (const [what, pair] of [
+            // A parser that keeps the last value, or the first, issues a token to one of these orders.
+            [`another value under the name with ${spelt}, before it`, twice([raw, other], [name, value])],
+            [`another value under the name with ${spelt}, after it`, twice([name, value], [raw, other])],
+            [`the value under the name with ${spelt}, another value before it`, twice([name, other], [raw, value])],
+          ] as const) {
+            const pairs = documented.some(([n]) => n === name)
+              ? documented.flatMap(([n, v]): Pair[] => (n === name ? pair : [[n, v]]))
+              : [...documented, ...pair];
+            const ex = await rawTokenExchange(config, creds, pairs, [otherSecret]);
+            mustRefuseToken(
+              rule,
+              ex,
+              `${name} given twice, ${what} (RFC 3986 2.1: ${raw} decodes to ${name}; RFC 6749 3.2, 5.2: a request that repeats a parameter is invalid_request)`,
+            );
+            // RFC 9110 11.6.1: where the endpoint chose 401 (the client's credentials in doubt), a challenge.
+            mustFollowStatusChecklist(encodedRepeat, ex, null);
+          }
+      }
     },
   );
 

@@ -10,7 +10,10 @@
  * (`alg: none`); signed by a key of the run's own under the tenant's kid, and
  * with that key embedded in the header (`jwk`); the run's own token with its
  * payload changed after signing, sent after the original so that a verifier
- * remembering signatures it has seen is caught too.
+ * remembering signatures it has seen is caught too; under a kid of each
+ * Unicode partition, and with claims naming a client the tenant does not
+ * have (token-partitions.ts). Tokens narrowed to one scope set asked in
+ * several orders are answered alike (RFC 6749 3.3).
  *
  * Each operation's spec file calls `authChecks()` with one representative
  * request, so that writes stay inside that file's snapshot/restore and run
@@ -42,6 +45,7 @@ import { inScopeScopes, operation, operations, pathPattern, type OperationId } f
 import { narrowedToken, accessTokenOf } from '../requests/tokens.ts';
 import { grantedScope } from './jwt.ts';
 import { pct } from './partitions.ts';
+import { jwsJsonForms, kidForgeries, scopeOrders } from './token-partitions.ts';
 
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */
 export type Probe = (api: Api, config: Config, auth: Authorization, target?: string) => Promise<Exchange>;
@@ -537,6 +541,7 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
     });
     credentialChecks(p);
     if (!variant) forgedTokenChecks(p);
+    if (!variant) scopeOrderCheck(p);
     scopeAndAcceptanceChecks(p);
   });
 }
@@ -669,6 +674,13 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
               // 2.1); a server sharing the query parameter's reader with the header admits the token it decodes.
               ...percentEncodedTokens(token).map(({ what, value }): [string, string] => [
                 `Bearer <the run's token with ${what}>`,
+                `Bearer ${value}`,
+              ]),
+              // The run's own token in the JWS JSON serialization (RFC 7515 7.2), base64url-encoded into a
+              // b64token or as its JSON text: the same signature over the same signing input, but no JWT (RFC 7519
+              // 1, 7.2: a JWT is in the compact serialization). A verifier that also takes the JSON forms admits it.
+              ...jwsJsonForms(token).map(({ what, value }): [string, string] => [
+                `Bearer <${what}>`,
                 `Bearer ${value}`,
               ]),
             ] as Array<[string, string]>)
@@ -818,6 +830,24 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
     },
   );
 
+  const kids = signature();
+  test(
+    "should refuse as invalid, never with a 5xx, the run token's claims signed by a key not the tenant's under a kid of any Unicode partition (RFC 7515 4.1.4: kid is any case-sensitive string): Cyrillic, an emoji beyond the BMP, a control character, CR LF, plain ASCII, Latin-1, DEL, empty, the tenant's kid in another case",
+    kids,
+    async ({ api, anonApi, config }) => {
+      // Beyond a read-only run's request budget (selftest/suite/budget.test.ts): with writes on, a share per
+      // operation against an external target; every one on every operation against the embedded emulator.
+      skipBeyondReadOnlyBudget(config, 'the forged tokens of each kid partition are');
+      const all = await kidForgeries(runJws("run's token", config.runToken));
+      await refuseEach(
+        kids,
+        { api, anonApi, config },
+        shareOut(config, id, all, 3),
+        (what) => `a forged token: ${what}`,
+      );
+    },
+  );
+
   const changedPayload = signature();
   test(
     "should refuse the run's token with its payload changed after signing",
@@ -852,7 +882,7 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
 
   const anyClaims = signature();
   test(
-    'should refuse a forged token as invalid whatever its claims hold: no scope claim, an empty scope, the limited token\'s scope (relation: a token whose signature does not verify says nothing, so none of its claims, its scope included, is read before it is refused as invalid; "401: Invalid token; the JWT signature is invalid" on the token-set listing, not 403)',
+    'should refuse a forged token as invalid whatever its claims hold: no scope claim, an empty scope, the limited token\'s scope, a client the tenant does not have (relation: a token whose signature does not verify says nothing, so none of its claims, its scope included, is read before it is refused as invalid; "401: Invalid token; the JWT signature is invalid" on the token-set listing, not 403)',
     anyClaims,
     async ({ api, anonApi, config }) => {
       const token = runJws("run's token", config.runToken);
@@ -862,6 +892,9 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
       ];
       const limited = config.limitedRunToken && decodeJwt(config.limitedRunToken);
       if (limited) claims.push({ what: "the limited token's claims", change: () => ({ ...limited.payload }) });
+      // Claims naming a client the tenant does not have (azp, sub, client_id changed): unverified, they name
+      // nobody; a server that looks the client up before it verifies the signature answers its lookup's refusal.
+      claims.push({ what: 'claims naming a client the tenant does not have', change: namingUnknownClient });
       // Each claim set in three forgeries: unsigned (alg none), signed by a key of the suite's own under the
       // tenant's kid, and under the run token's own header and signature.
       const all: Array<{ what: string; token: string }> = [];
@@ -1274,6 +1307,93 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
   );
 }
 
+/**
+ * Relation: a scope set is a set (RFC 6749 3.3: "If the value contains multiple space-delimited strings, their
+ * order does not matter"), so tokens of the run's own client narrowed to the same scopes asked in other orders
+ * (reversed, the operation's scope first or last, rotated) are answered as the one asked sorted: served alike, or
+ * refused alike for their credentials (401/403), never a 5xx. On the token-set listing each holds its required
+ * scope, so each is served there ("any of the required scopes is expected"). A guard that searches the token's
+ * scope claim as if it were sorted, or reads its first or last scope alone, answers one order otherwise.
+ * Where the endpoint does not narrow a token to the set as asked (RFC 6749 3.3 lets it), nothing is decided.
+ */
+function scopeOrderCheck({ id, op, probe, around, lookUp }: Probing): void {
+  const listing = id === 'token-sets.list';
+  const orders: Declaration<'oauth.token.accepted'> & Partial<Declared<'token-sets.list.any-required-scope'>> = listing
+    ? declareRules('oauth.token.accepted', 'token-sets.list.any-required-scope')
+    : declareRules('oauth.token.accepted');
+  test(
+    "should answer alike the run client's tokens narrowed to the same scopes (the operation's among others) asked in other orders: reversed, the operation's scope first or last, rotated (RFC 6749 3.3: the order of scopes does not matter)",
+    orders,
+    async ({ api, anonApi, config }) => {
+      const creds = config.credentials;
+      test.skip(
+        !creds,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET are not set: a static token cannot be narrowed',
+      );
+      test.skip(op.scopes.length === 0, 'The operation names no scope');
+      // Its token requests are beyond a read-only run's request budget (selftest/suite/budget.test.ts).
+      skipBeyondReadOnlyBudget(config, 'the tokens narrowed to a scope set in several orders are');
+      const key = op.scopes[0]!;
+      const held = String(decodeJwt(config.runToken ?? '')?.payload.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
+      // Beside the operation's scopes, three the client holds (else other operations' scopes): the one sorted just
+      // before the operation's and the two just after, so that no order of the set is sorted by accident.
+      const candidates = [...new Set(held.length ? held : inScopeScopes)].filter((s) => !op.scopes.includes(s)).sort();
+      const below = candidates.filter((s) => s < key);
+      const above = candidates.filter((s) => s > key);
+      const picked = [...below.slice(-1), ...above.slice(0, 2)];
+      for (const s of candidates) if (picked.length < 3 && !picked.includes(s)) picked.push(s);
+      const set = [...op.scopes, ...picked];
+      test.skip(set.length < 2, "The client holds no scope beside the operation's: no set to ask in other orders");
+      const tokens: Array<{ what: string; scope: string; token: string }> = [];
+      for (const order of scopeOrders(set, key)) {
+        const scope = order.scopes.join(' ');
+        const a = await narrowedToken(config, creds!, scope);
+        const token = accessTokenOf(a);
+        if (token === undefined) continue;
+        // Only a token narrowed to the set as asked (in any order) tells anything.
+        const granted = grantedScope(a.json, token, scope).scope.split(' ').filter(Boolean);
+        if (granted.length !== set.length || !set.every((s) => granted.includes(s))) continue;
+        tokens.push({ what: order.what, scope, token });
+      }
+      test.skip(
+        tokens.length < 2,
+        `The token endpoint narrowed fewer than two tokens to ${set.join(' ')} in its orders; whether it must is not shown (RFC 6749 3.3)`,
+      );
+      const target = await lookUp(api, config);
+      /** What the answer says of the token: served (2xx, or a 4xx for a point the document leaves open), refused for it (401/403), or a 5xx. */
+      const outcome = (ex: Exchange) =>
+        ex.status >= 500 ? 'a 5xx' : ex.status === 401 || ex.status === 403 ? 'refused for its token' : 'served';
+      await around(api, config, async () => {
+        let first: { what: string; ex: Exchange } | undefined;
+        for (const t of tokens) {
+          const ex = await probe(anonApi, config, bearer(t.token), target);
+          if (orders.tokenSetsListAnyRequiredScope)
+            must(orders.tokenSetsListAnyRequiredScope, ex.status !== 401 && ex.status !== 403 && ex.status < 500, {
+              expected: `the listing served to a token holding ${key}, its required scope ("any of the required scopes is expected"), asked as scope=${JSON.stringify(t.scope)} (${t.what})`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          if (first)
+            must(orders.oauthTokenAccepted, outcome(ex) === outcome(first.ex), {
+              expected: `the answer the same scopes asked ${first.what} got (${first.ex.status}, ${outcome(first.ex)}): a token asked as scope=${JSON.stringify(t.scope)} (${t.what}) holds the same set (RFC 6749 3.3: order does not matter)`,
+              actual: `status ${ex.status} (${outcome(ex)})`,
+              exchange: ex,
+            });
+          else
+            must(orders.oauthTokenAccepted, ex.status < 500, {
+              expected: `a 2xx or a 4xx, never a 5xx, to a token asked as scope=${JSON.stringify(t.scope)} (${t.what})`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          first ??= { what: t.what, ex };
+        }
+      });
+    },
+  );
+}
+
 /** How near a scope is to an operation's: the length of the longest resource suffix they share (read:x_y near update:x_y). */
 function nearness(scope: string, scopes: readonly string[]): number {
   const resource = (s: string) => s.slice(s.indexOf(':') + 1);
@@ -1300,4 +1420,16 @@ function raiseScope(p: Record<string, unknown>): Record<string, unknown> {
 function withoutScope(p: Record<string, unknown>): Record<string, unknown> {
   const { scope: _scope, scp: _scp, permissions: _permissions, ...rest } = p;
   return rest;
+}
+
+/** A client id no tenant has: a forged token's claims may name it. */
+const UNKNOWN_CLIENT = 'conformance-unknown-client';
+
+/**
+ * The payload naming a client the tenant does not have: azp (the authorized party, OIDC Core 2), sub (RFC 7519
+ * 4.1.2; `<client>@clients` where the token's is so spelt) and client_id (RFC 9068 2.2) where it is there.
+ */
+function namingUnknownClient(p: Record<string, unknown>): Record<string, unknown> {
+  const sub = typeof p.sub === 'string' && p.sub.endsWith('@clients') ? `${UNKNOWN_CLIENT}@clients` : UNKNOWN_CLIENT;
+  return { ...p, azp: UNKNOWN_CLIENT, sub, ...('client_id' in p ? { client_id: UNKNOWN_CLIENT } : {}) };
 }
