@@ -61,6 +61,12 @@ import {
   type AlphabetName,
 } from '../harness/vocabulary/partitions.ts';
 import type { Exchange } from '../harness/requests/client.ts';
+import {
+  CHUNKED_FRAMINGS,
+  LENGTH_REQUIRED,
+  sendChunked,
+  TEXT_KEY_SPELLINGS,
+} from '../harness/vocabulary/body-partitions.ts';
 
 // These checks share one resource (the profile's text): run them one after another.
 test.describe.configure({ mode: 'default' });
@@ -973,6 +979,89 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
           actual: changed.map((k) => `${k}: ${JSON.stringify(answered(back, k))?.slice(0, 80)}`).join('; '),
           exchange: back,
         });
+      });
+    },
+  );
+
+  const keySpellings = declareRules('custom-text.put.resulting-map');
+  test(
+    'should answer each text key sent under its own spelling, mapped to the value sent, whatever the key holds around a separator: an underscore, a hyphen or a dot before a letter or a digit, capitals, a separator first, last or doubled, separators mixed, a key beside its camelCase or snake_case spelling (partition of key spellings; judged where taken)',
+    keySpellings,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      await withCustomTextRestored(api, id, async () => {
+        for (const { what, keys } of TEXT_KEY_SPELLINGS) {
+          // Each value names its key: a value answered under another key is told from one left out.
+          const map: Record<string, string> = { [key]: `Sent beside ${what}.` };
+          for (const k of keys) map[k] = `Text of ${k}`;
+          const ex = await put(api, id, map);
+          // The allowed text keys are not shown: a map refused for a key is observed, never failed.
+          observe('custom-text.put.keys', `a key with ${what} beside ${key} answered`, String(ex.status));
+          if (!is2xx(ex)) continue;
+          const got = (ex.json ?? {}) as Record<string, unknown>;
+          const wrong = Object.entries(map).flatMap(([k, v]) => {
+            if (sameText(got[k], v)) return [];
+            if (got[k] !== undefined) return [`${k} answered ${JSON.stringify(got[k])?.slice(0, 60)}`];
+            const under = Object.keys(got).filter((o) => !(o in map) && sameText(got[o], v));
+            if (under.length) return [`${k} left out, its value answered under ${under.join(', ')}`];
+            observe('custom-text.put.keys', `a key with ${what}, taken`, 'answered without it');
+            return [];
+          });
+          must(keySpellings.customTextPutResultingMap, wrong.length === 0, {
+            expected: `each key sent under its own spelling (${Object.keys(map).join(', ')}; ${what}), mapped to the value sent: JSON member names are compared exactly (RFC 8259 8.3)`,
+            actual: wrong.join('; '),
+            exchange: ex,
+          });
+        }
+      });
+    },
+  );
+
+  const framed = declareRules('custom-text.put.json', 'custom-text.put.form', 'custom-text.put.resulting-map');
+  test(
+    'should read custom text sent with Transfer-Encoding: chunked (RFC 9112 6.1, 7.1: in one chunk, in two halves, a chunk per byte, cutting inside UTF-8 sequences), as JSON and form-encoded, as the same map sent with Content-Length: the same verdict, and the text sent answered and stored; or refuse it 411 Length Required (RFC 9110 15.5.12) (partition of message framing)',
+    framed,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      await withCustomTextRestored(api, id, async (readable) => {
+        for (const media of MEDIA)
+          for (const [i, framing] of CHUNKED_FRAMINGS.entries()) {
+            // A value of its own each way (letters beyond ASCII, a character beyond the BMP), so that what is
+            // stored tells which PUT it came from.
+            const sizedMap = { [key]: `Envoyé avec Content-Length, ${i} (${media}) ✂` };
+            const chunkedMap = { [key]: `Envoyé par morceaux, ${i} (${media}) ✂ 🎉` };
+            const encode = (map: Record<string, string>) =>
+              media === 'json' ? JSON.stringify(map) : new URLSearchParams(map).toString();
+            const contentType = media === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+            const rule = media === 'json' ? framed.customTextPutJson : framed.customTextPutForm;
+            const sized = await putAs(api, id, media, sizedMap);
+            const ex = await sendChunked(api, 'PUT', customTextPath(id), encode(chunkedMap), contentType, framing);
+            if (ex.status === LENGTH_REQUIRED) {
+              observe('custom-text.put.status', `custom text sent ${framing.what} answered`, String(ex.status));
+              continue;
+            }
+            must(rule, is2xx(ex) === is2xx(sized), {
+              expected: `the verdict the same map sent ${media} with Content-Length gets (${sized.status}): RFC 9112 7.1, "A recipient MUST be able to parse the chunked transfer coding"; or 411 Length Required`,
+              actual: `status ${ex.status} to it sent ${framing.what}`,
+              exchange: ex,
+            });
+            if (!is2xx(ex) || !sameText(answered(sized, key), sizedMap[key]!)) continue;
+            must(framed.customTextPutResultingMap, sameText(answered(ex, key), chunkedMap[key]!), {
+              expected: `${key}: ${JSON.stringify(chunkedMap[key])}, as sent ${media}, ${framing.what}`,
+              actual: `${key}: ${JSON.stringify(answered(ex, key))}`,
+              exchange: ex,
+            });
+            // Read back as the snapshot reads it (GET is not shown: judged only where it is offered).
+            if (!readable) continue;
+            const back = await api.get(customTextPath(id));
+            must(framed.customTextPutResultingMap, sameText(answered(back, key), chunkedMap[key]!), {
+              expected: `${key} read back: ${JSON.stringify(chunkedMap[key])}, as sent ${media}, ${framing.what}`,
+              actual: `${key}: ${JSON.stringify(answered(back, key))}`,
+              exchange: back,
+            });
+          }
       });
     },
   );

@@ -27,6 +27,7 @@ import type { Exchange } from '../harness/requests/client.ts';
 import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
+import { CHUNKED_FRAMINGS, LENGTH_REQUIRED, sendChunked } from '../harness/vocabulary/body-partitions.ts';
 import {
   caseVariants,
   equivalentSegments,
@@ -70,9 +71,18 @@ const otherTypes = (status: string) => [
 ];
 
 const VARIABLE = 'CONFORMANCE_EXPERIMENT_IDS';
-/** Ids the other tests hold: the 2nd, the 3rd and the last (authentication). */
+/**
+ * The positions in CONFORMANCE_EXPERIMENT_IDS of the experiments the moves sent at once and the chunked moves
+ * hold (the 5th to the 8th, those listed; the last, the authentication checks', never among them).
+ */
+const POOL = [4, 5, 6, 7] as const;
+/** The experiments of POOL the target lists. */
+const poolOf = (ids: readonly string[]) =>
+  POOL.map((n) => ids[n]).filter((id): id is string => id !== undefined && id !== ids.at(-1));
+
+/** Ids the other tests hold: the 2nd, the 3rd, those of POOL and the last (authentication). */
 const reserved = (ids: readonly string[]) =>
-  new Set([ids[1], ids[2], ids.at(-1)].filter((x): x is string => x !== undefined));
+  new Set([ids[1], ids[2], ...poolOf(ids), ids.at(-1)].filter((x): x is string => x !== undefined));
 
 /**
  * The order in which the moves check tries the listed experiments: those no
@@ -682,6 +692,143 @@ test.describe('experiment transitions @experiments @writes', () => {
       fcParams(config, 30),
     );
   });
+});
+
+/** The statuses the moves sent at once ask for, round after round: from draft, active is the usual first move; then back and forth. */
+const ROUNDS = ['active', 'paused', 'active'] as const;
+/** The targets the chunked moves ask for, one per framing, in turn (allowed source states are not shown). */
+const CHUNKED_TARGETS = ['paused', 'active'] as const;
+const is2xx = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
+/** The experiment an answer carries, as far as the checks below read it. */
+type Answered = { id?: unknown; status?: unknown; allocation_strategy?: unknown } | undefined;
+
+test.describe('experiment moves sent at once and chunked @experiments @writes', () => {
+  // Both checks move the experiments of POOL: one after the other, in one worker.
+  test.describe.configure({ mode: 'default' });
+
+  const atOnce = declareRules(
+    'experiments.transition.same-experiment',
+    'experiments.transition.requested-status',
+    'experiments.transition.returns-experiment',
+    schemaRules('experiment'),
+  );
+  test(
+    'should answer moves of different experiments in flight at once each with the experiment its own path names, in the requested status, and whole by the schema whatever its allocation strategy (relation; partition of the experiments moved by allocation_strategy)',
+    atOnce,
+    async ({ api, config }) => {
+      requireWrites(config);
+      const ids = poolOf(config.experimentIds);
+      test.skip(
+        ids.length < 2,
+        `${VARIABLE} lists ${config.experimentIds.length} experiments: moves sent at once need two of the 5th to the 8th besides the last (the authentication checks')`,
+      );
+      // Each answer is about the experiment its own request named, also while the others are in flight (a
+      // server keeping the experiment it answers anywhere shared across requests answers another's). Every
+      // answer is held to the schema: the experiments moved are a partition by allocation_strategy, each
+      // strategy they show being an experiment the document describes alike (every required member).
+      const strategies = new Map<string, string[]>();
+      let accepted = 0;
+      for (const status of ROUNDS) {
+        const answers = await Promise.all(ids.map((id) => move(api, id, status)));
+        for (const [i, ex] of answers.entries()) {
+          const id = ids[i]!;
+          if (!is2xx(ex)) continue;
+          accepted++;
+          left(config, id, ex, status);
+          const others = ids.filter((x) => x !== id).join(', ');
+          const body = ex.json as Answered;
+          must(
+            atOnce.experimentsTransitionReturnsExperiment,
+            !!body && typeof body === 'object' && !Array.isArray(body),
+            {
+              expected: 'the updated experiment (a JSON object)',
+              actual: ex.json === undefined ? 'no JSON body' : `JSON ${JSON.stringify(ex.json).slice(0, 60)}`,
+              exchange: ex,
+            },
+          );
+          must(atOnce.experimentsTransitionSameExperiment, body!.id === id, {
+            expected: `experiment ${id}, the one its path names (sent at the same time as the moves of ${others} to ${status})`,
+            actual: `experiment ${String(body!.id)}${typeof body!.id === 'string' && ids.includes(body!.id) ? ', the experiment of another move in flight at the same time' : ''}`,
+            exchange: ex,
+          });
+          must(atOnce.experimentsTransitionRequestedStatus, body!.status === status, {
+            expected: `status ${status}`,
+            actual: `status ${String(body!.status)}`,
+            exchange: ex,
+          });
+          const strategy = String(body!.allocation_strategy);
+          mustMatchSchema(
+            'experiment',
+            ex.json,
+            ex,
+            `answer to the move of ${id}, an experiment of allocation_strategy ${strategy}`,
+          );
+          strategies.set(strategy, [...new Set([...(strategies.get(strategy) ?? []), id])]);
+        }
+      }
+      test.skip(
+        accepted === 0,
+        `No move of ${ids.join(', ')} to ${ROUNDS.join(', then ')} was taken: allowed source states are not shown, and earlier runs may have left them in final statuses (ledger ${ledgerFile(config)})`,
+      );
+      // What the partition covered: the strategies the moved experiments show.
+      const missing = ['percentage', 'segment'].filter((s) => !strategies.has(s));
+      test.info().annotations.push({
+        type: 'partition',
+        description: `allocation_strategy of the experiments moved at once: ${[...strategies].map(([s, of]) => `${s} (${of.join(', ')})`).join('; ')}${missing.length ? `; not shown by any of them: ${missing.join(', ')}` : ''}`,
+      });
+    },
+  );
+
+  const chunked = declareRules(
+    'experiments.transition.requested-status',
+    'experiments.transition.same-experiment',
+    schemaRules('experiment'),
+  );
+  test(
+    'should read a move sent with Transfer-Encoding: chunked (RFC 9112 6.1, 7.1: in one chunk, in two halves, a chunk per byte) as the same body sent with Content-Length, or refuse it 411 Length Required (RFC 9110 15.5.12) (partition of message framing)',
+    chunked,
+    async ({ api, config }) => {
+      requireWrites(config);
+      const id = requireFixture(
+        poolOf(config.experimentIds)[0],
+        `${VARIABLE} (needs at least 6 ids: the 5th, besides the last, is moved chunked)`,
+      );
+      for (const [k, framing] of CHUNKED_FRAMINGS.entries()) {
+        const status = CHUNKED_TARGETS[k % CHUNKED_TARGETS.length]!;
+        const body = JSON.stringify({ status });
+        const ex = await sendChunked(api, 'POST', path(id), body, 'application/json', framing);
+        if (ex.status === LENGTH_REQUIRED) {
+          observe('experiments.transition.success-status', `a move sent ${framing.what} answered`, String(ex.status));
+          continue;
+        }
+        if (is2xx(ex)) {
+          left(config, id, ex, status);
+          const got = ex.json as Answered;
+          must(chunked.experimentsTransitionRequestedStatus, got?.status === status, {
+            expected: `the experiment in status ${status}, the status of the body sent ${framing.what}`,
+            actual: `status ${String(got?.status)}`,
+            exchange: ex,
+          });
+          must(chunked.experimentsTransitionSameExperiment, got?.id === id, {
+            expected: `experiment ${id}`,
+            actual: `experiment ${String(got?.id)}`,
+            exchange: ex,
+          });
+          mustMatchSchema('experiment', ex.json, ex, `answer to the move of ${id} sent ${framing.what}`);
+          continue;
+        }
+        // Refused: the same body with Content-Length, from the same status (a refused move moves nothing). Where
+        // that one is taken, the chunked body was not read as the body it is (a 5xx is no answer either way).
+        const sized = await move(api, id, status);
+        left(config, id, sized, status);
+        must(chunked.experimentsTransitionRequestedStatus, ex.status < 500 && !is2xx(sized), {
+          expected: `the move answered as the same body ${body} with Content-Length is (${sized.status}): RFC 9112 7.1, "A recipient MUST be able to parse the chunked transfer coding"; or 411 Length Required`,
+          actual: `status ${ex.status} to the body sent ${framing.what}, then ${sized.status} to it with Content-Length`,
+          exchange: ex,
+        });
+      }
+    },
+  );
 });
 
 // The last experiment id is reserved for the authentication checks. A probe asks for paused; against the embedded
