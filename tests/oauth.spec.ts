@@ -125,16 +125,17 @@ async function rawTokenExchange(
   creds: ClientCredentials,
   pairs: readonly Pair[],
   secrets: readonly string[] = [],
+  sent?: { contentType: string; body: string },
 ): Promise<Exchange> {
   countRequest('POST', TOKEN_PATH);
   const url = `${config.authUrl}${TOKEN_PATH}`;
-  const contentType = 'application/x-www-form-urlencoded';
+  const contentType = sent?.contentType ?? 'application/x-www-form-urlencoded';
   let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': contentType, accept: 'application/json' },
-      body: rawFormBody(pairs),
+      body: sent?.body ?? rawFormBody(pairs),
       signal: AbortSignal.timeout(config.timeoutMs),
     });
   } catch (e) {
@@ -155,7 +156,10 @@ async function rawTokenExchange(
     url,
     authorization: 'none',
     requestContentType: contentType,
-    requestBody: rawFormBody(pairs.map(([n, v]) => [n, hide(v)] as const)),
+    requestBody:
+      sent === undefined
+        ? rawFormBody(pairs.map(([n, v]) => [n, hide(v)] as const))
+        : withoutSecret(sent.body.length > 2_000 ? `${sent.body.slice(0, 2_000)}…` : sent.body, creds.clientSecret),
     status: res.status,
     headers,
     contentType: res.headers.get('content-type') ?? '',
@@ -428,6 +432,49 @@ test.describe('token endpoint @auth', () => {
         ex,
         `the audience ${audience}, which the tenant does not serve, refused`,
       );
+    },
+  );
+
+  const framings = declareRules('oauth.token.endpoint');
+  test(
+    'should answer the request in a body the endpoint may not read (the form as text/plain, XML, malformed JSON, a form whose percent-encoding is malformed, a body over any size limit) with a token or the error response of RFC 6749 5.2, never a 5xx',
+    framings,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      // Partition of the body's media type and framing: RFC 6749 4.4.2 names the form; what a server does with
+      // another body (reads it leniently, refuses it with 400, 415 or 413) is its choice, and a refusal of a token
+      // request is the error response of 5.2 (the rule's note), never a server error.
+      const form = formBody({
+        grant_type: 'client_credentials',
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+        audience: config.audience,
+      }).toString();
+      const bodies: Array<[string, string, string]> = [
+        ['the form labelled text/plain', 'text/plain', form],
+        ['an XML document', 'application/xml', '<token><grant_type>client_credentials</grant_type></token>'],
+        ['JSON cut short', 'application/json', '{"grant_type":"client_credentials",'],
+        ['a form with a malformed percent-encoding', 'application/x-www-form-urlencoded', `${form}&x=%ZZ`],
+        // Against the embedded target only: a body of 2 MB (a front end's own 413 may answer it elsewhere).
+        ...(config.embedded
+          ? ([['a form of 2 MB', 'application/x-www-form-urlencoded', `${form}&x=${'a'.repeat(2_000_000)}`]] as Array<
+              [string, string, string]
+            >)
+          : []),
+      ];
+      for (const [what, contentType, body] of bodies) {
+        const ex = await rawTokenExchange(config, creds, [], [], { contentType, body });
+        if (ex.status === 200 && typeof accessToken(ex) === 'string') {
+          observe('oauth.token.error-shape', `a token request in ${what}`, 'a token (200)');
+          continue;
+        }
+        mustRefuseToken(
+          framings.oauthTokenEndpoint,
+          ex,
+          `a token request in ${what}: taken or refused with the error response`,
+        );
+      }
     },
   );
 
