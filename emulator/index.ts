@@ -223,7 +223,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clients,
     fixtures,
     app,
-    env: () => targetEnv({ baseUrl, authUrl, audience, clients, fixtures, controlUrl }),
+    env: () =>
+      targetEnv({
+        baseUrl,
+        authUrl,
+        audience,
+        clients,
+        fixtures,
+        controlUrl,
+        rateLimit: ctx.auth.clients.rateLimited.rateLimit,
+      }),
     close: () => (closing ??= app.close().then(() => undefined)),
   };
 }

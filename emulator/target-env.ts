@@ -19,6 +19,8 @@ export interface TargetDescription {
   fixtures: SeedFixtures;
   /** The control surface's URL, when it is on. */
   controlUrl: string | undefined;
+  /** The limit of the rate-limited client on every operation: the one its probe meets. */
+  rateLimit: { limit: number; windowSeconds: number };
 }
 
 /**
@@ -57,6 +59,7 @@ function variablesOf(t: TargetDescription): Record<string, string> {
     CONFORMANCE_USER_CONNECTION: fixtures.userConnection,
     CONFORMANCE_WRITES: 'disposable',
     CONFORMANCE_RATE_LIMIT_PROBE: 'on',
+    CONFORMANCE_RATE_LIMIT_EXPECTED: `${t.rateLimit.limit}/${t.rateLimit.windowSeconds}s`,
     CONFORMANCE_EVENTS_TRIGGER: 'management-api',
     ...(t.controlUrl ? { CONFORMANCE_CONTROL_URL: t.controlUrl } : {}),
   };

@@ -100,6 +100,12 @@ export interface Config {
   rateLimitProbe: boolean;
   /** Upper bound of requests the rate-limit probe may send. */
   rateLimitProbeMax: number;
+  /**
+   * The limit the probe's client has on the token-set listing, where the target's owner knows it
+   * (CONFORMANCE_RATE_LIMIT_EXPECTED, `N/Ws`: N requests in W seconds): the document shows no number, so only a
+   * known limit turns a probe that passed it without a 429 into a failure.
+   */
+  rateLimitExpected?: { limit: number; windowMs: number };
   eventsTrigger: EventsTrigger;
   /** How long the passive event checks wait for events (CONFORMANCE_EVENTS_WAIT_MS). */
   eventsWaitMs: number;
@@ -190,6 +196,13 @@ export function readConfig(env: Env = processEnv()): Config {
   if (!Number.isInteger(probeMax) || probeMax < 1)
     throw new ConfigError('CONFORMANCE_RATE_LIMIT_PROBE_MAX must be a positive integer');
 
+  const expected = opt(env, 'CONFORMANCE_RATE_LIMIT_EXPECTED');
+  const expectedParts = expected === undefined ? undefined : /^(\d+)\/(\d+(?:\.\d+)?)s$/.exec(expected.trim());
+  if (expected !== undefined && (expectedParts == null || !(Number(expectedParts[1]) > 0)))
+    throw new ConfigError(
+      `CONFORMANCE_RATE_LIMIT_EXPECTED must be N/Ws, N requests in W seconds (say 10/2s): ${expected}`,
+    );
+
   const timeoutMs = Number(opt(env, 'CONFORMANCE_TIMEOUT_MS') ?? 15_000);
   if (!(timeoutMs > 0)) throw new ConfigError('CONFORMANCE_TIMEOUT_MS must be a positive number of milliseconds');
   return {
@@ -231,6 +244,9 @@ export function readConfig(env: Env = processEnv()): Config {
     writes: oneOf(env, 'CONFORMANCE_WRITES', ['none', 'restore', 'disposable'], 'none'),
     rateLimitProbe: oneOf(env, 'CONFORMANCE_RATE_LIMIT_PROBE', ['off', 'on'], 'off') === 'on',
     rateLimitProbeMax: probeMax,
+    ...(expectedParts
+      ? { rateLimitExpected: { limit: Number(expectedParts[1]), windowMs: Number(expectedParts[2]) * 1000 } }
+      : {}),
     eventsTrigger: oneOf(env, 'CONFORMANCE_EVENTS_TRIGGER', ['management-api', 'none'], 'none'),
     eventsWaitMs: Number(opt(env, 'CONFORMANCE_EVENTS_WAIT_MS') ?? 30_000),
     maxRps: maxRps === undefined ? undefined : Number(maxRps),
