@@ -24,6 +24,7 @@ import {
   authorizationOf,
   counted,
   rateDecisionOf,
+  rateLimitHeadersOf,
   refusalBeforeLimit,
   scopeRefusal,
   unverified,
@@ -435,13 +436,7 @@ const RATE_HEADER_NAMES = { remaining: HEADER_REMAINING, reset: HEADER_RESET } a
 function setRateHeaders(ctx: EmulatorContext, reply: FastifyReply, d: RateLimitDecision): void {
   const conforming = rateHeaders(d);
   conforming[HEADER_LIMIT] = ctx.deviations.reportedLimit(d.limit, ctx.options.rateLimit.limit);
-  const headers = ctx.deviations.rateLimitHeaders(conforming, d, RATE_HEADER_NAMES);
-  if (headers === conforming)
-    reply
-      .header(HEADER_LIMIT, conforming[HEADER_LIMIT])
-      .header(HEADER_REMAINING, conforming[HEADER_REMAINING])
-      .header(HEADER_RESET, conforming[HEADER_RESET]);
-  else if (headers !== undefined) reply.headers(headers);
+  reply.headers(rateLimitHeadersOf(ctx.deviations, conforming, d, RATE_HEADER_NAMES));
 }
 
 /** The 429 of a request over the limit; undefined when within it. */
@@ -561,15 +556,8 @@ function bearerCheck(ctx: EmulatorContext, request: FastifyRequest, outcome: Bea
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => admitVerified(ctx.deviations, request, token, principal, outcome),
       () =>
-        unverified(
-          ctx.deviations,
-          ctx.auth,
-          ctx.origin,
-          () => ctx.state.customSigningKeys,
-          request,
-          token,
-          outcome,
-          () => outcome.refuse(false),
+        unverified(ctx.deviations, ctx.auth, ctx.origin, ctx.state, request, token, outcome, () =>
+          outcome.refuse(false),
         ),
     );
   });

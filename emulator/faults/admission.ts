@@ -13,7 +13,7 @@ import type { Principal, TokenAuthority } from '../auth.js';
 import type { ApiError } from '../errors.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import { operationOf } from './requests.js';
-import type { Deviations } from './seams.js';
+import type { Deviations, RateLimitHeaders } from './seams.js';
 
 /** What the bearer check does with a request: admit it as a principal, or refuse it (401; `missing`: no credentials). */
 export interface BearerOutcome {
@@ -87,15 +87,25 @@ export function unverified(
   d: Deviations,
   auth: TokenAuthority,
   origin: string,
-  customSigningKeys: () => readonly object[] | null,
+  state: { readonly customSigningKeys: readonly object[] | null },
   request: FastifyRequest,
   token: string,
   outcome: BearerOutcome,
   refuse: () => void,
 ): void {
   void d
-    .admittedUnverified(operationOf(request), token, auth, origin, customSigningKeys)
+    .admittedUnverified(operationOf(request), token, auth, origin, () => state.customSigningKeys)
     .then((claimed) => (claimed === undefined ? refuse() : outcome.admit(claimed)));
+}
+
+/** The rate-limit headers an answer carries: the conforming ones, or what a fault writes instead (none, others). */
+export function rateLimitHeadersOf(
+  d: Deviations,
+  conforming: RateLimitHeaders,
+  decision: RateLimitDecision,
+  names: { remaining: string; reset: string },
+): RateLimitHeaders {
+  return d.rateLimitHeaders(conforming, decision, names) ?? {};
 }
 
 /** A refusal a fault gives before the request is counted (none with no fault on). */
