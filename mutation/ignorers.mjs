@@ -68,10 +68,16 @@
  *    but as prose.
  *
  * `which-4xx-left-open`: whether a client error the framework raises keeps
- * 413 or 415, in toApiError (emulator/errors.ts): "Status codes for
- * validation failures ...: not shown". The tests `status === 413` and
- * `status === 415` only; that it is a 4xx, and every branch's error, stay
- * mutated.
+ * 413 or 415, in toApiError (emulator/errors.ts) and the token endpoint's
+ * renderOAuthError (emulator/auth.ts): "Status codes for validation failures
+ * ...: not shown". The tests `status === 413` and `status === 415` only;
+ * that it is a 4xx, and every branch's error, stay mutated. In auth.ts also
+ * the media type check of a body (hasBody, mediaTypeRefusal: 415, where
+ * without it the parser refuses the body, or reads it and the route judges
+ * it, as a lenient server does: what a server does with a type the operation
+ * does not list is not shown) and
+ * isApiPath (a path under {base_url} that no route serves, without a valid
+ * token: 401 before it is found unknown, or 404).
  *
  * `connection-management`: whether a connection stays open after an error
  * answer, and how long the unread rest of a body over the limit is read
@@ -362,16 +368,25 @@ function shouldIgnoreErrorBody(path) {
 
 /** @param {import('@babel/core').NodePath} path */
 function shouldIgnoreWhich4xx(path) {
-  if (!fileOf(path)?.endsWith('emulator/errors.ts')) return undefined;
-  // if (status === 413) ...; if (status === 415) ... in toApiError: the test only
+  const file = fileOf(path);
+  // auth.ts: the media type check of a body (hasBody, mediaTypeRefusal): a body of a type the operation does not
+  // list is refused there with 415, or else by the parser or the route's validation with 400.
+  if (file?.endsWith('emulator/auth.ts') && ['hasBody', 'mediaTypeRefusal'].includes(declaredName(path) ?? ''))
+    return 'a body of a media type the operation does not list: refused 415 here, or else refused by the parser or read by it and judged by the route (a lenient server); the document lists the types an operation takes, not what it does with others';
+  // if (status === 413) ...; if (status === 415) ... in toApiError and the token endpoint's renderOAuthError: the test only
   const parent = path.parentPath;
   if (
     parent?.isIfStatement() &&
     parent.node.test === path.node &&
     /^status === 41[35]$/.test(path.toString()) &&
-    path.findParent((p) => p.isFunctionDeclaration() && declaredName(p) === 'toApiError')
+    path.findParent(
+      (p) => p.isFunctionDeclaration() && ['toApiError', 'renderOAuthError'].includes(declaredName(p) ?? ''),
+    )
   )
     return 'which 4xx: "Status codes for validation failures ...: not shown" (that it is a 4xx stays mutated)';
+  // isApiPath (auth.ts): whether a path under {base_url} that no route serves is authenticated before it is found unknown
+  if (file?.endsWith('emulator/auth.ts') && declaredName(path) === 'isApiPath')
+    return 'which 4xx answers a path under {base_url} that no route serves without a valid token: 401 (authenticated first) or 404 (found unknown first), both refusals; the document shows neither';
   return undefined;
 }
 
