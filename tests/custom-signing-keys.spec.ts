@@ -377,7 +377,7 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
 
   const ignored = declareRules('custom-signing-keys.put.json', schemaRules('jwks'));
   test(
-    "should take the key it takes with a member added that RFC 7517 4 says to ignore where not understood: alg as RFC 7518 3.1 names the key's (ES256), ext as WebCrypto exports it, a member no registry names",
+    "should take the key it takes with a member added that RFC 7517 4 says to ignore where not understood: alg as RFC 7518 3.1 names the key's (ES256), ext as WebCrypto exports it, a member no registry names; and one 5,000 and 20,000 arrays deep taken or refused, never a 5xx (RFC 8259 9)",
     ignored,
     async ({ api }) => {
       await withCustomSigningKeysRestored(api, async () => {

@@ -56,12 +56,12 @@ const RESPELT_SLASH_APPENDED = /^\S+ [^?\s]*\/(?:\?\S*)?$/;
 test("the conforming emulator: no error-level violation of an answer in the suite's traffic; Prism refuses only requests the emulator refuses, but one kind", async () => {
   // One worker: Prism logs a request's violations after its upstream status, and one request at a time keeps them together.
   // Prism 5.16 never answers a body sent as JSON that is not JSON, and answers 500 itself to a body nested
-  // 100,000 deep; a path with a malformed percent-encoding (%ZZ, a cut %C3, a %u escape) makes it drop the
+  // 100,000 deep (the checks of members thousands of arrays deep are left out with it, and the chunked bodies); a path with a malformed percent-encoding (%ZZ, a cut %C3, a %u escape) makes it drop the
   // connection and stop answering: those checks are left out with the @sse ones (and the refusals under other
   // Accept values, one of which is a custom text body that is no JSON text).
   const { run, violations, log } = await suiteThroughPrism(undefined, [
     '--grep-invert',
-    '@sse|@rule:http\\.json-request-bodies|nested 100,000 arrays deep|malformed percent-encoding|a %u escape|no JSON text',
+    '@sse|@rule:http\\.json-request-bodies|arrays deep|Transfer-Encoding: chunked|malformed percent-encoding|a %u escape|no JSON text',
     '--workers',
     '1',
   ]);
