@@ -93,6 +93,8 @@ export function unverified(
   outcome: BearerOutcome,
   refuse: () => void,
 ): void {
+  // blind round 38: the limiter keyed by the jti the token claims, before its signature is checked (`rate-limit-forged-tokens-counted-on-claimed-jti`).
+  d.unverifiedTokenCounted(token, auth, request);
   void d
     .admittedUnverified(operationOf(request), token, auth, origin, () => state.customSigningKeys)
     .then((claimed) => (claimed === undefined ? refuse() : outcome.admit(claimed)));
@@ -152,13 +154,15 @@ export function scopeRefusal(
   const held = d.scopesHeld(operation, principal.scopes, () => auth.client(principal.clientId)?.scopes ?? []);
   const checked =
     d.scopesFoundForPath(operation, request.url) &&
-    !d.scopeDecisionCached(principal.clientId, operation, connection) &&
+    !d.scopeDecisionCached(principal.clientId, operation, connection, principal.tokenId) &&
+    // blind round 38: a grant's own client let past the check (`client-grant-owner-reads-without-scope`).
+    !d.readsOwnGrant(operation, request, principal.clientId) &&
     d.checksScopes(operation, admittedFromCache.has(request), held, request.query) &&
     d.checksScopesOfBody(operation, request.headers['content-type']);
   // A fault that asks all of the route's scopes: a token short of one holds none of them.
   const judged = required?.all === true && !required.scopes.every((s) => held.has(s)) ? new Set<string>() : held;
   const refused = checked ? refusal(required?.scopes, judged) : undefined;
   if (refused !== undefined && !d.defersScopeRefusal(operation, request)) return refused;
-  d.scopeAdmitted(principal.clientId, operation, connection);
+  d.scopeAdmitted(principal.clientId, operation, connection, principal.tokenId);
   return undefined;
 }

@@ -53,6 +53,7 @@ import { round34 } from './blind/round-34.ts';
 import { round35 } from './blind/round-35.ts';
 import { round36 } from './blind/round-36.ts';
 import { round37 } from './blind/round-37.ts';
+import { round38 } from './blind/round-38.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -845,6 +846,7 @@ export const faults = [
   ...round35,
   ...round36,
   ...round37,
+  ...round38,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -106,7 +106,7 @@ const wire = new WeakMap<Mutations, MessageCache>();
 
 /** What the stream writes to: the response, or a fault's compressor in front of it. */
 interface Body {
-  write(chunk: string): unknown;
+  write(chunk: string | Buffer): unknown;
   end(): unknown;
 }
 
@@ -172,7 +172,8 @@ export class StreamFaults {
 
   /** Writes one message. */
   readonly send = (message: string): void => {
-    this.out?.write(this.d.sseWire(message, this.start.filter));
+    // blind round 38: the stream's token, for offsets bound to it (`events-offset-bound-to-token`), and the bytes written (`sse-astral-characters-cesu8`).
+    this.out?.write(this.d.sseBytes(this.d.sseWire(message, this.start.filter, this.request.principal?.tokenId)));
   };
 
   /** Ends the stream. */

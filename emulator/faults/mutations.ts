@@ -32,7 +32,15 @@ import { codePoints, isPlainObject, param, singleQuery } from '../routes/shared.
 import { mediaTypeOf, rawFormOf } from './requests.js';
 import { experimentStatuses, type State } from '../state.js';
 import type { FaultName } from './catalogue.js';
-import { CLOSED_TEXT_KEYS, scopeRefusalDeferred, SESSION_COOKIE, sessionCookieValue } from './seams.js';
+import {
+  CLOSED_TEXT_KEYS,
+  OFFSET_TAG,
+  offsetTagOf,
+  rawJsonOf,
+  scopeRefusalDeferred,
+  SESSION_COOKIE,
+  sessionCookieValue,
+} from './seams.js';
 import type { VariantName } from './variants.js';
 
 /** An answer on its way out: status, body (undefined: none) and headers (undefined removes one the reply holds). */
@@ -676,7 +684,141 @@ const RESUME_RETRY_PREAMBLE = 'retry: 1000';
 /** blind round 37: an href holding a parenthesis, quoted or not (`custom-text-href-parentheses-refused`). */
 const HREF_WITH_PARENTHESIS = /<a\b[^>]*?\shref\s*=\s*(?:"[^"]*[()][^"]*"|'[^']*[()][^']*'|[^\s"'>]*[()][^\s>]*)/i;
 
+/** blind round 38: the statuses a move's raw body is let through with, as the request filter's pattern spells them (`transition-body-prefiltered-by-raw-pattern`). */
+const RAW_STATUS_PATTERN = /"status"\s*:\s*"(?:active|paused|completed|archived|draft)"/;
+/** blind round 38: the lease of the per-experiment lock (`transition-lock-kept-after-refused-move`). */
+const MOVE_LOCK_MS = 30_000;
+/** blind round 38: the experiments locked by a refused move, until when, per emulator (`transition-lock-kept-after-refused-move`). */
+const moveLocks = new WeakMap<State, Map<string, number>>();
+const moveLocksOf = (state: State): Map<string, number> => {
+  let m = moveLocks.get(state);
+  if (m === undefined) moveLocks.set(state, (m = new Map()));
+  return m;
+};
+/** blind round 38: the enriched grant of each audience, per emulator (`client-grant-enrichment-memo-keyed-by-audience`). */
+const grantsByAudience = new WeakMap<State, Map<string, unknown>>();
+/** blind round 38: the entities loaded, by id alone, per emulator (`event-stream-get-entity-cache-keyed-by-id`). */
+const entityCache = new WeakMap<State, Map<string, unknown>>();
+/** blind round 38: each token's paginator position, per emulator (`event-streams-walk-position-kept-per-token`). */
+const walkPositions = new WeakMap<State, Map<string, number>>();
+/** blind round 38: how long the double-submit guard holds a PUT (`custom-text-double-submit-keyed-by-profile`). */
+const DOUBLE_SUBMIT_MS = 2_000;
+/** blind round 38: each client's last successful custom text PUT per profile, per emulator (`custom-text-double-submit-keyed-by-profile`). */
+const lastTextPuts = new WeakMap<State, Map<string, { atMs: number; body: string; answer: unknown }>>();
+/** blind round 38: a map of a state, made on first use. */
+const perState = <V>(store: WeakMap<State, Map<string, V>>, state: State): Map<string, V> => {
+  let m = store.get(state);
+  if (m === undefined) store.set(state, (m = new Map()));
+  return m;
+};
+/** blind round 38: the double-submit key of a custom text PUT: client and profile, not language and page (`custom-text-double-submit-keyed-by-profile`). */
+const textPutKey = (r: FastifyRequest): string => `${r.principal?.clientId ?? ''}\u0000${param(r, 'id')}`;
+/** blind round 38: a tag whose quoted attribute value holds a > (`custom-text-gt-in-attribute-value-ends-tag`). */
+const GT_IN_QUOTED_ATTRIBUTE = /<[A-Za-z][A-Za-z0-9]*\s[^<>]*?=\s*(?:"[^"]*>[^"]*"|'[^']*>[^']*')/;
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 38
+  {
+    by: 'transition-lock-kept-after-refused-move',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    // A refusal of the handler leaves the lock it took held until its lease ends.
+    when: (a, q) => is('invalid_body', 'invalid_transition')(a) && q.state.experiments.has(param(q.request, 'id')),
+    reshape: (a, q) => {
+      moveLocksOf(q.state).set(param(q.request, 'id'), Date.now() + MOVE_LOCK_MS);
+      return a;
+    },
+  },
+  {
+    by: 'client-grant-enrichment-memo-keyed-by-audience',
+    on: ['client-grants.get'],
+    // The enrichment memo, keyed by audience, holds the whole grant of the first read.
+    when: (a) => isPlainObject(a.body) && typeof a.body['audience'] === 'string',
+    reshape: (a, q) => {
+      const memo = perState(grantsByAudience, q.state);
+      const audience = (a.body as Json)['audience'] as string;
+      if (!memo.has(audience)) memo.set(audience, structuredClone(a.body));
+      return ok(memo.get(audience));
+    },
+  },
+  {
+    by: 'event-stream-get-entity-cache-keyed-by-id',
+    on: ['custom-text.put'],
+    // The profile a PUT loaded goes into the entity cache, by its id.
+    when: (_a, q) => q.state.profiles.has(param(q.request, 'id')),
+    reshape: (a, q) => {
+      const id = param(q.request, 'id');
+      perState(entityCache, q.state).set(id, { ...q.state.profiles.get(id)! });
+      return a;
+    },
+  },
+  {
+    by: 'event-stream-get-entity-cache-keyed-by-id',
+    on: ['event-streams.get'],
+    answers: 'errors',
+    // The entity cache is read before the event stream store.
+    when: (a, q) => is('inexistent_event_stream')(a) && perState(entityCache, q.state).has(param(q.request, 'id')),
+    reshape: (_a, q) => ok(perState(entityCache, q.state).get(param(q.request, 'id'))),
+  },
+  {
+    by: 'event-streams-walk-position-kept-per-token',
+    on: ['event-streams.list'],
+    // The paginator's session: a page after a cursor continues from the token's last position.
+    when: (a, q) => isPlainObject(a.body) && Array.isArray(a.body['eventStreams']) && q.request.principal !== null,
+    reshape: (a, q) => {
+      const positions = perState(walkPositions, q.state);
+      const token = q.request.principal!.tokenId;
+      const all = q.state.eventStreams;
+      const page = (a.body as { eventStreams: Json[] }).eventStreams;
+      const from = singleQuery(q.request, 'from');
+      const session = positions.get(token);
+      if (from === undefined || session === undefined) {
+        const last = page.at(-1);
+        const end = last === undefined ? 0 : q.state.eventStreamIndexOf(String(last['id']))! + 1;
+        positions.set(token, end);
+        return a;
+      }
+      const take = Number(singleQuery(q.request, 'take') ?? TAKE_DEFAULT);
+      const served = all.slice(session, session + take);
+      const end = session + served.length;
+      positions.set(token, end);
+      const last = served.at(-1);
+      return ok(
+        end < all.length && last !== undefined
+          ? { eventStreams: served, next: encodeStreamCursor(last.id) }
+          : { eventStreams: served },
+      );
+    },
+  },
+  {
+    by: 'custom-text-double-submit-keyed-by-profile',
+    on: ['custom-text.put'],
+    answers: 'all',
+    // A repetition of the last PUT to the profile within two seconds is answered that PUT's response.
+    when: (a, q) => {
+      if (q.request.principal === null || !isPlainObject(q.request.body)) return false;
+      if (a.status < 300) return true;
+      const last = perState(lastTextPuts, q.state).get(textPutKey(q.request));
+      return (
+        is('invalid_uri')(a) &&
+        last !== undefined &&
+        Date.now() - last.atMs < DOUBLE_SUBMIT_MS &&
+        last.body === JSON.stringify(q.request.body)
+      );
+    },
+    reshape: (a, q) => {
+      const puts = perState(lastTextPuts, q.state);
+      if (a.status < 300) {
+        puts.set(textPutKey(q.request), {
+          atMs: Date.now(),
+          body: JSON.stringify(q.request.body),
+          answer: structuredClone(a.body),
+        });
+        return a;
+      }
+      return ok(structuredClone(puts.get(textPutKey(q.request))!.answer));
+    },
+  },
   // blind round 37
   {
     by: 'bearer-kid-echoed-in-header-500',
@@ -5512,6 +5654,58 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 38
+  {
+    by: 'token-sets-blocked-user-not-found',
+    on: 'token-sets.list',
+    // The user loaded with the login path's query: WHERE user_id = ? AND NOT blocked.
+    when: (r, state) => state.users.get(param(r, 'id'))?.blocked === true,
+    error: () => apiError('inexistent_user'),
+  },
+  {
+    by: 'transition-body-prefiltered-by-raw-pattern',
+    on: 'experiments.transition',
+    // The raw body must spell "status":"<status>" as the filter's pattern does.
+    when: (r) => {
+      const raw = rawJsonOf(r.body);
+      return raw !== undefined && !RAW_STATUS_PATTERN.test(raw);
+    },
+    error: () =>
+      apiError('invalid_body', 'Payload validation error: status must be one of active, paused, completed, archived'),
+  },
+  {
+    by: 'transition-lock-kept-after-refused-move',
+    on: 'experiments.transition',
+    // The lock a refused move left held, until its lease ends.
+    when: (r, state) => (moveLocksOf(state).get(param(r, 'id')) ?? 0) > Date.now(),
+    error: (r) =>
+      apiError('service_unavailable', 'Could not acquire the experiment lock', {
+        'retry-after': String(
+          Math.ceil(((moveLocksOf(r.server.emulator.state).get(param(r, 'id')) ?? 0) - Date.now()) / 1000),
+        ),
+      }),
+  },
+  {
+    by: 'events-offset-bound-to-token',
+    on: 'events.subscribe',
+    // A from cursor whose tag is another token's.
+    when: (r) => {
+      const from = (r.query as Record<string, unknown> | undefined)?.['from'];
+      const tag = typeof from === 'string' ? OFFSET_TAG.exec(from)?.[1] : undefined;
+      return tag !== undefined && r.principal !== null && tag !== offsetTagOf(r.principal.tokenId);
+    },
+    error: () => apiError('invalid_cursor', 'from is not an offset this stream gave out'),
+  },
+  {
+    by: 'custom-text-gt-in-attribute-value-ends-tag',
+    on: 'custom-text.put',
+    // /<[^>]*>/ ends the tag at the > inside the quoted value, and the attribute it cut off is malformed.
+    when: (r) => textsOf(r).some(([, v]) => typeof v === 'string' && GT_IN_QUOTED_ATTRIBUTE.test(v)),
+    error: (r) => {
+      const [k] = textsOf(r).find(([, v]) => typeof v === 'string' && GT_IN_QUOTED_ATTRIBUTE.test(v))!;
+      return apiError('invalid_body', `Value of ${k}: malformed attribute`);
+    },
+  },
   // blind round 37
   {
     by: 'transition-chunked-body-read-as-empty',

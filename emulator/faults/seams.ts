@@ -285,9 +285,26 @@ export class Deviations {
   /** blind round 37: the connection of the request being admitted, and each connection's rate-limit windows (`rate-limit-window-per-connection`). */
   private admittedConnection: object | undefined;
   private readonly connectionWindows = new WeakMap<object, Map<string, { count: number; endsAt: number }>>();
+  /** blind round 38: the client_id body parameter of the token request being read, the params object the handler holds, the client a Basic request names there, and whether that client stands authenticated (`token-basic-body-client-id-issues-for-named-client`). */
+  private bodyClientId: string | undefined;
+  private tokenParamsHeld: Record<string, string> | undefined;
+  private basicNamedClient: string | undefined;
+  private namedClientAuthenticated = false;
+  /** blind round 38: the scope claims of tokens issued for a requested scope (`token-narrowed-token-opaque-reference`). */
+  private readonly narrowedClaims = new Set<string>();
+  /** blind round 38: the jti of every token that passed a scope check once (`scope-decision-memoised-per-token`). */
+  private readonly authorisedTokens = new Set<string>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
-  scopeDecisionCached(clientId: string, operation: OperationId | undefined, connection?: object): boolean {
+  scopeDecisionCached(
+    clientId: string,
+    operation: OperationId | undefined,
+    connection?: object,
+    tokenId?: string,
+  ): boolean {
+    // blind round 38: a token's decision memoised by its jti, the operation left out of the key (`scope-decision-memoised-per-token`).
+    if (this.on('scope-decision-memoised-per-token') && tokenId !== undefined && this.authorisedTokens.has(tokenId))
+      return true;
     // blind round 35: the decision memoised on the connection, whatever token comes on it (`scope-decision-cached-per-connection`).
     if (this.on('scope-decision-cached-per-connection') && connection !== undefined)
       return this.connectionScopeDecisions.get(connection)?.has(operation) === true;
@@ -302,7 +319,9 @@ export class Deviations {
   }
 
   /** A token of this client passed the scope check of the operation. */
-  scopeAdmitted(clientId: string, operation: OperationId | undefined, connection?: object): void {
+  scopeAdmitted(clientId: string, operation: OperationId | undefined, connection?: object, tokenId?: string): void {
+    // blind round 38: the token remembered as authorised, whatever operation it passed (`scope-decision-memoised-per-token`).
+    if (this.on('scope-decision-memoised-per-token') && tokenId !== undefined) this.authorisedTokens.add(tokenId);
     if (this.on('scope-decision-cached-per-client')) this.scopeDecisions.add(`${clientId} ${operation}`);
     // blind round 35: the connection remembers the operations it passed the scope check of (`scope-decision-cached-per-connection`).
     if (this.on('scope-decision-cached-per-connection') && connection !== undefined) {
@@ -683,8 +702,38 @@ export class Deviations {
     return template.test(url.split('?', 1)[0]!);
   }
 
+  /** blind round 38: whether a read of a client grant is let past the scope check for the grant's own client (`client-grant-owner-reads-without-scope`). */
+  readsOwnGrant(operation: OperationId | undefined, request: FastifyRequest, clientId: string): boolean {
+    if (!this.on('client-grant-owner-reads-without-scope') || operation !== 'client-grants.get') return false;
+    const id = (request.params as Record<string, string> | undefined)?.['id'];
+    const grant = id === undefined ? undefined : request.server.emulator.state.clientGrants.get(id);
+    return grant !== undefined && grant.client_id === clientId;
+  }
+
+  /** blind round 38: a token that failed verification counted in the window of the jti it claims (`rate-limit-forged-tokens-counted-on-claimed-jti`). */
+  unverifiedTokenCounted(token: string, auth: TokenAuthority, request: FastifyRequest): void {
+    if (!this.on('rate-limit-forged-tokens-counted-on-claimed-jti')) return;
+    let claims: Record<string, unknown>;
+    try {
+      claims = decodeJwt(token) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    const jti = claims['jti'];
+    const named =
+      typeof claims['azp'] === 'string' ? claims['azp'] : String(claims['sub'] ?? '').replace(/@clients$/, '');
+    const client = auth.client(named);
+    if (typeof jti !== 'string' || client === undefined) return;
+    request.server.emulator.limiter.hit(`token:${jti}`, client.rateLimit);
+  }
+
   /** The HTTP Basic header as the token endpoint reads it (`token-basic-extra-space-refused`: split on one space). */
   basicHeader(header: string): string {
+    // blind round 38: the client_id of the body kept out of the mismatch check, as the client to issue for (`token-basic-body-client-id-issues-for-named-client`).
+    if (this.on('token-basic-body-client-id-issues-for-named-client') && this.bodyClientId !== undefined) {
+      this.basicNamedClient = this.bodyClientId;
+      if (this.tokenParamsHeld !== undefined) delete this.tokenParamsHeld['client_id'];
+    }
     // The first token68 after the scheme, the rest of the field dropped.
     if (this.on('token-basic-first-token68-only')) return header.replace(/^(Basic[ \t]+\S+)[ \t].*$/is, '$1');
     // Decoded as strict base64url (no +, /, = padding): a token68 in the base64 alphabet fails to decode.
@@ -772,6 +821,21 @@ export class Deviations {
   /** The token request's parameters, `raw` being the form body as sent (undefined for JSON). */
   tokenParams(params: Record<string, string>, body: unknown): Record<string, string> {
     const raw = rawFormOf(body);
+    // blind round 38: every name and value decoded with decodeURIComponent, outside any try (`token-form-malformed-escape-500`).
+    if (this.on('token-form-malformed-escape-500') && raw !== undefined)
+      for (const pair of raw.split('&'))
+        for (const part of pair.split('=')) decodeURIComponent(part.replace(/\+/g, ' '));
+    // blind round 38: the request validated by a schema with additionalProperties: false (`token-unrecognised-parameter-refused`).
+    if (this.on('token-unrecognised-parameter-refused')) {
+      const unknown = Object.keys(params).find((k) => !TOKEN_REQUEST_PARAMETERS.includes(k));
+      if (unknown !== undefined) throw new OAuthError(400, 'invalid_request', `Unrecognized parameter: ${unknown}`);
+    }
+    // blind round 38: the body's client_id kept for the grant step (`token-basic-body-client-id-issues-for-named-client`).
+    if (this.on('token-basic-body-client-id-issues-for-named-client')) {
+      this.bodyClientId = params['client_id'];
+      this.basicNamedClient = undefined;
+      this.namedClientAuthenticated = false;
+    }
     if (this.on('token-body-plus-after-percent-decode') && raw !== undefined) return plusAfterPercentForm(raw, params);
     if (!this.on('token-form-not-percent-decoded') || raw === undefined) return params;
     // Split on & and =, + read as a space, and no percent-decoding.
@@ -787,6 +851,11 @@ export class Deviations {
 
   /** The client secret as compared with the stored one (`token-secret-compared-on-stored-length`: cut to its length). */
   presentedSecret(secret: string, stored: string): string {
+    // blind round 38: the Basic credentials authenticated already, for the client the body names (`token-basic-body-client-id-issues-for-named-client`).
+    if (this.on('token-basic-body-client-id-issues-for-named-client') && this.namedClientAuthenticated) {
+      this.namedClientAuthenticated = false;
+      return stored;
+    }
     // blind round 35: both secrets NFKC-normalised as passwords are (`token-secret-nfkc-normalised`).
     if (
       this.on('token-secret-nfkc-normalised') &&
@@ -861,6 +930,11 @@ export class Deviations {
 
   /** The access token handed out for a signed JWT. */
   async accessToken(jwt: string): Promise<string> {
+    // blind round 38: a narrowed token handed out as an opaque reference (`token-narrowed-token-opaque-reference`).
+    if (this.on('token-narrowed-token-opaque-reference')) {
+      const scope = (decodeJwt(jwt) as { scope?: unknown }).scope;
+      if (typeof scope === 'string' && this.narrowedClaims.has(scope)) return this.standIns.opaque(jwt);
+    }
     if (this.on('token-not-jwt')) return this.standIns.opaque(jwt);
     if (this.on('token-jws-payload-deflated')) {
       // compressWith(DEFLATE) on a JWS: "zip":"DEF" in the header, the claims raw-DEFLATEd.
@@ -923,6 +997,11 @@ export class Deviations {
 
   /** The JWT a presented bearer token stands for. */
   bearerJwt(token: string): string {
+    // blind round 38: the reference of a narrowed token resolved through the introspection table (`token-narrowed-token-opaque-reference`).
+    if (this.on('token-narrowed-token-opaque-reference') && token.startsWith('opq_'))
+      return this.standIns.resolve(token);
+    // blind round 38: the signing input rebuilt from the decoded header and claims (`bearer-signing-input-rebuilt-from-decoded-parts`).
+    if (this.on('bearer-signing-input-rebuilt-from-decoded-parts')) return signingInputRebuilt(token);
     // blind round 37: a JWS JSON serialization, base64url-encoded into the header, read as its compact JWS (`bearer-jws-json-serialization-accepted`).
     if (this.on('bearer-jws-json-serialization-accepted') && !token.includes('.')) {
       const compact = compactOfJwsJson(token);
@@ -1248,6 +1327,25 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 38: keys upserted by kid under a case-insensitive unique index (`keys-kid-unique-index-case-insensitive`).
+    if (this.on('keys-kid-unique-index-case-insensitive') && operation === 'custom-signing-keys.put') {
+      const rows = new Map<unknown, unknown>();
+      (sent as Array<Record<string, unknown>>).forEach((k, i) =>
+        rows.set(typeof k['kid'] === 'string' ? `kid:${k['kid'].toLowerCase()}` : i, k),
+      );
+      return [...rows.values()];
+    }
+    // blind round 38: a duplicate-key guard over an object literal, `key in seen` (`custom-text-prototype-named-keys-dropped`).
+    if (this.on('custom-text-prototype-named-keys-dropped') && operation === 'custom-text.put' && isMap(sent)) {
+      const seen: Record<string, true> = {};
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(sent)) {
+        if (k in seen) continue;
+        seen[k] = true;
+        out[k] = v;
+      }
+      return out;
+    }
     // blind round 37: keys upserted by kid with a $set of the members sent, the stored ones kept (`keys-put-same-kid-members-merged`).
     if (this.on('keys-put-same-kid-members-merged') && operation === 'custom-signing-keys.put') {
       const kept = (stored as Array<Record<string, unknown>> | null) ?? [];
@@ -1385,6 +1483,10 @@ export class Deviations {
     )
       return [];
     if ((empty && this.keySetMayBeEmpty) || this.keysAbsentAsEmpty(body)) return [];
+    // blind round 38: the private members looked for as written in the raw JSON (`keys-private-member-check-on-raw-json`).
+    const raw = this.on('keys-private-member-check-on-raw-json') ? rawJsonOf(body) : undefined;
+    if (raw !== undefined)
+      return check(body, (_i, _key, all) => all.filter((m) => new RegExp(`"${m}"\\s*:`).test(raw)));
     return check(body, (i, key, all) =>
       // A key with a certificate chain taken for a public one: its private members not looked for.
       (this.on('keys-private-check-skips-x5c-keys') && keyHasX5c(body, i)) ||
@@ -1913,7 +2015,14 @@ export class Deviations {
   }
 
   /** An SSE message as written on the wire (`sse-line-ends-lf-cr`: every line ended LF CR; `sse-cr-line-ends`: CR). */
-  sseWire(message: string, filter: ReadonlySet<string> | null = null): string {
+  sseWire(message: string, filter: ReadonlySet<string> | null = null, tokenId?: string): string {
+    // blind round 38: every offset tagged with the token that opened the stream (`events-offset-bound-to-token`).
+    if (this.on('events-offset-bound-to-token') && tokenId !== undefined) {
+      const tag = offsetTagOf(tokenId);
+      return message
+        .replace(/^id: ([A-Za-z0-9_-]+)$/m, `id: $1.${tag}`)
+        .replace(/"offset":"([A-Za-z0-9_-]+)"/, `"offset":"$1.${tag}"`);
+    }
     // blind round 35: a filtered stream's writer puts the offset into the id field only (`filtered-stream-payload-offset-missing`).
     if (
       this.on('filtered-stream-payload-offset-missing') &&
@@ -1931,6 +2040,11 @@ export class Deviations {
     if (this.on('heartbeat-terminator-indented') && message.startsWith('event: offset-only\n'))
       return message.replace(/\n\n$/, '\n \n');
     return this.on('sse-line-ends-lf-cr') ? message.replace(/\n/g, '\n\r') : message;
+  }
+
+  /** blind round 38: the bytes an SSE message is written as: UTF-8, or per UTF-16 code unit (`sse-astral-characters-cesu8`). */
+  sseBytes(wire: string): string | Buffer {
+    return this.on('sse-astral-characters-cesu8') && /[\uD800-\uDFFF]/.test(wire) ? cesu8Bytes(wire) : wire;
   }
 
   /** The content coding of the events stream, given the request's Accept-Encoding (`events-gzip-buffered`). */
@@ -1955,6 +2069,22 @@ export class Deviations {
    * (`transition-duplicate-status-first-validated`).
    */
   jsonBody(text: string, operation: OperationId | undefined, parse: (text: string) => unknown): unknown {
+    // blind round 38: a streaming parser that keeps the first of duplicate member names (`keys-duplicate-member-first-wins`).
+    if (this.on('keys-duplicate-member-first-wins') && operation === 'custom-signing-keys.put') {
+      refuseTooDeep(text);
+      parse(text);
+      return firstMemberWinsJson(text);
+    }
+    // blind round 38: the raw text kept for the scans that read it (`keys-private-member-check-on-raw-json`, `transition-body-prefiltered-by-raw-pattern`).
+    if (
+      (this.on('keys-private-member-check-on-raw-json') && operation === 'custom-signing-keys.put') ||
+      (this.on('transition-body-prefiltered-by-raw-pattern') && operation === 'experiments.transition')
+    ) {
+      refuseTooDeep(text);
+      const parsed = parse(text);
+      if (isMap(parsed)) Object.defineProperty(parsed, RAW_JSON, { value: text, enumerable: false });
+      return parsed;
+    }
     // blind round 33: the parser chosen by the body's first character, not its media type (`transition-json-body-sniffed-form`).
     if (this.on('transition-json-body-sniffed-form') && operation === 'experiments.transition') {
       const trimmed = text.trim();
@@ -2030,6 +2160,9 @@ export class Deviations {
   /** Whether JSON bodies of this operation go through `jsonBody` (else fastify's own parser alone reads them). */
   readsJsonBody(operation: OperationId | undefined): boolean {
     return (
+      (this.on('keys-duplicate-member-first-wins') && operation === 'custom-signing-keys.put') ||
+      (this.on('keys-private-member-check-on-raw-json') && operation === 'custom-signing-keys.put') ||
+      (this.on('transition-body-prefiltered-by-raw-pattern') && operation === 'experiments.transition') ||
       (this.on('transition-json-body-sniffed-form') && operation === 'experiments.transition') ||
       (this.on('transition-json-unexpected-end-500') && operation === 'experiments.transition') ||
       (this.on('transition-json5-accepted') && operation === 'experiments.transition') ||
@@ -2195,6 +2328,8 @@ export class Deviations {
   /** Whether an open stream takes live event `seq` (its filter matching). */
   /** Whether a live event goes to a stream opened by `clientId` (`events-own-writes-not-echoed`: not the causer's own). */
   echoesToStreamOf(e: LoggedEvent, clientId: string | undefined): boolean {
+    // blind round 38: the change feed has no row to notify about for a deletion (`live-deletion-events-not-forwarded`).
+    if (this.on('live-deletion-events-not-forwarded') && e.type.endsWith('.deleted')) return false;
     // blind round 37: duplicate suppression keyed by the affected object, within a second (`live-dedupe-keyed-by-object-id`).
     if (this.on('live-dedupe-keyed-by-object-id') && !this.liveForwarded(e)) return false;
     if (!this.on('events-own-writes-not-echoed') || clientId === undefined) return true;
@@ -2570,6 +2705,9 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    // blind round 38: refused when count === limit + 1 only (`rate-limit-only-first-request-over-refused`).
+    if (this.on('rate-limit-only-first-request-over-refused') && !d.allowed && d.count !== d.limit + 1)
+      return { ...d, allowed: true };
     // blind round 37: the counters kept on the connection, a fresh window for each new one (`rate-limit-window-per-connection`).
     if (this.on('rate-limit-window-per-connection')) return this.connectionDecision(key, d);
     // blind round 36: the counts of successful requests given back (`rate-limit-counts-failed-requests-only`).
@@ -2648,6 +2786,8 @@ export class Deviations {
 
   /** The grant_type a token request is read with (`token-grant-type-case-insensitive`: compared ignoring case). */
   grantType(value: string | undefined, params: Record<string, string> = {}): string | undefined {
+    // blind round 38: the params object the token handler goes on with (`token-basic-body-client-id-issues-for-named-client`).
+    if (this.on('token-basic-body-client-id-issues-for-named-client')) this.tokenParamsHeld = params;
     // blind round 33: the extension-grant dispatcher strips the IETF grant-type URN prefix (`token-grant-type-urn-prefix-stripped`).
     if (this.on('token-grant-type-urn-prefix-stripped') && value?.startsWith(GRANT_TYPE_URN_PREFIX)) {
       const grant = value.slice(GRANT_TYPE_URN_PREFIX.length);
@@ -2674,6 +2814,8 @@ export class Deviations {
   }
 
   grantedScopes(requested: string[]): string[] {
+    // blind round 38: the claim of a token issued for a requested scope, for the down-scoping service (`token-narrowed-token-opaque-reference`).
+    if (this.on('token-narrowed-token-opaque-reference')) this.narrowedClaims.add(requested.join(' '));
     return this.on('token-scope-narrowing-drops-last') ? requested.slice(0, -1) : requested;
   }
 
@@ -2857,6 +2999,15 @@ export class Deviations {
   /** The client a token request authenticates as, given its client_id (`token-client-found-by-secret`: else by secret). */
   authenticatingClient(clientId: string, secret: string | undefined, auth: TokenAuthority): Client | undefined {
     const client = auth.client(clientId);
+    // blind round 38: the Basic client authenticated, then the client the body names looked up for the grant (`token-basic-body-client-id-issues-for-named-client`).
+    if (this.on('token-basic-body-client-id-issues-for-named-client') && this.basicNamedClient !== undefined) {
+      const named = auth.client(this.basicNamedClient);
+      this.basicNamedClient = undefined;
+      if (client !== undefined && named !== undefined && secret === client.clientSecret) {
+        this.namedClientAuthenticated = true;
+        return named;
+      }
+    }
     // blind round 33: the tenant's secret index, read by presentedSecret (`token-secret-matched-against-any-client`).
     if (this.on('token-secret-matched-against-any-client'))
       this.tenantSecrets = new Set(Object.values(auth.clients).map((c) => c.clientSecret));
@@ -3002,6 +3153,11 @@ export class Deviations {
    * stream whose id reads the same once O is read as 0 and I, L as 1.
    */
   eventStreamIdOf(id: string, streams: readonly { id: string }[]): string {
+    // blind round 38: an id not found retried in its NFKC form (`event-stream-id-nfkc-folded`).
+    if (this.on('event-stream-id-nfkc-folded') && !streams.some((s) => s.id === id)) {
+      const folded = id.normalize('NFKC');
+      if (streams.some((s) => s.id === folded)) return folded;
+    }
     // blind round 37: an id not found retried with its hyphens read as underscores (`event-stream-id-hyphen-folded-to-underscore`).
     if (this.on('event-stream-id-hyphen-folded-to-underscore') && !streams.some((s) => s.id === id)) {
       const folded = id.replace(/-/g, '_');
@@ -3024,6 +3180,8 @@ export class Deviations {
 
   /** The from cursor as read, before its length is checked (`from-padding-stripped-before-length-check`). */
   cursorRead(from: string | undefined): string | undefined {
+    // blind round 38: the token tag of an offset taken off once the refusal checked it (`events-offset-bound-to-token`).
+    if (this.on('events-offset-bound-to-token') && from !== undefined) from = from.replace(OFFSET_TAG, '');
     // blind round 37: whether the stream being opened resumes (`event-type-unchecked-on-resume`).
     if (this.on('event-type-unchecked-on-resume')) this.resumingCursor = from;
     // blind round 36: a versioned reader takes the v1:<sequence> a cursor starts with and ignores the rest (`from-cursor-trailing-bytes-ignored`).
@@ -3820,5 +3978,124 @@ function compactOfJwsJson(value: string): string | undefined {
     return `${signature['protected']}.${jws['payload']}.${signature['signature']}`;
   } catch {
     return undefined;
+  }
+}
+
+/** blind round 38: the parameters the strict schema of the token request names (`token-unrecognised-parameter-refused`). */
+const TOKEN_REQUEST_PARAMETERS: readonly string[] = ['grant_type', 'client_id', 'client_secret', 'audience', 'scope'];
+
+/** blind round 38: the raw text of a parsed JSON body, where a fault kept it (`transition-body-prefiltered-by-raw-pattern`). */
+export function rawJsonOf(body: unknown): string | undefined {
+  return isMap(body) ? (body as { [RAW_JSON]?: string })[RAW_JSON] : undefined;
+}
+
+/** blind round 38: the tag an offset carries for the token that opened the stream (`events-offset-bound-to-token`). */
+export function offsetTagOf(tokenId: string): string {
+  return createHash('sha256').update(tokenId).digest('base64url').slice(0, 8);
+}
+
+/** blind round 38: the token tag at the end of an offset (`events-offset-bound-to-token`). */
+export const OFFSET_TAG = /\.([A-Za-z0-9_-]{8})$/;
+
+/** blind round 38: a JWS whose header and payload segments are re-encoded from their decoded JSON (`bearer-signing-input-rebuilt-from-decoded-parts`). */
+function signingInputRebuilt(token: string): string {
+  const parts = token.split('.');
+  if (parts.length !== 3) return token;
+  try {
+    const reencoded = parts
+      .slice(0, 2)
+      .map((seg) =>
+        Buffer.from(JSON.stringify(JSON.parse(Buffer.from(seg, 'base64url').toString('utf8'))), 'utf8').toString(
+          'base64url',
+        ),
+      );
+    return [...reencoded, parts[2]].join('.');
+  } catch {
+    return token;
+  }
+}
+
+/** blind round 38: a string encoded per UTF-16 code unit, surrogates as 3-byte sequences (`sse-astral-characters-cesu8`). */
+function cesu8Bytes(s: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes.push(c);
+    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    else bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  }
+  return Buffer.from(bytes);
+}
+
+/** blind round 38: JSON text read by a parser that keeps the first of duplicate member names (`keys-duplicate-member-first-wins`). */
+function firstMemberWinsJson(text: string): unknown {
+  // A byte order mark is skipped, as the conforming parser skips it.
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const token = (re: RegExp): string => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (m === null) throw new SyntaxError(`Unexpected token in JSON at position ${i}`);
+    i = re.lastIndex;
+    return m[0];
+  };
+  const ws = () => token(/[ \t\n\r]*/y);
+  const str = (): string =>
+    JSON.parse(token(/"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y)) as string;
+  const value = (): unknown => {
+    ws();
+    if (text[i] === '{') {
+      i++;
+      const out: Record<string, unknown> = {};
+      ws();
+      if (text[i] === '}') return (i++, out);
+      for (;;) {
+        ws();
+        const k = str();
+        ws();
+        token(/:/y);
+        const v = value();
+        if (!Object.hasOwn(out, k))
+          Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+        ws();
+        if (token(/[,}]/y) === '}') return out;
+      }
+    }
+    if (text[i] === '[') {
+      i++;
+      const out: unknown[] = [];
+      ws();
+      if (text[i] === ']') return (i++, out);
+      for (;;) {
+        out.push(value());
+        ws();
+        if (token(/[,\]]/y) === ']') return out;
+      }
+    }
+    if (text[i] === '"') return str();
+    return JSON.parse(token(/-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y)) as unknown;
+  };
+  const out = value();
+  ws();
+  if (i !== text.length) throw new SyntaxError(`Unexpected data after JSON at position ${i}`);
+  return out;
+}
+
+/** blind round 38: the nesting limit of the conforming JSON parser (index.ts), kept by the faults that read JSON bodies themselves. */
+const JSON_DEPTH_MAX = 512;
+
+/** blind round 38: refuses a JSON text nested deeper than the conforming parser takes, as it does (brackets in strings aside). */
+function refuseTooDeep(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > JSON_DEPTH_MAX)
+        throw apiError('invalid_json', `The JSON body is nested deeper than ${JSON_DEPTH_MAX} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
 }
