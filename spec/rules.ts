@@ -190,6 +190,15 @@ export const rules = [
     note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (RFC 8725 3.8: the keys must belong to the issuer; custom signing keys never sign the interface's own tokens). The forged token's kid is also varied over Unicode (a Cyrillic kid, one beyond the BMP, U+0001, CR LF, DEL, an empty kid, the tenant's kid in another case: RFC 7515 4.1.4 lets kid be any string): refused the same, never a 5xx.",
   },
   {
+    id: 'auth.token.expired',
+    level: 'must',
+    section: S.errors,
+    operations: ['token-sets.list'],
+    requirement:
+      '401: Invalid token. (RFC 6749 5.1: expires_in is "the lifetime in seconds of the access token"; RFC 6750 3.1: invalid_token, the access token provided is "expired"; RFC 7519 4.1.4: "the current date/time MUST be before the expiration date/time".)',
+    note: 'Relation between the token response and the token\'s use: a token the listing served 200 is refused 401 once the expires_in its token response announced has passed, plus CONFORMANCE_TOKEN_EXPIRY_LEEWAY seconds (default 300: RFC 7519 4.1.4 allows "some small leeway, usually no more than a few minutes"). It needs a client whose tokens live briefly (CONFORMANCE_EXPIRING_CLIENT_ID and CONFORMANCE_EXPIRING_CLIENT_SECRET); skipped, with the reason, without one, where its token response gives no expires_in, or where the wait would pass 60 s. A verification cache that outlives the token is what it catches.',
+  },
+  {
     id: 'auth.scope.enforced',
     level: 'must',
     section: S.auth,
