@@ -65,7 +65,7 @@ export const managementScopes = {
 /** A scope the limited client holds: outside every route's scopes. */
 export const LIMITED_SCOPES = ['read:stats'] as const;
 
-export type ClientRole = 'full' | 'limited' | 'rateLimited';
+export type ClientRole = 'full' | 'limited' | 'rateLimited' | 'expiring';
 
 export interface Client {
   role: ClientRole;
@@ -74,6 +74,8 @@ export interface Client {
   name: string;
   scopes: readonly string[];
   rateLimit: RateLimitOptions;
+  /** The lifetime of its tokens: their exp, and the token response's expires_in (RFC 6749 5.1). */
+  tokenSeconds: number;
 }
 
 export interface Principal {
@@ -138,6 +140,7 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
       name: 'Conformance full client',
       scopes: allScopes(),
       rateLimit: options.rateLimit,
+      tokenSeconds: TOKEN_TTL_SECONDS,
     },
     limited: {
       role: 'limited',
@@ -146,6 +149,7 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
       name: 'Conformance limited client',
       scopes: [...LIMITED_SCOPES],
       rateLimit: options.rateLimit,
+      tokenSeconds: TOKEN_TTL_SECONDS,
     },
     rateLimited: {
       role: 'rateLimited',
@@ -154,6 +158,16 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
       name: 'Conformance rate-limited client',
       scopes: allScopes(),
       rateLimit: options.rateLimitedClient,
+      tokenSeconds: TOKEN_TTL_SECONDS,
+    },
+    expiring: {
+      role: 'expiring',
+      clientId: id(),
+      clientSecret: secret(),
+      name: 'Conformance expiring client',
+      scopes: allScopes(),
+      rateLimit: options.rateLimit,
+      tokenSeconds: options.expiringTokenSeconds,
     },
   };
 }
@@ -226,7 +240,7 @@ export class TokenAuthority {
       .setSubject(`${client.clientId}@clients`)
       .setAudience(overrides.audience ?? audienceOf(origin))
       .setIssuedAt(overrides.issuedAt ?? now)
-      .setExpirationTime(now + (overrides.ttlSeconds ?? TOKEN_TTL_SECONDS))
+      .setExpirationTime(now + (overrides.ttlSeconds ?? client.tokenSeconds))
       .setJti(randomUUID());
     if (overrides.notBeforeSkewSeconds !== undefined) jwt.setNotBefore(now + overrides.notBeforeSkewSeconds);
     return jwt.sign(this.privateKey);
@@ -375,7 +389,7 @@ async function tokenHandler(
   const response = {
     access_token: accessToken,
     token_type: 'Bearer',
-    expires_in: TOKEN_TTL_SECONDS,
+    expires_in: client.tokenSeconds,
     scope: scopes.join(' '),
   };
   ctx.deviations.tokenResponseIssued(client.clientId, response);

@@ -18,7 +18,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBodyParser, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { sendApiError } from './answers.js';
-import { isApiPath, limitAnonymous, registerAuth, TokenAuthority } from './auth.js';
+import { isApiPath, limitAnonymous, registerAuth, TokenAuthority, type ClientRole } from './auth.js';
 import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
 import { registerControl } from './control.js';
 import { ApiError, apiError, drainUnreadBody, toApiError } from './errors.js';
@@ -183,7 +183,7 @@ export interface RunningEmulator {
   audience: string;
   /** `${authUrl}/__control` when control is on. */
   controlUrl: string | undefined;
-  clients: { full: ClientCredentials; limited: ClientCredentials; rateLimited: ClientCredentials };
+  clients: Record<ClientRole, ClientCredentials>;
   fixtures: SeedFixtures;
   /** The fastify app, for inspection. */
   app: FastifyInstance;
@@ -208,11 +208,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const baseUrl = `${authUrl}${API_PREFIX}`;
   const audience = audienceOf(authUrl);
   const controlUrl = resolved.control ? `${authUrl}${CONTROL_PREFIX}` : undefined;
-  const creds = (role: 'full' | 'limited' | 'rateLimited'): ClientCredentials => ({
+  const creds = (role: ClientRole): ClientCredentials => ({
     clientId: ctx.auth.clients[role].clientId,
     clientSecret: ctx.auth.clients[role].clientSecret,
   });
-  const clients = { full: creds('full'), limited: creds('limited'), rateLimited: creds('rateLimited') };
+  const clients = {
+    full: creds('full'),
+    limited: creds('limited'),
+    rateLimited: creds('rateLimited'),
+    expiring: creds('expiring'),
+  };
   const fixtures = ctx.state.fixtures;
   let closing: Promise<void> | undefined;
   return {

@@ -22,6 +22,8 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitOptions;
   /** Rate limit of the `rateLimited` client's tokens (default 10 per 60 s). */
   rateLimitedClient?: RateLimitOptions;
+  /** Lifetime in seconds of the `expiring` client's tokens, its expires_in (default 60). */
+  expiringTokenSeconds?: number;
   /** Interval of `offset-only` heartbeats on GET /events (default 1000 ms). */
   heartbeatMs?: number;
   /** Mount the unauthenticated /__control endpoints (default false). */
@@ -65,6 +67,7 @@ export interface ResolvedOptions {
   host: string;
   rateLimit: RateLimitOptions;
   rateLimitedClient: RateLimitOptions;
+  expiringTokenSeconds: number;
   heartbeatMs: number;
   control: boolean;
   seed: number;
@@ -87,6 +90,7 @@ export interface ResolvedOptions {
 export const AS_EMBEDDED_TARGET = {
   heartbeatMs: 250,
   rateLimitedClient: { limit: 10, windowSeconds: 2 },
+  expiringTokenSeconds: 2,
 } as const satisfies EmulatorOptions;
 
 export const DEFAULTS = {
@@ -94,6 +98,7 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   rateLimit: { limit: 100_000, windowSeconds: 10 },
   rateLimitedClient: { limit: 10, windowSeconds: 60 },
+  expiringTokenSeconds: 60,
   heartbeatMs: 1000,
   control: false,
   seed: 20250101,
@@ -167,6 +172,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimitedClient: rate(
       'rateLimitedClient',
       deviations.rateLimitedClientWindow(options.rateLimitedClient ?? DEFAULTS.rateLimitedClient),
+    ),
+    expiringTokenSeconds: positiveInt(
+      'expiringTokenSeconds',
+      options.expiringTokenSeconds ?? DEFAULTS.expiringTokenSeconds,
+      86_400,
     ),
     heartbeatMs: positiveInt('heartbeatMs', options.heartbeatMs ?? DEFAULTS.heartbeatMs, 3_600_000),
     control: options.control ?? DEFAULTS.control,

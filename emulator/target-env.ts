@@ -1,6 +1,6 @@
 /**
  * What the suite is told about the embedded emulator as its target: the
- * dotenv variables of a run (URLs, the three clients' credentials, the seeded
+ * dotenv variables of a run (URLs, the four clients' credentials, the seeded
  * fixtures' ids, the profile to run). Like the CLI, this configures the
  * suite, not the interface: mutation/stryker.config.mjs does not mutate it.
  */
@@ -15,7 +15,7 @@ export interface TargetDescription {
   baseUrl: string;
   authUrl: string;
   audience: string;
-  clients: Record<'full' | 'limited' | 'rateLimited', ClientCredentials>;
+  clients: Record<'full' | 'limited' | 'rateLimited' | 'expiring', ClientCredentials>;
   fixtures: SeedFixtures;
   /** The control surface's URL, when it is on. */
   controlUrl: string | undefined;
@@ -48,6 +48,10 @@ function variablesOf(t: TargetDescription): Record<string, string> {
     CONFORMANCE_LIMITED_CLIENT_SECRET: clients.limited.clientSecret,
     CONFORMANCE_RATE_LIMIT_CLIENT_ID: clients.rateLimited.clientId,
     CONFORMANCE_RATE_LIMIT_CLIENT_SECRET: clients.rateLimited.clientSecret,
+    CONFORMANCE_EXPIRING_CLIENT_ID: clients.expiring.clientId,
+    CONFORMANCE_EXPIRING_CLIENT_SECRET: clients.expiring.clientSecret,
+    // The emulator refuses a token from its exp on (jose's jwtVerify, no clock tolerance).
+    CONFORMANCE_TOKEN_EXPIRY_LEEWAY: '0',
     CONFORMANCE_USER_ID: fixtures.userId,
     CONFORMANCE_USER_TOKEN_SET_IDS: fixtures.userTokenSetIds.join(','),
     CONFORMANCE_USER_IDS: [fixtures.userWithOneTokenSetId, fixtures.userWithoutTokenSetsId].join(','),

@@ -179,7 +179,7 @@ export const rules = [
     section: S.auth,
     operations: ALL_OPS,
     requirement: 'Bearer scheme: header `Authorization: Bearer <ACCESS_TOKEN>`; the token is a JWT.',
-    note: 'A header that is not a bearer JWT (another scheme, an empty token, a token that is not a JWT) is refused with a 4xx.',
+    note: "A header that is not a bearer JWT (another scheme, an empty token, a token that is not a JWT) is refused with a 4xx; so is the run's own token re-packed as a JWS JSON serialization (flattened or general, base64url-encoded or not: RFC 7519 1, a JWT is in the compact serialization).",
   },
   {
     id: 'auth.jwt.signature',
@@ -187,7 +187,16 @@ export const rules = [
     section: S.errors,
     operations: ALL_OPS,
     requirement: '401: Invalid token; the JWT signature is invalid.',
-    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (RFC 8725 3.8: the keys must belong to the issuer; custom signing keys never sign the interface's own tokens).",
+    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (RFC 8725 3.8: the keys must belong to the issuer; custom signing keys never sign the interface's own tokens). The forged token's kid is also varied over Unicode (a Cyrillic kid, one beyond the BMP, U+0001, CR LF, DEL, an empty kid, the tenant's kid in another case: RFC 7515 4.1.4 lets kid be any string): refused the same, never a 5xx.",
+  },
+  {
+    id: 'auth.token.expired',
+    level: 'must',
+    section: S.errors,
+    operations: ['token-sets.list'],
+    requirement:
+      '401: Invalid token. (RFC 6749 5.1: expires_in is "the lifetime in seconds of the access token"; RFC 6750 3.1: invalid_token, the access token provided is "expired"; RFC 7519 4.1.4: "the current date/time MUST be before the expiration date/time".)',
+    note: 'Relation between the token response and the token\'s use: a token the listing served 200 is refused 401 once the expires_in its token response announced has passed, plus CONFORMANCE_TOKEN_EXPIRY_LEEWAY seconds (default 300: RFC 7519 4.1.4 allows "some small leeway, usually no more than a few minutes"). It needs a client whose tokens live briefly (CONFORMANCE_EXPIRING_CLIENT_ID and CONFORMANCE_EXPIRING_CLIENT_SECRET); skipped, with the reason, without one, where its token response gives no expires_in, or where the wait would pass 60 s. A verification cache that outlives the token is what it catches.',
   },
   {
     id: 'auth.scope.enforced',
@@ -247,7 +256,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 4.4.2: grant_type "REQUIRED. Value MUST be set to client_credentials"; 5.2: a request missing a required parameter, or of a grant type the server does not support, is answered 400 with an error).',
-    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token; so is the request with grant_type given twice, client_credentials and the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"). Where the endpoint takes the request as a JSON object (not the documented form), a JSON body that is no object (null, an array, a string, a number, true) carries no grant_type: it is refused with an error, never a 5xx.',
+    note: 'The documented token request with grant_type empty or of another grant type (password, authorization_code, refresh_token, the JWT bearer grant), whose own parameters it lacks, is refused and issues no access_token; so is the request with grant_type given twice, client_credentials and the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"), the repeated name percent-encoded included (grant%5Ftype, every character encoded: the same name once decoded, RFC 3986 2.1). Where the endpoint takes the request as a JSON object (not the documented form), a JSON body that is no object (null, an array, a string, a number, true) carries no grant_type: it is refused with an error, never a 5xx.',
   },
   {
     id: 'oauth.token.response',
@@ -282,7 +291,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 5.2: a failed client authentication gets an error response).',
-    note: 'Wrong client credentials get a 4xx and no access_token; so do the right ones with client_id or client_secret given twice, the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter").',
+    note: 'Wrong client credentials get a 4xx and no access_token; so do the right ones with client_id or client_secret given twice, the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"), the repeated name percent-encoded included (RFC 3986 2.1).',
   },
   {
     id: 'oauth.token.accepted.other-refusal',
@@ -300,7 +309,7 @@ export const rules = [
     operations: ['token-sets.list'],
     requirement:
       'Token-set listing requires `read:federated_connections_tokens`. 403: Insufficient scope; any of the required scopes is expected (`read:federated_connections_tokens`).',
-    note: 'Wherever the token endpoint narrows a token to the scope requested (RFC 6749 3.3, 4.4.2), a token holding only read:federated_connections_tokens is served the listing: 200 for CONFORMANCE_USER_ID, 404 for a user that does not exist. Skipped, with the reason, with a static token or where the endpoint does not narrow.',
+    note: 'Wherever the token endpoint narrows a token to the scope requested (RFC 6749 3.3, 4.4.2), a token holding only read:federated_connections_tokens is served the listing: 200 for CONFORMANCE_USER_ID, 404 for a user that does not exist. Tokens asked for the same scopes in other orders (reversed, the required one first or last, rotated) are answered alike, here and on the other operations (RFC 6749 3.3: the scope is a list whose order is not significant). Skipped, with the reason, with a static token or where the endpoint does not narrow.',
   },
   {
     id: 'oauth.token.scope-narrowing',

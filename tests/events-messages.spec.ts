@@ -23,7 +23,7 @@ import {
   streamExchange,
   waitMs,
 } from '../harness/vocabulary/events.ts';
-import { must, observe } from '../harness/vocabulary/must.ts';
+import { must, mustRefuse, observe } from '../harness/vocabulary/must.ts';
 import { skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import {
   CAUSED_CONNECTION_STRATEGY,
@@ -167,7 +167,13 @@ test.describe('events stream @sse', () => {
         await events.causer.createOrganization(n, { userAgent: false });
       } catch (e) {
         if (!(e instanceof TriggerError)) throw e;
-        // Whether a request without a User-Agent is served is the server's choice.
+        // Whether a request without a User-Agent is served is the server's choice; a 5xx is never a pass.
+        if (e.exchange)
+          mustRefuse(
+            'events.context.types',
+            e.exchange,
+            'a request without a User-Agent served or refused, never a 5xx',
+          );
         observe('events.context.types', 'an organization created without a User-Agent', e.message);
         conn.close();
         return;

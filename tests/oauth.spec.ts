@@ -436,6 +436,7 @@ test.describe('token endpoint @auth', () => {
   );
 
   const framings = declareRules('oauth.token.endpoint');
+  const OVERSIZED = 'a form of 2 MB';
   test(
     'should answer the request in a body the endpoint may not read (the form as text/plain, XML, malformed JSON, a form whose percent-encoding is malformed, a body over any size limit) with a token or the error response of RFC 6749 5.2, never a 5xx',
     framings,
@@ -458,13 +459,22 @@ test.describe('token endpoint @auth', () => {
         ['a form with a malformed percent-encoding', 'application/x-www-form-urlencoded', `${form}&x=%ZZ`],
         // Against the embedded target only: a body of 2 MB (a front end's own 413 may answer it elsewhere).
         ...(config.embedded
-          ? ([['a form of 2 MB', 'application/x-www-form-urlencoded', `${form}&x=${'a'.repeat(2_000_000)}`]] as Array<
+          ? ([[OVERSIZED, 'application/x-www-form-urlencoded', `${form}&x=${'a'.repeat(2_000_000)}`]] as Array<
               [string, string, string]
             >)
           : []),
       ];
       for (const [what, contentType, body] of bodies) {
-        const ex = await rawTokenExchange(config, creds, [], [], { contentType, body });
+        let ex: Exchange;
+        try {
+          ex = await rawTokenExchange(config, creds, [], [], { contentType, body });
+        } catch (e) {
+          // RFC 9110 15.5.14: a server refusing a body too large "MAY close the connection": while the body is
+          // still being sent, that reaches the client as a write that fails (EPIPE) or a reset, before any answer.
+          if (what !== OVERSIZED || !(e instanceof TargetError)) throw e;
+          observe('oauth.token.error-shape', `a token request in ${what}`, `the connection closed: ${e.message}`);
+          continue;
+        }
         if (ex.status === 200 && typeof accessToken(ex) === 'string') {
           observe('oauth.token.error-shape', `a token request in ${what}`, 'a token (200)');
           continue;
@@ -1004,6 +1014,59 @@ test.describe('the token endpoint answers each request on its own @auth', () => 
           exchange: use,
         });
       }
+    },
+  );
+});
+
+test.describe('token lifetime @auth @token-sets', () => {
+  /** The longest a run waits for a token to expire. */
+  const EXPIRY_WAIT_MAX_S = 60;
+  const expiry = declareRules('auth.token.expired');
+  test(
+    'should refuse a token once the expires_in its token response announced has passed (plus the leeway), having served it before (RFC 6749 5.1, RFC 6750 3.1, RFC 7519 4.1.4)',
+    expiry,
+    async ({ anonApi, config }) => {
+      const creds = requireFixture(
+        config.expiringCredentials,
+        'CONFORMANCE_EXPIRING_CLIENT_ID/CONFORMANCE_EXPIRING_CLIENT_SECRET (a client whose tokens live briefly)',
+      );
+      const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
+      const asked = Date.now();
+      const ex = await tokenExchange(config, creds);
+      const token = accessToken(ex);
+      test.skip(
+        ex.status !== 200 || typeof token !== 'string',
+        `The expiring client got no token (status ${ex.status}): oauth.token.accepted and the endpoint's checks decide that`,
+      );
+      const lifetime = (ex.json as { expires_in?: unknown }).expires_in;
+      test.skip(
+        typeof lifetime !== 'number' || !(lifetime > 0),
+        'The token response gives no expires_in (RFC 6749 5.1: RECOMMENDED): the lifetime is not shown',
+      );
+      const waitS = (lifetime as number) + config.tokenExpiryLeewaySeconds;
+      test.skip(
+        waitS > EXPIRY_WAIT_MAX_S,
+        `The token lives ${String(lifetime)} s, and CONFORMANCE_TOKEN_EXPIRY_LEEWAY is ${config.tokenExpiryLeewaySeconds} s: a wait over ${EXPIRY_WAIT_MAX_S} s is not spent`,
+      );
+      const listing = pathOf('token-sets.list', { id: userId });
+      const auth = { header: `Bearer ${String(token)}` };
+      // Served while it lives: the relation's first half, and what fills a verification cache.
+      const before = await anonApi.get(listing, { auth });
+      must(expiry.authTokenExpired, before.status === 200, {
+        expected: `status 200: the token is ${Math.round((Date.now() - asked) / 1000)} s into its ${String(lifetime)} s`,
+        actual: `status ${before.status}`,
+        exchange: before,
+      });
+      // The lifetime counts from the token response (asked is before it was sent, so the wait is never short), and
+      // a second more for a clock that counts whole seconds. Nothing to synchronise on: the time itself is tested.
+      const expiresAt = asked + (waitS + 1) * 1000;
+      await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now())));
+      const after = await anonApi.get(listing, { auth });
+      must(expiry.authTokenExpired, after.status === 401, {
+        expected: `status 401 ("Invalid token"): the token's expires_in of ${String(lifetime)} s and the leeway of ${config.tokenExpiryLeewaySeconds} s have passed`,
+        actual: `status ${after.status}`,
+        exchange: after,
+      });
     },
   );
 });

@@ -126,6 +126,11 @@ export const faults = [
 
   // ------------------------------------------------------ authentication
   {
+    name: 'token-exp-default-lifetime-for-every-client',
+    rule: 'auth.token.expired',
+    how: "Every access token's exp is set from the default lifetime (a day), whatever the client's own: the token response of a client whose tokens live seconds announces its expires_in, and the token is still served 200 long after it.",
+  },
+  {
     name: 'missing-token-accepted',
     rule: 'auth.bearer.required',
     how: 'GET /client-grants/{id} admits a request without an Authorization header (as the full client).',

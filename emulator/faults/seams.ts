@@ -2694,6 +2694,8 @@ export class Deviations {
     issuedAt?: number;
     ttlSeconds?: number;
   } {
+    // The default lifetime for every client, whatever expires_in says (`token-exp-default-lifetime-for-every-client`).
+    if (this.on('token-exp-default-lifetime-for-every-client')) return { ttlSeconds: TOKEN_TTL_SECONDS };
     // blind round 29: the lifetime setting read as milliseconds (`token-exp-ttl-in-wrong-unit`).
     if (this.on('token-exp-ttl-in-wrong-unit')) return { ttlSeconds: Math.floor(TOKEN_TTL_SECONDS / 1000) };
     // iat written from Date.now() without the division (`token-iat-milliseconds`).

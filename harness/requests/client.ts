@@ -18,6 +18,8 @@
  *   (traces are never on: they would record the token), which cost more than
  *   the request itself (bench/conformance.bench.ts).
  */
+import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
@@ -91,6 +93,11 @@ export interface RequestOptions {
   json?: unknown;
   /** A body sent as is, with `contentType`: a string in UTF-8, or these very bytes. */
   body?: string | Uint8Array;
+  /**
+   * A body sent with `contentType` in these pieces, framed chunked (RFC 9112 7.1): no Content-Length, a chunk
+   * for each piece that is not empty.
+   */
+  chunks?: readonly Uint8Array[];
   contentType?: string;
   headers?: Record<string, string>;
   /** Default `'token'`. */
@@ -209,6 +216,9 @@ export class Api {
       requestContentType ??= 'application/json';
     } else if (opts.body !== undefined) {
       data = opts.body;
+    } else if (opts.chunks !== undefined) {
+      const whole = Buffer.concat(opts.chunks);
+      data = isUtf8(whole) ? whole.toString('utf8') : whole;
     }
     if (requestContentType) headers['content-type'] = requestContentType;
 
@@ -221,7 +231,8 @@ export class Api {
           method,
           url.sent,
           opts.userAgent === false ? headers : { 'user-agent': USER_AGENT, ...headers },
-          data,
+          // A stream has no length known beforehand: undici frames it chunked, a chunk per piece it reads.
+          opts.chunks ? Readable.from(opts.chunks.filter((p) => p.length > 0)) : data,
           opts.timeoutMs ?? 15_000,
         );
         if (!opts.see429) noteRemaining(res.headers);
@@ -230,7 +241,10 @@ export class Api {
       (res) => ({ status: res.status, reset: res.headers['x-ratelimit-reset'], discard: async () => {} }),
       opts.see429,
     );
-    const own = Object.entries(opts.headers ?? {}).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
+    const own = Object.entries({
+      ...opts.headers,
+      ...(opts.chunks ? { 'Transfer-Encoding': 'chunked' } : {}),
+    }).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()));
     const ex = toExchange(method, url.shown, this.config.baseUrl, res, {
       requestContentType,
       ...(own.length ? { requestHeaders: Object.fromEntries(own) } : {}),
@@ -275,7 +289,7 @@ async function answerOf(
   method: string,
   url: string,
   headers: Record<string, string>,
-  data: string | Uint8Array | undefined,
+  data: string | Uint8Array | Readable | undefined,
   timeoutMs: number,
 ): Promise<Answer> {
   const res = await undiciRequest(url, {

@@ -81,6 +81,13 @@ export interface Config {
   limitedCredentials?: ClientCredentials;
   /** Credentials for the rate-limit probe; the main ones when not given. */
   rateLimitCredentials?: ClientCredentials;
+  /** A client whose tokens live briefly (CONFORMANCE_EXPIRING_CLIENT_ID/SECRET): the expiry check waits one out. */
+  expiringCredentials?: ClientCredentials;
+  /**
+   * Seconds past a token's lifetime a target may still take it (CONFORMANCE_TOKEN_EXPIRY_LEEWAY, default 300:
+   * RFC 7519 4.1.4 allows "some small leeway, usually no more than a few minutes").
+   */
+  tokenExpiryLeewaySeconds: number;
   userId?: string;
   /** The ids of that user's active token sets, where the tenant's owner knows them (CONFORMANCE_USER_TOKEN_SET_IDS). */
   userTokenSetIds?: string[];
@@ -203,6 +210,10 @@ export function readConfig(env: Env = processEnv()): Config {
       `CONFORMANCE_RATE_LIMIT_EXPECTED must be N/Ws, N requests in W seconds (say 10/2s): ${expected}`,
     );
 
+  const leeway = Number(opt(env, 'CONFORMANCE_TOKEN_EXPIRY_LEEWAY') ?? 300);
+  if (!Number.isInteger(leeway) || leeway < 0)
+    throw new ConfigError('CONFORMANCE_TOKEN_EXPIRY_LEEWAY must be a whole number of seconds, 0 or more');
+
   const timeoutMs = Number(opt(env, 'CONFORMANCE_TIMEOUT_MS') ?? 15_000);
   if (!(timeoutMs > 0)) throw new ConfigError('CONFORMANCE_TIMEOUT_MS must be a positive number of milliseconds');
   return {
@@ -216,6 +227,8 @@ export function readConfig(env: Env = processEnv()): Config {
     limitedToken: opt(env, 'CONFORMANCE_LIMITED_TOKEN'),
     limitedCredentials: credentials(env, 'CONFORMANCE_LIMITED_CLIENT_ID', 'CONFORMANCE_LIMITED_CLIENT_SECRET'),
     rateLimitCredentials: credentials(env, 'CONFORMANCE_RATE_LIMIT_CLIENT_ID', 'CONFORMANCE_RATE_LIMIT_CLIENT_SECRET'),
+    expiringCredentials: credentials(env, 'CONFORMANCE_EXPIRING_CLIENT_ID', 'CONFORMANCE_EXPIRING_CLIENT_SECRET'),
+    tokenExpiryLeewaySeconds: leeway,
     userId: opt(env, 'CONFORMANCE_USER_ID'),
     userTokenSetIds: opt(env, 'CONFORMANCE_USER_TOKEN_SET_IDS')
       ?.split(',')

@@ -6,28 +6,11 @@
  * chunked transfer coding" (RFC 9112 7.1); a server that wants a length first may answer 411 Length
  * Required (RFC 9110 15.5.12), which a check accepts and only observes.
  *
- * A chunked body is sent by `sendChunked`, beside the client (which has no way to send one, and which this
- * file does not change): undici sends a body of unknown length, a stream, chunked over HTTP/1.1, each
- * piece it reads a chunk. It goes out on the worker's pool of connections with the run's token, paced and
- * honouring a 429 as the client does, and its exchange is evidence like any other (Transfer-Encoding shown
- * among the request's headers, so the curl line replays it chunked; never the token).
+ * A chunked body is sent by the client (its `chunks` option): undici sends a body of unknown length, a
+ * stream, chunked over HTTP/1.1, each piece it reads a chunk, and the exchange is evidence like any other
+ * (Transfer-Encoding shown among the request's headers, so the curl line replays it chunked; never the token).
  */
-import { test } from '@playwright/test';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { request as undiciRequest, type Dispatcher } from 'undici';
-import {
-  buildUrl,
-  connectionPool,
-  USER_AGENT,
-  WritesDisabledError,
-  type Api,
-  type Exchange,
-} from '../requests/client.ts';
-import { honouring429, noteRemaining, pace } from '../requests/rate-limit.ts';
-import { parseJsonBytes } from '../requests/tokens.ts';
-import { countRequest } from '../verdicts/request-log.ts';
+import type { Api, Exchange } from '../requests/client.ts';
 
 /** One way of cutting a body's bytes into the chunks of a chunked message (none of them empty). */
 export interface ChunkedFraming {
@@ -58,18 +41,11 @@ export const CHUNKED_FRAMINGS: readonly ChunkedFraming[] = [
 /** RFC 9110 15.5.12: the server refuses to take a body without a Content-Length (allowed; not a verdict). */
 export const LENGTH_REQUIRED = 411;
 
-const DECODERS: Record<string, (b: Buffer) => Promise<Buffer>> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
-
 /**
- * Sends `body` (UTF-8) to `path` under {base_url} with the run's token, framed chunked as `framing` cuts it.
- * Throws, as the client does, where writes are off.
+ * Sends `body` (UTF-8) to `path` under {base_url} with the run's token, framed chunked as `framing` cuts it
+ * (the client's `chunks`). Throws, as every write does, where writes are off.
  */
-export async function sendChunked(
+export function sendChunked(
   api: Api,
   method: 'POST' | 'PUT',
   path: string,
@@ -77,62 +53,7 @@ export async function sendChunked(
   contentType: string,
   framing: ChunkedFraming,
 ): Promise<Exchange> {
-  if (api.config.writes === 'none')
-    throw new WritesDisabledError(`${method} ${path} not sent: CONFORMANCE_WRITES=none`);
-  if (!api.token) throw new Error('this client has no token');
-  const url = buildUrl(api.config.baseUrl, path);
-  const pieces = framing.cut(Buffer.from(body, 'utf8')).filter((p) => p.length > 0);
-  const { answer, waitedMs } = await honouring429(
-    async () => {
-      await pace(api.config.maxRps, test.info().config.workers);
-      countRequest(method, path);
-      const res = await undiciRequest(url, {
-        dispatcher: connectionPool(),
-        method: method as Dispatcher.HttpMethod,
-        headers: {
-          'user-agent': USER_AGENT,
-          'accept-encoding': 'gzip,deflate,br',
-          accept: 'application/json',
-          authorization: `Bearer ${api.token}`,
-          'content-type': contentType,
-        },
-        // A stream has no length known beforehand: undici frames it chunked, a chunk per piece it reads.
-        body: Readable.from(pieces),
-        signal: AbortSignal.timeout(15_000),
-      });
-      let bytes: Buffer = Buffer.from(await res.body.arrayBuffer());
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers))
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      const codings = (headers['content-encoding'] ?? '')
-        .split(',')
-        .map((c) => c.trim().toLowerCase())
-        .filter((c) => c && c !== 'identity');
-      for (const c of codings.reverse()) {
-        const decode = DECODERS[c];
-        if (!decode) break;
-        bytes = await decode(bytes);
-      }
-      noteRemaining(headers);
-      return { status: res.statusCode, headers, bytes };
-    },
-    (a) => ({ status: a.status, reset: a.headers['x-ratelimit-reset'], discard: async () => {} }),
-  );
-  return {
-    method,
-    target: url.slice(api.config.baseUrl.length) || '/',
-    url,
-    requestContentType: contentType,
-    requestHeaders: { 'Transfer-Encoding': 'chunked' },
-    requestBody: body,
-    authorization: 'token',
-    status: answer.status,
-    headers: answer.headers,
-    contentType: answer.headers['content-type'] ?? '',
-    text: answer.bytes.toString('utf8'),
-    json: parseJsonBytes(answer.bytes),
-    waitedMs,
-  };
+  return api.send(method, path, { chunks: framing.cut(Buffer.from(body, 'utf8')), contentType });
 }
 
 /**
