@@ -59,6 +59,8 @@ export const round38 = [
     how: "The limiter runs before the signature check (to shield it) and keys a request by the jti its token claims, read without verifying it: requests with a forged or altered copy of a client's token (the same claims, another signature), each refused 401, are counted in the window of the real token, so that token's next request is answered 429 Too many requests after it made one request (with the rate-limited client, ten forged requests use up its window of ten), where only the token's own requests count towards its limit; tokens nobody forged are counted as before.",
     needs: 'rate-limit-probe',
     round: 38,
+    disputed:
+      "The document does not say what a limit counts: \"Numeric rate-limit values and windows: not shown\", and nothing names its key (a token, a client, an address, the tenant). A server that counts every request from an address, or for the tenant, refused ones included, lowers the real token's X-RateLimit-Remaining after forged requests just as this fault does, and conforms. Whether a request nobody authenticated may draw on a client's quota is a question for the document's owner.",
   },
   {
     name: 'rate-limit-only-first-request-over-refused',
