@@ -208,6 +208,8 @@ interface RunResult {
   failures: Array<{ title: string; rules: string[] }>;
   /** The verdict of every rule, as the report decides it. */
   verdicts: Record<string, Verdict>;
+  /** Each check's outcome (passed, failed, skipped, ...), by its title. */
+  outcomes: Record<string, string>;
   /** Checks that broke a rule they do not declare. */
   defects: string[];
   /** From the project's first check to its last. */
@@ -248,6 +250,7 @@ const refusedRun = (why: string): RunResult => ({
   skipped: 0,
   failures: [{ title: `the run could not start: ${why}`, rules: [SETUP] }],
   verdicts: {},
+  outcomes: {},
   defects: [],
   wallMs: 0,
   checksMs: 0,
@@ -512,6 +515,7 @@ function summarise(outcomes: CheckOutcome[], wallMs: number, checksMs: number): 
     ...counts,
     failures,
     verdicts: Object.fromEntries([...decisions].map(([id, d]) => [id, d.verdict])),
+    outcomes: Object.fromEntries(outcomes.map((o) => [o.title, o.status])),
     defects: outcomes.flatMap((o) => defectsOf(o).map((d) => `${o.title}: ${d}`)),
     wallMs,
     checksMs,
@@ -608,6 +612,17 @@ function differences(a: RunResult, b: RunResult): string[] {
   return Object.keys(a.verdicts)
     .filter((id) => a.verdicts[id] !== b.verdicts[id])
     .map((id) => `${id}: ${a.verdicts[id]} then ${b.verdicts[id]}`);
+}
+
+/**
+ * The checks whose outcome differs between two runs of one target (a check skipped in one and passed in the
+ * other): no rule's verdict need change with them, but a check that decides whether to run from something that
+ * varies between runs is named, to be made steady.
+ */
+function checkDifferences(a: RunResult, b: RunResult): string[] {
+  return [...new Set([...Object.keys(a.outcomes), ...Object.keys(b.outcomes)])]
+    .filter((t) => a.outcomes[t] !== b.outcomes[t])
+    .map((t) => `${t}: ${a.outcomes[t] ?? 'not run'} then ${b.outcomes[t] ?? 'not run'}`);
 }
 
 /** The seed of a run: SEED unless another is given; `random` draws one (a 32-bit integer, as fast-check's). */
@@ -870,7 +885,13 @@ function summaryOf(
   });
   return {
     baseline: pick(baseline),
-    secondRun: second ? { ...pick(second), changedVerdicts: differences(baseline, second) } : undefined,
+    secondRun: second
+      ? {
+          ...pick(second),
+          changedVerdicts: differences(baseline, second),
+          changedChecks: checkDifferences(baseline, second),
+        }
+      : undefined,
     guards: o.selectedVariants.map((v) => ({
       variant: v.name,
       differs: v.differs,
@@ -952,6 +973,10 @@ function printSummary(s: VerifySummary): void {
   }
   const guardRuns = guardRunsOf(s);
   console.log(`false-positive guards: ${guardRuns.filter((g) => !g.bad).length}/${guardRuns.length} pass`);
+  if (s.secondRun?.changedChecks.length)
+    console.log(
+      `checks whose outcome changed between the baseline and the second run (no rule's verdict with them): ${s.secondRun.changedChecks.join('; ')}`,
+    );
   printPhases(s);
   console.log(`wall time: ${(s.wallMs / 1000).toFixed(1)} s   report: reports/verify/verify.md`);
 }
@@ -1086,7 +1111,7 @@ async function main(): Promise<void> {
 
 type Summary = {
   baseline: { passed: number; failed: number; defects: string[] };
-  secondRun?: { passed: number; failed: number; changedVerdicts: string[] };
+  secondRun?: { passed: number; failed: number; changedVerdicts: string[]; changedChecks: string[] };
   guards: Array<{ variant: string; differs: string; passed: number; failed: number }>;
   faults: FaultRow[];
   mutationScore: number;
@@ -1118,7 +1143,7 @@ function markdown(s: Summary): string {
     '',
     `Baseline (fault-free): ${s.baseline.passed} passed, ${s.baseline.failed} failed${s.baseline.defects.length ? `, ${s.baseline.defects.length} suite defects` : ''}.`,
     s.secondRun
-      ? `Second run against the same emulator: ${s.secondRun.passed} passed, ${s.secondRun.failed} failed; ${s.secondRun.changedVerdicts.length ? `verdicts changed: ${s.secondRun.changedVerdicts.join('; ')}` : 'every rule kept its verdict'}.`
+      ? `Second run against the same emulator: ${s.secondRun.passed} passed, ${s.secondRun.failed} failed; ${s.secondRun.changedVerdicts.length ? `verdicts changed: ${s.secondRun.changedVerdicts.join('; ')}` : 'every rule kept its verdict'}${s.secondRun.changedChecks.length ? `; checks whose outcome changed: ${s.secondRun.changedChecks.join('; ')}` : ''}.`
       : '',
     `Mutation score: **${s.mutationScore.toFixed(1)}%** (${caught(s.faults)}/${s.faults.length} faults caught).`,
     s.readOnly
