@@ -1041,7 +1041,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Success: object of the resulting text keys and values.',
-    note: 'After a PUT of plain-text values, the answer maps each key sent to the value sent.',
+    note: 'After a PUT of plain-text values, the answer maps each key sent to the value sent. Keys named like members of Object.prototype (toString, constructor, valueOf, ...) are answered and stored under their own spelling wherever a key beside them that names no member is kept; __proto__ is only observed.',
   },
   {
     id: 'custom-text.put.value.max-length',
@@ -1065,7 +1065,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Path `language`: enum string, required; allowed value: `en`.',
-    note: 'Another language gets a 4xx.',
+    note: 'Another language gets a 4xx, alone and right after a success of the same body at en (relation: the state before the request).',
   },
   {
     id: 'custom-text.put.page.enum',
@@ -1073,7 +1073,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Path `page`: enum string, required; allowed value: `get-started`.',
-    note: 'Another page gets a 4xx.',
+    note: 'Another page gets a 4xx, alone and right after a success of the same body at get-started (relation: the state before the request).',
   },
   {
     id: 'custom-text.put.html.basic-allowed',
@@ -1081,7 +1081,7 @@ export const rules = [
     section: S.text,
     operations: ['custom-text.put'],
     requirement: 'Values may be plain text or rich HTML limited to basic styling tags and hyperlinks.',
-    note: 'A value with <b>, <i> and an https hyperlink is accepted.',
+    note: 'A value with <b>, <i> and an https hyperlink is accepted. Where a title attribute with a plain value is taken, any quoted value is taken too: > and < (in either quote), =, the other quote mark, character references, white space, empty (HTML 13.2.5.36-38).',
   },
   {
     id: 'custom-text.put.html.restricted',

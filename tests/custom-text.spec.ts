@@ -26,6 +26,9 @@ import type { Config } from '../harness/run/config.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   activeContent,
+  ATTRIBUTE_MARKUP,
+  ATTRIBUTE_VALUE_SPELLINGS,
+  PLAIN_ATTRIBUTE_VALUE,
   DANGLING_ENDS,
   activeMarkup,
   activeElementStartTags,
@@ -64,6 +67,8 @@ import type { Exchange } from '../harness/requests/client.ts';
 import {
   CHUNKED_FRAMINGS,
   LENGTH_REQUIRED,
+  PROTO_KEY,
+  PROTOTYPE_MEMBER_KEYS,
   sendChunked,
   TEXT_KEY_SPELLINGS,
 } from '../harness/vocabulary/body-partitions.ts';
@@ -613,6 +618,36 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  const attributeValues = declareRules('custom-text.put.html.basic-allowed');
+  test(
+    'should accept basic markup whatever its quoted attribute value holds: a > or a < (in double or single quotes), an =, the other quote mark, the character references &gt;, &#62;, &amp; and &quot;, white space, nothing; where it takes the same hyperlink or styling element with a title of plain words (partition of attribute values, HTML 13.2.5.36-38; relation)',
+    attributeValues,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      await withCustomTextRestored(api, id, async () => {
+        for (const { what: where, at } of ATTRIBUTE_MARKUP) {
+          const base = at(PLAIN_ATTRIBUTE_VALUE);
+          const first = await put(api, id, { [key]: base });
+          // Which attributes basic markup may carry is not shown: a title refused with a plain value is observed, never failed.
+          if (!is2xx(first)) {
+            observe('custom-text.put.status', `${JSON.stringify(base)} answered`, String(first.status));
+            continue;
+          }
+          for (const { what, quoted } of ATTRIBUTE_VALUE_SPELLINGS) {
+            const html = at(quoted);
+            const ex = await put(api, id, { [key]: html });
+            must(attributeValues.customTextPutHtmlBasicAllowed, is2xx(ex), {
+              expected: `a 2xx: ${JSON.stringify(html)} is ${where} whose title holds ${what}, inside its quotes part of the value (HTML 13.2.5.36-38), and the same markup with a plain title was taken (status ${first.status})`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          }
+        }
+      });
+    },
+  );
+
   const sameMarkup = declareRules('custom-text.put.html.basic-allowed');
   test(
     'should judge alike the spellings HTML makes the same element: where it takes <br>, <b> or a hyperlink, it takes <br/>, <BR>, <B>, <b >, <A HREF> and the other quotings too (relation)',
@@ -1018,6 +1053,84 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  const memberKeys = declareRules('custom-text.put.resulting-map');
+  test(
+    'should answer and store each text key named like a member of Object.prototype (constructor, hasOwnProperty, isPrototypeOf, propertyIsEnumerable, toLocaleString, toString, valueOf, the __defineGetter__ family) under its own spelling, mapped to the value sent, as it does a key beside it that names no member; or refuse the map (partition of key names, RFC 8259 4; __proto__ observed)',
+    memberKeys,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      /** The value of a map's own member `k`: a key left out is never read through the prototype (toString, …). */
+      const own = (map: unknown, k: string) =>
+        map && typeof map === 'object' && Object.hasOwn(map, k) ? (map as Record<string, unknown>)[k] : undefined;
+      let taken = 0;
+      await withCustomTextRestored(api, id, async (readable) => {
+        for (const { key: member, control } of PROTOTYPE_MEMBER_KEYS) {
+          // Object.fromEntries defines own members: no key sets a prototype. Each value names its key.
+          const map: Record<string, string> = Object.fromEntries([
+            [key, `Sent beside ${member}.`],
+            [member, `Text of ${member}`],
+            [control, `Text of ${control}`],
+          ]);
+          const ex = await put(api, id, map);
+          // The allowed text keys are not shown: a map refused is observed, never failed; a server error is no refusal.
+          observe('custom-text.put.keys', `the key ${member} beside ${control} and ${key} answered`, String(ex.status));
+          must(memberKeys.customTextPutResultingMap, ex.status < 500, {
+            expected: `the key ${JSON.stringify(member)} (a JSON member name like any other): taken, or the map refused with a 4xx`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          if (!is2xx(ex)) continue;
+          const got = own(ex.json, member);
+          const controlKept = sameText(own(ex.json, control), map[control]!);
+          if (got === undefined && !controlKept) {
+            // Neither kept: a server that keeps only the keys it knows; the map's keys are the server's to choose.
+            observe('custom-text.put.keys', `the key ${member} beside ${control}, taken`, 'answered without either');
+            continue;
+          }
+          taken++;
+          must(memberKeys.customTextPutResultingMap, sameText(got, map[member]!), {
+            expected: `${member}: ${JSON.stringify(map[member])}, answered under its own spelling as ${control} beside it is${controlKept ? '' : ' not'} (a member name is any string, RFC 8259 4; compared exactly, 8.3)`,
+            actual: `${member}: ${got === undefined ? 'left out' : JSON.stringify(got)?.slice(0, 60)}; ${control}: ${JSON.stringify(own(ex.json, control))?.slice(0, 60) ?? 'left out'}`,
+            exchange: ex,
+          });
+          // Read back as the snapshot reads it (GET is not shown: judged only where it is offered).
+          if (!readable) continue;
+          const back = await api.get(customTextPath(id));
+          must(memberKeys.customTextPutResultingMap, sameText(own(back.json, member), map[member]!), {
+            expected: `${member} read back: ${JSON.stringify(map[member])}, as answered to the PUT`,
+            actual: `${member}: ${JSON.stringify(own(back.json, member))?.slice(0, 60) ?? 'left out'}`,
+            exchange: back,
+          });
+        }
+        // __proto__: refused as prototype poisoning by some parsers, which the document leaves open: its answer is
+        // observed, and only a server error fails.
+        const proto = await api.put(customTextPath(id), {
+          body: `{${JSON.stringify(key)}:"Sent beside ${PROTO_KEY}.",${JSON.stringify(PROTO_KEY)}:"Text of ${PROTO_KEY}"}`,
+          contentType: 'application/json',
+        });
+        must(memberKeys.customTextPutResultingMap, proto.status < 500, {
+          expected: `the key ${PROTO_KEY}: taken, or the map refused with a 4xx (which the document leaves open)`,
+          actual: `status ${proto.status}`,
+          exchange: proto,
+        });
+        observe(
+          'custom-text.put.keys',
+          `the key ${PROTO_KEY} beside ${key} answered`,
+          is2xx(proto)
+            ? own(proto.json, PROTO_KEY) === `Text of ${PROTO_KEY}`
+              ? 'taken, answered under its own spelling'
+              : 'taken, answered without it'
+            : String(proto.status),
+        );
+        test.skip(
+          taken === 0,
+          `No key named like a member of Object.prototype, nor the key beside it, is kept by the target (${PROTOTYPE_MEMBER_KEYS.map((k) => k.key).join(', ')}): the allowed text keys are not shown`,
+        );
+      });
+    },
+  );
+
   const framed = declareRules('custom-text.put.json', 'custom-text.put.form', 'custom-text.put.resulting-map');
   test(
     'should read custom text sent with Transfer-Encoding: chunked (RFC 9112 6.1, 7.1: in one chunk, in two halves, a chunk per byte, cutting inside UTF-8 sequences), as JSON and form-encoded, as the same map sent with Content-Length: the same verdict, and the text sent answered and stored; or refuse it 411 Length Required (RFC 9110 15.5.12) (partition of message framing)',
@@ -1121,25 +1234,39 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
-  const pathEnums = declareRules('custom-text.put.language.enum', 'custom-text.put.page.enum');
+  const pathEnums = declareRules('custom-text.put.language.enum', 'custom-text.put.page.enum', 'custom-text.put.json');
   test(
-    'should refuse every near miss of the language en and the page get-started (property)',
+    'should refuse every near miss of the language en and the page get-started, alone or right after a success of the same body at en/get-started (property; relation: the state before the request)',
     pathEnums,
     async ({ api, config }) => {
       const id = profile(config);
-      const cases = fc.oneof(
-        nearMisses('en').map((language) => ({ language, page: 'get-started' })),
-        nearMisses('get-started').map((page) => ({ language: 'en', page })),
-      );
+      const cases = fc.record({
+        path: fc.oneof(
+          nearMisses('en').map((language) => ({ language, page: 'get-started' })),
+          nearMisses('get-started').map((page) => ({ language: 'en', page })),
+        ),
+        afterSuccess: fc.boolean(),
+      });
+      // When the same body was last taken at en/get-started (earlier runs' successes are the state of later ones too).
+      let takenAt: number | undefined;
       await withCustomTextRestored(api, id, async () => {
         await fc.assert(
-          fc.asyncProperty(cases, async ({ language, page }) => {
+          fc.asyncProperty(cases, async ({ path: { language, page }, afterSuccess }) => {
+            const body = { [config.customTextKey]: 'x' };
+            if (afterSuccess) {
+              mustSucceed(pathEnums.customTextPutJson, await put(api, id, body));
+              takenAt = Date.now();
+            }
             // Encoded as a path segment (RFC 3986): the near miss is what the server decodes.
-            const ex = await put(api, id, { [config.customTextKey]: 'x' }, language, page);
+            const ex = await put(api, id, body, language, page);
+            const state =
+              takenAt === undefined
+                ? ''
+                : `; the same body was taken at en/get-started ${Date.now() - takenAt} ms before`;
             mustRefuse(
               language === 'en' ? pathEnums.customTextPutPageEnum : pathEnums.customTextPutLanguageEnum,
               ex,
-              `language ${JSON.stringify(language)}, page ${JSON.stringify(page)}: only en and get-started are allowed`,
+              `language ${JSON.stringify(language)}, page ${JSON.stringify(page)}: only en and get-started are allowed${state}`,
             );
           }),
           fcParams(config, 15),
@@ -1184,16 +1311,35 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
   );
 
   // Another language, another case, a region, and en in ISO 639-2's three letters (eng): the path names en alone.
+  // Each in two states before the request: alone, and right after a success of the same body at en (a guard that
+  // answers a repeated body with the last answer, keyed without the path, answers the refused path that success).
   for (const language of ['fr', 'EN', 'en-US', 'eng']) {
-    const languageEnum = declareRules('custom-text.put.language.enum', 'http.json-error-bodies');
-    test(`should refuse the language ${language}`, languageEnum, async ({ api, config }) => {
-      const id = profile(config);
-      await withCustomTextRestored(api, id, async () => {
-        const ex = await put(api, id, { [config.customTextKey]: 'x' }, language);
-        mustRefuse(languageEnum.customTextPutLanguageEnum, ex, 'language allows only en');
-        mustBeJsonErrorBody(languageEnum, ex);
-      });
-    });
+    const languageEnum = declareRules(
+      'custom-text.put.language.enum',
+      'custom-text.put.json',
+      'http.json-error-bodies',
+    );
+    test(
+      `should refuse the language ${language}, alone and right after a success of the same body at en (relation: the state before the request)`,
+      languageEnum,
+      async ({ api, config }) => {
+        const id = profile(config);
+        await withCustomTextRestored(api, id, async () => {
+          const body = { [config.customTextKey]: 'x' };
+          const ex = await put(api, id, body, language);
+          mustRefuse(languageEnum.customTextPutLanguageEnum, ex, 'language allows only en');
+          mustBeJsonErrorBody(languageEnum, ex);
+          mustSucceed(languageEnum.customTextPutJson, await put(api, id, body));
+          const after = await put(api, id, body, language);
+          mustRefuse(
+            languageEnum.customTextPutLanguageEnum,
+            after,
+            `language allows only en; sent right after the same body was taken at en/get-started`,
+          );
+          mustBeJsonErrorBody(languageEnum, after);
+        });
+      },
+    );
   }
 
   for (const [title, body] of notAnObject({ introduction: 'x' })) {
@@ -1241,18 +1387,30 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
     },
   );
 
+  // Each in the two states before the request of the languages' checks: alone, and right after a success of the same body.
   for (const page of ['login', 'Get-Started', 'get_started']) {
-    const pageEnum = declareRules('custom-text.put.page.enum');
-    test(`should refuse the page ${page}`, pageEnum, async ({ api, config }) => {
-      const id = profile(config);
-      await withCustomTextRestored(api, id, async () => {
-        mustRefuse(
-          pageEnum.customTextPutPageEnum,
-          await put(api, id, { [config.customTextKey]: 'x' }, 'en', page),
-          'page allows only get-started',
-        );
-      });
-    });
+    const pageEnum = declareRules('custom-text.put.page.enum', 'custom-text.put.json');
+    test(
+      `should refuse the page ${page}, alone and right after a success of the same body at get-started (relation: the state before the request)`,
+      pageEnum,
+      async ({ api, config }) => {
+        const id = profile(config);
+        await withCustomTextRestored(api, id, async () => {
+          const body = { [config.customTextKey]: 'x' };
+          mustRefuse(
+            pageEnum.customTextPutPageEnum,
+            await put(api, id, body, 'en', page),
+            'page allows only get-started',
+          );
+          mustSucceed(pageEnum.customTextPutJson, await put(api, id, body));
+          mustRefuse(
+            pageEnum.customTextPutPageEnum,
+            await put(api, id, body, 'en', page),
+            'page allows only get-started; sent right after the same body was taken at en/get-started',
+          );
+        });
+      },
+    );
   }
 
   const basicAllowed = declareRules('custom-text.put.html.basic-allowed');

@@ -80,3 +80,33 @@ export const TEXT_KEY_SPELLINGS: ReadonlyArray<{ what: string; keys: readonly st
   { what: 'a key beside its camelCase spelling', keys: ['buttonLabel', 'button_label'] },
   { what: 'a key beside its snake_case spelling', keys: ['footer_text', 'footerText'] },
 ];
+
+/**
+ * Text keys named like a member of Object.prototype (ECMA-262 20.1.3, and the accessors of Annex B.2.2): a JSON member
+ * name is any string (RFC 8259 4), so each is a text key like any other. A server that keeps its map, or the keys it
+ * has seen, in a plain object reads `key in seen` or `seen[key]` through the prototype and takes these for present
+ * (or calls its own member), and drops or overwrites them. Each goes beside `control`, a key spelt from it that names
+ * no member: a server that keeps a key it does not know keeps both, one that keeps only the keys it knows keeps
+ * neither (the allowed text keys are not shown). `__proto__` is left apart (PROTO_KEY).
+ */
+export const PROTOTYPE_MEMBER_KEYS: ReadonlyArray<{ key: string; control: string }> = [
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+].map((key) => ({ key, control: `${key}_text` }));
+
+/**
+ * The one member of Object.prototype that is an accessor of the object's prototype (ECMA-262 B.2.2.1): a JSON parser
+ * that guards against prototype poisoning refuses a body naming it (fastify's secure-json-parse answers 400), which
+ * the document leaves open. Sent only to be observed, written into the JSON text (an object literal's `__proto__`
+ * sets the prototype, and JSON.stringify would leave it out).
+ */
+export const PROTO_KEY = '__proto__';

@@ -913,6 +913,47 @@ export const basicMarkup: fc.Arbitrary<string> = fc
   });
 
 /**
+ * The partitions of a quoted attribute value (HTML 13.1.2.3: text and character references; 13.2.5.36-38, the
+ * attribute value (double-quoted) and (single-quoted) states): inside its quotes a value's >, < and = are characters of
+ * the value, so is the other quote mark, a character reference is decoded into it, and white space is part of it.
+ * Each is written `quoted` (its quote marks included) and read by HTML's tokenizer as `value`. A filter that ends a tag
+ * at the first > (/<[^>]*>/), or a value at the first quote mark of either kind, cuts the tag there.
+ */
+export const ATTRIBUTE_VALUE_SPELLINGS: ReadonlyArray<{ what: string; quoted: string; value: string }> = [
+  { what: 'a > inside double quotes', quoted: '"Next >"', value: 'Next >' },
+  { what: 'a > inside single quotes', quoted: "'Next >'", value: 'Next >' },
+  { what: 'a < inside double quotes', quoted: '"1 < 2"', value: '1 < 2' },
+  { what: 'a < and a > inside single quotes', quoted: "'<< Back | Next >>'", value: '<< Back | Next >>' },
+  { what: 'an = inside double quotes', quoted: '"step=2"', value: 'step=2' },
+  { what: "a ' inside double quotes", quoted: `"It's next"`, value: "It's next" },
+  { what: 'a " inside single quotes', quoted: `'Say "next"'`, value: 'Say "next"' },
+  { what: 'the character reference &gt;', quoted: '"Next &gt;"', value: 'Next >' },
+  { what: 'the numeric character reference &#62;', quoted: '"Next &#62;"', value: 'Next >' },
+  { what: 'the character reference &amp;', quoted: '"Terms &amp; help"', value: 'Terms & help' },
+  {
+    what: 'the character reference &quot; inside double quotes',
+    quoted: '"Say &quot;next&quot;"',
+    value: 'Say "next"',
+  },
+  { what: 'spaces, a tab and a line feed', quoted: '"Go to\tthe next\npage"', value: 'Go to\tthe next\npage' },
+  { what: 'a space at either end', quoted: '" Next "', value: ' Next ' },
+  { what: 'nothing (an empty value)', quoted: '""', value: '' },
+];
+
+/**
+ * Basic markup that carries an attribute beside its content: a hyperlink with a title after its href and before it,
+ * and a styling element with a title. `at(quoted)` writes it with the title's value as quoted; each with
+ * PLAIN_ATTRIBUTE_VALUE is the same markup with a value of letters and a space. Which attributes a server keeps on
+ * basic markup is not shown: the title is judged against the same markup with the plain value.
+ */
+export const ATTRIBUTE_MARKUP: ReadonlyArray<{ what: string; at: (quoted: string) => string }> = [
+  { what: 'a hyperlink, the title last', at: (q) => `See <a href="https://example.com/next" title=${q}>Next</a>.` },
+  { what: 'a hyperlink, the title first', at: (q) => `See <a title=${q} href="https://example.com/next">Next</a>.` },
+  { what: 'a styling element', at: (q) => `See <b title=${q}>Next</b>.` },
+];
+export const PLAIN_ATTRIBUTE_VALUE = '"Next page"';
+
+/**
  * What in a stored value is more than basic styling and hyperlinks: an
  * active element, an event-handler attribute, or a script URL (entities
  * decoded, white space and controls removed, as browsers do). Undefined when

@@ -7,8 +7,13 @@
  */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
+import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 import {
   ACTIVE_MARKUP_KINDS,
+  ATTRIBUTE_MARKUP,
+  ATTRIBUTE_VALUE_SPELLINGS,
+  PLAIN_ATTRIBUTE_VALUE,
+  elementsOf,
   REQUOTED_HANDLERS,
   activeContent,
   activeMarkup,
@@ -71,6 +76,28 @@ test('should recognise every active construct it generates, of every kind, and n
     expect(activeContent(value), what).toBeUndefined();
     expect(activeContent(requoted(value)), what).toBeDefined();
   }
+});
+
+test("should write each attribute value so that HTML's tokenizer reads it whole as the value it names, on basic markup the judge never flags", () => {
+  const base = ATTRIBUTE_MARKUP.map((m) => m.at(PLAIN_ATTRIBUTE_VALUE));
+  for (const [i, { what: where, at }] of ATTRIBUTE_MARKUP.entries())
+    for (const { what, quoted, value } of [
+      { what: 'the plain value', quoted: PLAIN_ATTRIBUTE_VALUE, value: 'Next page' },
+      ...ATTRIBUTE_VALUE_SPELLINGS,
+    ]) {
+      const html = at(quoted);
+      expect(activeContent(html), `${where}, ${what}: ${html}`).toBeUndefined();
+      // The same elements as with the plain value, the title read as the value named, the content not cut into.
+      expect(elementsOf(html), `${where}, ${what}`).toEqual(elementsOf(base[i]!));
+      const el = parseFragment(html).childNodes.find((n): n is DefaultTreeAdapterTypes.Element => 'tagName' in n)!;
+      const attrs = Object.fromEntries(el.attrs.map((a) => [a.name, a.value]));
+      expect(attrs['title'], `${where}, ${what}: ${html}`).toBe(value);
+      expect(Object.keys(attrs).sort(), `${where}, ${what}`).toEqual(
+        el.tagName === 'a' ? ['href', 'title'] : ['title'],
+      );
+      const text = el.childNodes.map((n) => ('value' in n ? n.value : '')).join('');
+      expect(text, `${where}, ${what}`).toBe('Next');
+    }
 });
 
 /** Percent-decoding (RFC 3986 2.1) to octets, read as UTF-8 with U+FFFD for what is no UTF-8 (the Encoding Standard). */
