@@ -187,7 +187,7 @@ export const rules = [
     section: S.errors,
     operations: ALL_OPS,
     requirement: '401: Invalid token; the JWT signature is invalid.',
-    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (RFC 8725 3.8: the keys must belong to the issuer; custom signing keys never sign the interface's own tokens). The forged token's kid is also varied over Unicode (a Cyrillic kid, one beyond the BMP, U+0001, CR LF, DEL, an empty kid, the tenant's kid in another case: RFC 7515 4.1.4 lets kid be any string): refused the same, never a 5xx.",
+    note: "A JWT whose signature is invalid is refused, on every operation: with 401 on the token-set listing (see token-sets.list.unauthorized), with a 4xx elsewhere. Checked with a signature altered, the claims unsigned (alg none), the claims signed by a key that is not the tenant's (under the tenant's kid, and with that key embedded in the header), the run's own token with its payload changed after signing (sent after the original), and, where writes are on, the claims signed by a key the suite has just set as a custom signing key, under its kid (RFC 8725 3.8: the keys must belong to the issuer; custom signing keys never sign the interface's own tokens). The forged token's kid is also varied over Unicode (a Cyrillic kid, one beyond the BMP, U+0001, CR LF, DEL, an empty kid, the tenant's kid in another case: RFC 7515 4.1.4 lets kid be any string): refused the same, never a 5xx. Also the run's own token with its header or payload JSON re-serialised to the same value (white space after colon and comma, on several lines or around the object, members in another order, a letter of a value or member name as a \\u escape, / as \\/), its signature kept: RFC 7515 5.2 verifies the signature over the segments as received.",
   },
   {
     id: 'auth.token.expired',
@@ -205,7 +205,7 @@ export const rules = [
     operations: ALL_OPS,
     requirement:
       'An operation accepts either the bearer scheme or the client-credentials scheme with the scopes it requires.',
-    note: 'A token that holds none of the in-scope scopes is refused with a 4xx. Which scope each operation requires is not shown except for token sets.',
+    note: "A token that holds none of the in-scope scopes is refused with a 4xx. Which scope each operation requires is not shown except for token sets. A token narrowed to another operation's scope is refused also after that operation served it (relation over a sequence: the scope decision belongs to the operation, not to the token).",
   },
   {
     id: 'auth.unauthenticated.status',
@@ -273,7 +273,7 @@ export const rules = [
     section: S.auth,
     operations: ['oauth.token'],
     requirement: 'Bearer scheme: header `Authorization: Bearer <ACCESS_TOKEN>`; the token is a JWT.',
-    note: 'The issued access token is a JWT: a JWS compact serialisation whose header (with alg) and payload decode to JSON objects, or a JWE compact serialisation (five segments) whose header (with alg and enc) does (RFC 7519 1: "JWTs are always represented using the JWS Compact Serialization or the JWE Compact Serialization").',
+    note: 'The issued access token is a JWT: a JWS compact serialisation whose header (with alg) and payload decode to JSON objects, or a JWE compact serialisation (five segments) whose header (with alg and enc) does (RFC 7519 1: "JWTs are always represented using the JWS Compact Serialization or the JWE Compact Serialization"). Every token the endpoint issues is held to it: those of requests with a scope parameter (one scope, several, every scope held), narrowed tokens used by other checks, and tokens issued to HTTP Basic credentials.',
   },
   {
     id: 'oauth.token.accepted',
@@ -291,7 +291,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 5.2: a failed client authentication gets an error response).',
-    note: 'Wrong client credentials get a 4xx and no access_token; so do the right ones with client_id or client_secret given twice, the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"), the repeated name percent-encoded included (RFC 3986 2.1).',
+    note: 'Wrong client credentials get a 4xx and no access_token; so do the right ones with client_id or client_secret given twice, the same value or another before or after it (RFC 6749 3.2: "Request and response parameters MUST NOT be included more than once"; 5.2: invalid_request, the request "repeats a parameter"), the repeated name percent-encoded included (RFC 3986 2.1). HTTP Basic credentials of one client with another registered client\'s id, or an id no client has, as the client_id body parameter get the error response, or a token the operations answer as the authenticated client\'s own (RFC 6749 2.3, 3.2.1: the client is the one authenticated).',
   },
   {
     id: 'oauth.token.accepted.other-refusal',

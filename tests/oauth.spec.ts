@@ -28,10 +28,11 @@ import {
   TargetError,
 } from '../harness/requests/tokens.ts';
 import { encodedNameSpellings, rawFormBody } from '../harness/vocabulary/token-partitions.ts';
-import { decodeJwt, jwtKind } from '../harness/vocabulary/jwt.ts';
+import { decodeJwt } from '../harness/vocabulary/jwt.ts';
 import { declareRules, schemaRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   hasChallenge,
+  mustBeJwt,
   mustFollowStatusChecklist,
   mustFollowTokenResponseChecklist,
   tokenErrorProblem,
@@ -636,16 +637,7 @@ test.describe('token endpoint @auth', () => {
       token === undefined && ex.status !== 200,
       `No request form got a token (documented request answered ${ex.status}): oauth.token.endpoint decides that`,
     );
-    const kind = typeof token === 'string' ? jwtKind(token) : undefined;
-    must(jwt.oauthTokenJwt, kind !== undefined, {
-      expected:
-        'a JWT (RFC 7519 1): a JWS compact serialisation whose header (with alg) and payload are JSON objects, or a JWE compact serialisation whose header (with alg and enc) is one',
-      actual:
-        typeof token !== 'string'
-          ? `access_token ${typeof token}`
-          : `${token.split('.').length} segment(s), not decodable as a JWS or JWE`,
-      exchange: ex,
-    });
+    mustBeJwt(jwt, token, 'the documented request', ex);
     // A JWS's registered claims, where present, as RFC 7519 4.1 types them: iss, sub and jti strings (StringOrURI),
     // aud a string or an array of strings, exp, nbf and iat NumericDates: seconds since the epoch (2). And as a
     // token just issued reads them against the answer's Date (the server's clock; RFC 9110 6.6.1), five minutes
@@ -693,6 +685,52 @@ test.describe('token endpoint @auth', () => {
       exchange: ex,
     });
   });
+
+  const everyJwt = declareRules('oauth.token.jwt');
+  test(
+    'should issue a JWT to every token request it answers with a token, whatever the request asks (partition of the request: no scope parameter or a scope parameter of one scope, of two, of every scope the client holds; the client authenticated in the body or by HTTP Basic)',
+    everyJwt,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      // The scope parameter's partitions (RFC 6749 3.3, 4.4.2: OPTIONAL; the token it gets is still the document's
+      // bearer token, which "is a JWT"): absent, one scope, two, every scope the run's token holds. Each by body
+      // parameters and by HTTP Basic (RFC 6749 2.3.1), the two ways the client authenticates.
+      const held = String(decodeJwt(config.runToken ?? '')?.payload.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
+      const scopes = held.length ? held : ['read:federated_connections_tokens', 'read:event_streams'];
+      const asked: Array<[string, TokenParams]> = [
+        ['no scope parameter', {}],
+        [`scope=${scopes[0]!}`, { scope: scopes[0]! }],
+        ...(scopes.length > 1
+          ? ([[`scope=${scopes.slice(0, 2).join(' ')}`, { scope: scopes.slice(0, 2).join(' ') }]] as Array<
+              [string, TokenParams]
+            >)
+          : []),
+        ...(scopes.length > 2
+          ? ([["scope= every scope the run's token holds", { scope: scopes.join(' ') }]] as Array<
+              [string, TokenParams]
+            >)
+          : []),
+      ];
+      const ways: Array<[string, ClientAuthentication]> = [
+        ['the body parameters', { in: 'body' }],
+        ['HTTP Basic', { in: 'basic' }],
+      ];
+      let issued = 0;
+      for (const [what, extra] of asked)
+        for (const [how, clientAuth] of config.embedded ? ways : ways.slice(0, 1)) {
+          const ex = await tokenExchange(config, creds, DOCUMENTED, clientAuth, extra);
+          const token = accessToken(ex);
+          // A request refused is not judged here: whether the endpoint narrows is not shown (RFC 6749 3.3).
+          if (ex.status !== 200 || token === undefined) continue;
+          issued++;
+          mustBeJwt(everyJwt, token, `a token request with ${what}, the client authenticated by ${how}`, ex);
+        }
+      test.skip(issued === 0, 'No token request of the partition got a token: oauth.token.endpoint decides that');
+    },
+  );
 
   const badClient = declareRules('oauth.token.bad-client', 'http.unauthorized.challenge');
   test('should refuse wrong client credentials without issuing a token', badClient, async ({ config }) => {
@@ -818,7 +856,7 @@ const LIST = pathOf('event-streams.list');
  * 401 with a Basic challenge (RFC 6749 5.2), like every other wrong credential, no token.
  */
 test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @auth', () => {
-  const ways = declareRules('oauth.token.client-auth', 'oauth.token.response');
+  const ways = declareRules('oauth.token.client-auth', 'oauth.token.response', 'oauth.token.jwt');
   test(
     "should issue a token the operations accept to the client's id and secret sent by HTTP Basic (form-urlencoded, the scheme in any case, one space after it or more, with the client_id parameter beside it or not) as to the body parameters",
     ways,
@@ -849,6 +887,7 @@ test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @aut
           exchange: ex,
         });
         if (ex.status === 200) mustFollowTokenResponseChecklist(ways, ex);
+        if (typeof token === 'string') mustBeJwt(ways, token, `the client's credentials by ${how}`, ex);
         const use = await anonApi.get(LIST, { query: { take: 1 }, auth: { header: `Bearer ${String(token)}` } });
         must(ways.oauthTokenClientAuth, use.status >= 200 && use.status < 300, {
           expected: `a 2xx: the token issued to the client's credentials by ${how} is accepted`,
@@ -922,6 +961,81 @@ test.describe('client authentication at the token endpoint (RFC 6749 2.3.1) @aut
       }
     },
   );
+  const namedOther = declareRules('oauth.token.bad-client');
+  test(
+    "should never issue another client's token to one client's credentials by HTTP Basic with another client_id in the body (RFC 6749 2.3, 3.2.1: the client is the one authenticated): refused with the error response of RFC 6749 5.2, or a token the operations answer as the authenticated client's own (relation: refused where its own token is refused, served where it is served); the limited client naming the run's client, the run's client naming the limited one, and naming a client the tenant does not have",
+    namedOther,
+    async ({ anonApi, config }) => {
+      const full = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      const limited = requireFixture(
+        config.limitedCredentials,
+        'CONFORMANCE_LIMITED_CLIENT_ID/CONFORMANCE_LIMITED_CLIENT_SECRET (a second registered client, whose id the other names)',
+      );
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      test.skip(full.clientId === limited.clientId, 'The limited client is the run client: no other client to name');
+      // Partition of the body's client_id beside Basic credentials: another registered client's (each way round
+      // between the two, the client with fewer scopes first: a token of the named client would hold more), and
+      // an id the tenant does not have. The id beside its own client's is the other check's (3.2.1 lets it be).
+      const cases: Array<{ what: string; creds: ClientCredentials; named: string }> = [
+        {
+          what: "the limited client's credentials by HTTP Basic, the run client's id as client_id",
+          creds: limited,
+          named: full.clientId,
+        },
+        {
+          what: "the run client's credentials by HTTP Basic, the limited client's id as client_id",
+          creds: full,
+          named: limited.clientId,
+        },
+        {
+          what: "the run client's credentials by HTTP Basic, a client id the tenant does not have as client_id",
+          creds: full,
+          named: 'conformance-unknown-client',
+        },
+      ];
+      // Reads that tell the two clients' tokens apart (the limited client holds none of their scopes): the answers
+      // to the authenticated client's own token are the reference.
+      const reads = [
+        pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody-basic' }),
+        LIST,
+        ...(config.clientGrantId ? [pathOf('client-grants.get', { id: config.clientGrantId })] : []),
+      ];
+      /** What an answer says of a token: refused for it (401/403), a 5xx, or served. */
+      const outcome = (status: number) =>
+        status >= 500 ? 'a 5xx' : status === 401 || status === 403 ? 'refused for its token' : 'served';
+      for (const c of config.embedded ? cases : cases.slice(0, 1)) {
+        const ex = await tokenExchange(config, c.creds, DOCUMENTED, { in: 'basic' }, { client_id: c.named });
+        const token = accessToken(ex);
+        if (typeof token !== 'string') {
+          mustRefuseToken(
+            namedOther.oauthTokenBadClient,
+            ex,
+            `${c.what}: a request naming a client other than the one authenticated (RFC 6749 2.3, 3.2.1; 5.2: invalid_request or invalid_client)`,
+          );
+          continue;
+        }
+        // A token: it must be the authenticated client's, answered on every read as that client's own token is (a
+        // token of its own from the documented request: its credentials in the body, no other client named).
+        const own = accessToken(await tokenExchange(config, c.creds));
+        test.skip(
+          typeof own !== 'string',
+          'The documented request got the authenticated client no token of its own: nothing to compare the issued token with (oauth.token.endpoint decides that)',
+        );
+        for (const path of reads) {
+          const mine = await anonApi.get(path, { auth: { header: `Bearer ${String(own)}` } });
+          // Where its own token gets a server error, the read tells nothing of whose token this is.
+          if (mine.status >= 500) continue;
+          const use = await anonApi.get(path, { auth: { header: `Bearer ${token}` } });
+          must(namedOther.oauthTokenBadClient, outcome(use.status) === outcome(mine.status), {
+            expected: `the answer the authenticated client's own token gets (${mine.status}, ${outcome(mine.status)}): a token issued to ${c.what} is that client's (RFC 6749 2.3, 3.2.1), never the named client's`,
+            actual: `status ${use.status} (${outcome(use.status)})`,
+            exchange: use,
+            detail: `token request: POST ${TOKEN_PATH} → ${ex.status}, ${c.what}`,
+          });
+        }
+      }
+    },
+  );
 });
 
 /**
@@ -971,7 +1085,7 @@ test.describe('the audience the document gives @auth', () => {
  * earlier token response again hands out the narrowed token there.
  */
 test.describe('the token endpoint answers each request on its own @auth', () => {
-  const order = declareRules('oauth.token.endpoint', 'oauth.token.accepted', 'oauth.token.response');
+  const order = declareRules('oauth.token.endpoint', 'oauth.token.accepted', 'oauth.token.response', 'oauth.token.jwt');
   test(
     'should give a default token request the same token whatever was asked before it: narrowed requests first, then the default one, whose token the reads accept',
     order,
@@ -986,12 +1100,14 @@ test.describe('the token endpoint answers each request on its own @auth', () => 
       // (Shared with the narrowed-token checks of this worker: asked before, it still comes first.)
       for (const scope of narrowings) {
         const narrowed = await narrowedToken(config, creds, scope);
-        // A narrowed token response is a token response: RFC 6749 5.1's checklist holds for it too.
-        if (narrowed.status === 200)
-          mustFollowTokenResponseChecklist(
-            order,
-            exchangeOf(config, creds, narrowed, DOCUMENTED, { in: 'body' }, { scope }),
-          );
+        // A narrowed token response is a token response: RFC 6749 5.1's checklist holds for it too, and its token is
+        // a JWT like every other (oauth.token.jwt).
+        if (narrowed.status === 200) {
+          const evidence = exchangeOf(config, creds, narrowed, DOCUMENTED, { in: 'body' }, { scope });
+          mustFollowTokenResponseChecklist(order, evidence);
+          const token = accessToken(evidence);
+          if (token !== undefined) mustBeJwt(order, token, `the token request with scope=${scope}`, evidence);
+        }
       }
       const ex = await tokenExchange(config, creds);
       const token = accessToken(ex);

@@ -10,7 +10,7 @@ import { requireFixture, skipBeyondReadOnlyBudget, test } from '../harness/fixtu
 import { narrowedToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 import { decodeJwt, grantedScope as granted } from '../harness/vocabulary/jwt.ts';
 import { declareRules } from '../harness/vocabulary/declare.ts';
-import { mustFollowStatusChecklist, tokenErrorProblem } from '../harness/vocabulary/auth-checks.ts';
+import { mustBeJwt, mustFollowStatusChecklist, tokenErrorProblem } from '../harness/vocabulary/auth-checks.ts';
 import { inScopeScopes, pathOf } from '../spec/operations.ts';
 
 const SCOPE = 'read:federated_connections_tokens';
@@ -37,7 +37,11 @@ const UNKNOWN_USER = 'conformance-nobody-scopes';
 const grantedScope = (json: unknown, token: string) => granted(json, token, SCOPE);
 
 test.describe('scopes of the token-set listing @auth @token-sets', () => {
-  const anyRequiredScope = declareRules('token-sets.list.any-required-scope', 'oauth.token.endpoint');
+  const anyRequiredScope = declareRules(
+    'token-sets.list.any-required-scope',
+    'oauth.token.endpoint',
+    'oauth.token.jwt',
+  );
   test(
     "should serve the token-set listing to a token holding only read:federated_connections_tokens, for a user that exists and for one that does not (relation: as the run's token is answered)",
     anyRequiredScope,
@@ -61,6 +65,8 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
         );
         return;
       }
+      // A narrowed token is an issued token: a JWT like every other (oauth.token.jwt).
+      mustBeJwt(anyRequiredScope, token, `the token request with scope=${SCOPE}`);
       const granted = grantedScope(a.json, token);
       const narrowed = granted.scope.split(' ').filter(Boolean);
       observe(
@@ -90,7 +96,11 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
       });
     },
   );
-  const insufficient = declareRules('token-sets.list.insufficient-scope', 'http.unauthorized.challenge');
+  const insufficient = declareRules(
+    'token-sets.list.insufficient-scope',
+    'http.unauthorized.challenge',
+    'oauth.token.jwt',
+  );
   test(
     'should answer 403 to tokens narrowed to scopes other than read:federated_connections_tokens: the same resource under another verb, the nearest read scopes, all the others',
     insufficient,
@@ -124,6 +134,7 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
         const a = await narrowedToken(config, creds, wanted.join(' '));
         const token = (a.json as { access_token?: unknown } | undefined)?.access_token;
         if (a.status !== 200 || typeof token !== 'string') continue;
+        mustBeJwt(insufficient, token, `the token request with scope=${JSON.stringify(wanted.join(' '))}`);
         const granted = grantedScope(a.json, token).scope.split(' ').filter(Boolean);
         // Only a token that was really narrowed, away from the listing's scope, tells anything.
         if (granted.includes(SCOPE) || granted.some((g) => !wanted.includes(g))) continue;
@@ -139,7 +150,7 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
     },
   );
 
-  const beyondGrant = declareRules('token-sets.list.insufficient-scope', 'oauth.token.endpoint');
+  const beyondGrant = declareRules('token-sets.list.insufficient-scope', 'oauth.token.endpoint', 'oauth.token.jwt');
   test(
     'should never let the limited client into the token-set listing by asking for read:federated_connections_tokens, a scope beyond its grant: the request refused (RFC 6749 5.2: invalid_scope), or a token without it (3.3: the request may be ignored) that the listing refuses with 403',
     beyondGrant,
@@ -171,6 +182,7 @@ test.describe('scopes of the token-set listing @auth @token-sets', () => {
           });
           continue;
         }
+        mustBeJwt(beyondGrant, token, `the limited client's token request with scope=${JSON.stringify(scope)}`);
         const ex = await anonApi.get(path(config.userId ?? UNKNOWN_USER), { auth: { header: `Bearer ${token}` } });
         // A token the limited client asked the scope for: whatever it was issued, its grant does not hold it.
         mustStatus(beyondGrant.tokenSetsListInsufficientScope, ex, 403);

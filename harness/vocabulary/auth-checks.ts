@@ -35,17 +35,18 @@ import {
   decodeJwt,
   foreignKeyToken,
   forgeries,
+  jwtKind,
   notCompactForms,
   segmentPartitions,
   tamperSignature,
   tenantPublicKeys,
   unsignedToken,
 } from './jwt.ts';
-import { inScopeScopes, operation, operations, pathPattern, type OperationId } from '../../spec/operations.ts';
+import { inScopeScopes, operation, operations, pathOf, pathPattern, type OperationId } from '../../spec/operations.ts';
 import { narrowedToken, accessTokenOf } from '../requests/tokens.ts';
 import { grantedScope } from './jwt.ts';
 import { pct } from './partitions.ts';
-import { jwsJsonForms, kidForgeries, scopeOrders } from './token-partitions.ts';
+import { jsonRespellings, jwsJsonForms, kidForgeries, scopeOrders } from './token-partitions.ts';
 
 /** One representative request of an operation; `target` is what `AuthCheckOptions.target` found, if anything. */
 export type Probe = (api: Api, config: Config, auth: Authorization, target?: string) => Promise<Exchange>;
@@ -436,6 +437,24 @@ export function tokenErrorProblem(contentType: string, json: unknown): string | 
 }
 
 /**
+ * oauth.token.jwt on an issued access token: a JWT (RFC 7519 1: a JWS or JWE compact serialisation, jwtKind).
+ * Held to every token the endpoint issues, however the request asked for it (a scope parameter narrowing it,
+ * HTTP Basic): the document says the bearer token "is a JWT", not only the default request's. `how` says which
+ * request got it; the token itself is never printed.
+ */
+export function mustBeJwt(d: Declared<'oauth.token.jwt'>, token: unknown, how: string, ex?: Exchange): void {
+  const kind = typeof token === 'string' ? jwtKind(token) : undefined;
+  must(d.oauthTokenJwt, kind !== undefined, {
+    expected: `a JWT (RFC 7519 1) for ${how}: a JWS compact serialisation whose header (with alg) and payload are JSON objects, or a JWE compact serialisation whose header (with alg and enc) is one`,
+    actual:
+      typeof token !== 'string'
+        ? `access_token ${typeof token}`
+        : `${token.split('.').length} segment(s), not decodable as a JWS or JWE`,
+    exchange: ex,
+  });
+}
+
+/**
  * The checklist of a successful token response (RFC 6749 5.1), held to every one a check gets:
  * access_token REQUIRED, a non-empty string; token_type REQUIRED, and for the tokens the operations
  * take "Bearer" (RFC 6750 4, 6.1.1), compared case-insensitively (RFC 6749 5.1: "the token_type value
@@ -542,6 +561,7 @@ export function authChecks(id: ProbedOperation, probe: Probe, opts: AuthCheckOpt
     credentialChecks(p);
     if (!variant) forgedTokenChecks(p);
     if (!variant) scopeOrderCheck(p);
+    if (!variant) scopeSequenceCheck(p);
     scopeAndAcceptanceChecks(p);
   });
 }
@@ -844,6 +864,24 @@ function forgedTokenChecks({ id, probe, around, lookUp }: Probing): void {
         { api, anonApi, config },
         shareOut(config, id, all, 3),
         (what) => `a forged token: ${what}`,
+      );
+    },
+  );
+
+  const respelt = signature();
+  test(
+    "should refuse the run's token with its header or payload JSON re-serialised to the same value, its signature kept (partitions of RFC 8259's JSON text: white space after : and , on several lines or around the object, members in another order, a letter as a \\u escape, / as \\/; RFC 7515 5.2: the signature is over the segments as received)",
+    respelt,
+    async ({ api, anonApi, config }) => {
+      // Beyond a read-only run's request budget (selftest/suite/budget.test.ts): with writes on, a share per
+      // operation against an external target; every one on every operation against the embedded emulator.
+      skipBeyondReadOnlyBudget(config, "the run's token with its JSON re-serialised is");
+      const all = jsonRespellings(runJws("run's token", config.runToken));
+      await refuseEach(
+        respelt,
+        { api, anonApi, config },
+        shareOut(config, id, all, 3),
+        (what) => `the JWT signature does not verify over what was sent: the run's token with ${what}`,
       );
     },
   );
@@ -1226,15 +1264,18 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
  */
 function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
   const listing = id === 'token-sets.list';
-  const narrowedAway: Declaration<'auth.scope.enforced' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
+  const narrowedAway: Declaration<
+    'auth.scope.enforced' | 'oauth.token.jwt' | 'http.json-error-bodies' | 'http.unauthorized.challenge'
+  > &
     Partial<Declared<'token-sets.list.insufficient-scope'>> = listing
     ? declareRules(
         'auth.scope.enforced',
         'token-sets.list.insufficient-scope',
+        'oauth.token.jwt',
         'http.json-error-bodies',
         'http.unauthorized.challenge',
       )
-    : declareRules('auth.scope.enforced', 'http.json-error-bodies', 'http.unauthorized.challenge');
+    : declareRules('auth.scope.enforced', 'oauth.token.jwt', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test(
     "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses, to no scope at all, to every other operation's scope)",
     narrowedAway,
@@ -1276,6 +1317,8 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
         const a = await narrowedToken(config, creds!, wanted.join(' '));
         const token = accessTokenOf(a);
         if (token === undefined) continue;
+        // A narrowed token is an issued token: a JWT like every other (oauth.token.jwt).
+        mustBeJwt(narrowedAway, token, `the token request with scope=${JSON.stringify(wanted.join(' '))}`);
         const granted = grantedScope(a.json, token, wanted.join(' ')).scope.split(' ').filter(Boolean);
         // Only a token really narrowed, holding none of the operation's scopes, tells anything.
         if (granted.some((g) => op.scopes.includes(g) || !wanted.includes(g))) continue;
@@ -1318,9 +1361,10 @@ function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
  */
 function scopeOrderCheck({ id, op, probe, around, lookUp }: Probing): void {
   const listing = id === 'token-sets.list';
-  const orders: Declaration<'oauth.token.accepted'> & Partial<Declared<'token-sets.list.any-required-scope'>> = listing
-    ? declareRules('oauth.token.accepted', 'token-sets.list.any-required-scope')
-    : declareRules('oauth.token.accepted');
+  const orders: Declaration<'oauth.token.accepted' | 'oauth.token.jwt'> &
+    Partial<Declared<'token-sets.list.any-required-scope'>> = listing
+    ? declareRules('oauth.token.accepted', 'oauth.token.jwt', 'token-sets.list.any-required-scope')
+    : declareRules('oauth.token.accepted', 'oauth.token.jwt');
   test(
     "should answer alike the run client's tokens narrowed to the same scopes (the operation's among others) asked in other orders: reversed, the operation's scope first or last, rotated (RFC 6749 3.3: the order of scopes does not matter)",
     orders,
@@ -1352,6 +1396,7 @@ function scopeOrderCheck({ id, op, probe, around, lookUp }: Probing): void {
         const a = await narrowedToken(config, creds!, scope);
         const token = accessTokenOf(a);
         if (token === undefined) continue;
+        mustBeJwt(orders, token, `the token request with scope=${JSON.stringify(scope)} (${order.what})`);
         // Only a token narrowed to the set as asked (in any order) tells anything.
         const granted = grantedScope(a.json, token, scope).scope.split(' ').filter(Boolean);
         if (granted.length !== set.length || !set.every((s) => granted.includes(s))) continue;
@@ -1390,6 +1435,103 @@ function scopeOrderCheck({ id, op, probe, around, lookUp }: Probing): void {
           first ??= { what: t.what, ex };
         }
       });
+    },
+  );
+}
+
+/**
+ * Reads a token narrowed to their scope can be served on first, each with the request that addresses it (none where
+ * the run names no resource for it): the event stream listing, a client grant, the token-set listing.
+ */
+const FIRST_READS: ReadonlyArray<{ id: ProbedOperation; path: (c: Config) => string | undefined }> = [
+  { id: 'event-streams.list', path: () => pathOf('event-streams.list') },
+  {
+    id: 'client-grants.get',
+    path: (c) => (c.clientGrantId ? pathOf('client-grants.get', { id: c.clientGrantId }) : undefined),
+  },
+  { id: 'token-sets.list', path: (c) => (c.userId ? pathOf('token-sets.list', { id: c.userId }) : undefined) },
+];
+
+/**
+ * Relation over a sequence: a scope decision is the operation's, not the token's. A token of the run's own client
+ * narrowed to another operation's scope (RFC 6749 3.3), one none of this operation's scopes, is served on that
+ * operation first (a read: the event stream listing, a client grant, the token-set listing), and then still refused
+ * here, as a token holding none of the in-scope scopes is. A server that remembers a token as authorised once it
+ * passed one operation's check (a decision memoised by the token alone) admits it. Where the endpoint does not narrow
+ * a token to the scope, or the other operation does not serve it, nothing is decided (other checks judge that).
+ */
+function scopeSequenceCheck({ id, op, probe, around, lookUp }: Probing): void {
+  const listing = id === 'token-sets.list';
+  const sequence: Declaration<
+    'auth.scope.enforced' | 'oauth.token.jwt' | 'http.json-error-bodies' | 'http.unauthorized.challenge'
+  > &
+    Partial<Declared<'token-sets.list.insufficient-scope'>> = listing
+    ? declareRules(
+        'auth.scope.enforced',
+        'token-sets.list.insufficient-scope',
+        'oauth.token.jwt',
+        'http.json-error-bodies',
+        'http.unauthorized.challenge',
+      )
+    : declareRules('auth.scope.enforced', 'oauth.token.jwt', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  test(
+    "should still refuse a token narrowed to another operation's scope after that operation served it (relation over a sequence: served first on the event stream listing, a client grant or the token-set listing, then refused here, holding none of the operation's scopes: the scope decision is the operation's, not the token's)",
+    sequence,
+    async ({ api, anonApi, config }) => {
+      const creds = config.credentials;
+      test.skip(
+        !creds,
+        'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET are not set: a static token cannot be narrowed',
+      );
+      // Its token requests are beyond a read-only run's request budget (selftest/suite/budget.test.ts).
+      skipBeyondReadOnlyBudget(config, 'the narrowed tokens served on another operation first are');
+      // Each read whose scope this operation does not take (the two event stream operations share theirs).
+      const firsts = FIRST_READS.filter(
+        (r) => r.id !== id && !operation(r.id).scopes.some((s) => op.scopes.includes(s)),
+      ).flatMap((r) => {
+        const path = r.path(config);
+        const scope = operation(r.id).scopes[0];
+        return path && scope ? [{ id: r.id, path, scope }] : [];
+      });
+      // Against an external target (with writes on), the first read alone: one token request per operation.
+      const share = config.embedded ? firsts : firsts.slice(0, 1);
+      const target = await lookUp(api, config);
+      const untried: string[] = [];
+      for (const f of share) {
+        const first = operation(f.id);
+        const a = await narrowedToken(config, creds!, f.scope);
+        const token = accessTokenOf(a);
+        if (token === undefined) {
+          untried.push(`scope=${f.scope} got no token (status ${a.status})`);
+          continue;
+        }
+        mustBeJwt(sequence, token, `the token request with scope=${JSON.stringify(f.scope)}`);
+        // Only a token narrowed to that scope alone, none of this operation's, tells anything.
+        const granted = grantedScope(a.json, token, f.scope).scope.split(' ').filter(Boolean);
+        if (granted.some((g) => g !== f.scope)) {
+          untried.push(`scope=${f.scope} got a token of ${granted.join(' ') || 'no scope'}`);
+          continue;
+        }
+        // First: served where its scope is the operation's.
+        const served = await anonApi.get(f.path, { auth: bearer(token) });
+        if (served.status < 200 || served.status >= 300) {
+          untried.push(`${first.method} ${first.path} answered ${served.status} to the token narrowed to ${f.scope}`);
+          continue;
+        }
+        // Then: refused here, where it holds none of the operation's scopes.
+        await around(api, config, async () => {
+          const ex = await probe(anonApi, config, bearer(token), target);
+          const why = `a token narrowed to ${f.scope}, none of ${op.scopes.join(', ')}, after ${first.method} ${first.path} served it (${served.status})`;
+          if (sequence.tokenSetsListInsufficientScope) mustStatus(sequence.tokenSetsListInsufficientScope, ex, 403);
+          mustRefuse(sequence.authScopeEnforced, ex, why);
+          mustBeJsonErrorBody(sequence, ex);
+          mustFollowStatusChecklist(sequence, ex);
+        });
+      }
+      test.skip(
+        untried.length === share.length,
+        `No narrowed token was served on another operation first: ${untried.join('; ') || 'no other read is addressable'} (whether the endpoint narrows is not shown, RFC 6749 3.3)`,
+      );
     },
   );
 }

@@ -9,8 +9,12 @@
  *   Latin-1, another script, a character beyond the BMP, control characters;
  * - a JWS in its JSON serialization (RFC 7515 7.2, flattened and general), which is no JWT (RFC 7519 1:
  *   "JWTs are always represented using the JWS Compact Serialization or the JWE Compact Serialization");
- * - a scope set's orders (RFC 6749 3.3: a list of space-delimited strings whose order "does not matter").
+ * - a scope set's orders (RFC 6749 3.3: a list of space-delimited strings whose order "does not matter");
+ * - the JSON text of a JWS header or payload (RFC 8259 2, 4, 7: white space around the structural
+ *   characters, members in any order, any character escaped): other texts of the same JSON value, whose
+ *   base64url is another segment.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { decodeJwt, foreignKeyToken } from './jwt.ts';
 import { pct } from './partitions.ts';
 
@@ -148,4 +152,108 @@ export function scopeOrders(scopes: readonly string[], key: string): Array<{ wha
     { what: 'rotated by one', scopes: [...sorted.slice(1), ...sorted.slice(0, 1)] },
   ];
   return all.filter((o, i) => all.findIndex((x) => x.scopes.join(' ') === o.scopes.join(' ')) === i);
+}
+
+// ---------------------------------------------------------------------------
+// The JSON text of a JWS segment
+
+/** How a JSON value is written: the separators after a member's name and between elements, and each string. */
+interface JsonStyle {
+  colon: string;
+  comma: string;
+  /** A string as written, the quotes included; `name` says whether it is a member's name. */
+  string?: (s: string, name: boolean) => string;
+}
+
+/** The value as JSON text in `style` (RFC 8259 2: white space is allowed around any structural character). */
+function writeJson(v: unknown, style: JsonStyle): string {
+  const str = style.string ?? ((s: string) => JSON.stringify(s));
+  if (typeof v === 'string') return str(v, false);
+  if (Array.isArray(v)) return `[${v.map((x) => writeJson(x, style)).join(style.comma)}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${str(k, true)}${style.colon}${writeJson(x, style)}`)
+      .join(style.comma)}}`;
+  return JSON.stringify(v);
+}
+
+/** `s` as a JSON string with its first ASCII letter written as a \u escape (RFC 8259 7), or undefined without one. */
+function escapedFirstLetter(s: string): string | undefined {
+  const at = s.search(/[A-Za-z]/);
+  if (at < 0) return undefined;
+  const u = `\\u${s.charCodeAt(at).toString(16).padStart(4, '0').toUpperCase()}`;
+  return `${JSON.stringify(s.slice(0, at)).slice(0, -1)}${u}${JSON.stringify(s.slice(at + 1)).slice(1)}`;
+}
+
+/**
+ * Other JSON texts of one segment's JSON object (RFC 8259): white space after each : and , ({"alg": "RS256", …}),
+ * the object on several lines (line feeds and indentation), white space before and after it, its members in
+ * reverse order (4: an object is an unordered collection), the first letter of the first string value and of the
+ * first member's name written as a \u escape (7: \u0052 for R), every / escaped as \/ (7). Each parses to the
+ * same value; those whose text is the one sent are left out.
+ */
+function jsonTexts(value: Record<string, unknown>): Array<{ what: string; text: string }> {
+  const compact: JsonStyle = { colon: ':', comma: ',' };
+  const entries = Object.entries(value);
+  const firstString = entries.find(([, v]) => typeof v === 'string' && /[A-Za-z]/.test(v))?.[1] as string | undefined;
+  const firstName = entries.find(([k]) => /[A-Za-z]/.test(k))?.[0];
+  const out: Array<{ what: string; text: string }> = [
+    { what: 'a space after each colon and comma', text: writeJson(value, { colon: ': ', comma: ', ' }) },
+    { what: 'line feeds and two-space indentation (on several lines)', text: JSON.stringify(value, null, 2) },
+    { what: 'a space and a line feed before and after the object', text: ` \n${writeJson(value, compact)}\n ` },
+  ];
+  if (entries.length > 1)
+    out.push({
+      what: 'its members in reverse order (RFC 8259 4: an object is unordered)',
+      text: writeJson(Object.fromEntries([...entries].reverse()), compact),
+    });
+  if (firstString !== undefined)
+    out.push({
+      what: `the first letter of the value ${JSON.stringify(firstString.slice(0, 12))} as a \\u escape`,
+      text: writeJson(value, {
+        ...compact,
+        string: (s, name) => (!name && s === firstString ? escapedFirstLetter(s)! : JSON.stringify(s)),
+      }),
+    });
+  if (firstName !== undefined)
+    out.push({
+      what: `the first letter of the member name ${JSON.stringify(firstName)} as a \\u escape`,
+      text: writeJson(value, {
+        ...compact,
+        string: (s, name) => (name && s === firstName ? escapedFirstLetter(s)! : JSON.stringify(s)),
+      }),
+    });
+  if (JSON.stringify(value).includes('/'))
+    out.push({
+      what: 'every / in its strings escaped as \\/',
+      text: writeJson(value, { ...compact, string: (s) => JSON.stringify(s).replaceAll('/', '\\/') }),
+    });
+  // Only texts of the same JSON value (member order aside): anything else would be a changed token, not a respelt one.
+  return out.filter((t) => isDeepStrictEqual(JSON.parse(t.text), value));
+}
+
+/**
+ * The run's token with its header's or its payload's JSON text re-serialised to the same JSON value (jsonTexts),
+ * re-encoded in base64url, the other segments and the signature kept as issued. RFC 7515 5.2 (step 8) validates
+ * the signature over the JWS Signing Input as received, ASCII(encoded header "." encoded payload): another text of
+ * the same value is another signing input, so the signature does not verify and every one is refused as invalid.
+ * A verifier that decodes the segments and signs a re-encoding of what they hold (a canonical JSON writer) finds
+ * the original signing input again, and admits it. Texts whose segment is the one sent are left out.
+ */
+export function jsonRespellings(token: string): Array<{ what: string; token: string }> {
+  const jwt = decodeJwt(token);
+  const parts = token.split('.');
+  if (!jwt || parts.length !== 3) return [];
+  const out: Array<{ what: string; token: string }> = [];
+  (['header', 'payload'] as const).forEach((name, i) => {
+    for (const { what, text } of jsonTexts(name === 'header' ? jwt.header : jwt.payload)) {
+      const seg = Buffer.from(text, 'utf8').toString('base64url');
+      if (seg === parts[i]) continue;
+      out.push({
+        what: `its ${name} JSON written with ${what}, the same value, the signature kept`,
+        token: parts.map((p, j) => (j === i ? seg : p)).join('.'),
+      });
+    }
+  });
+  return out;
 }
