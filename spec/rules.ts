@@ -350,7 +350,7 @@ export const rules = [
     section: S.ep1,
     operations: ['token-sets.list'],
     requirement: 'Success (200): JSON array of federated connection token set objects (active ones).',
-    note: 'A token set whose expires_at is in the past (by more than a minute, for clock skew) is not listed. A null expires_at is not a past one.',
+    note: 'A token set whose expires_at is in the past (by more than a minute, for clock skew) is not listed. A null expires_at is not a past one. A blocked user is a user that exists: after PATCH /users/{id} with {"blocked": true}, and after {"blocked": false}, the listing is 200 with a JSON array; after a profile update beside the listing it holds the same token sets as before (disposable targets only).',
   },
   {
     id: 'token-sets.list.user-id.max-length',
@@ -839,7 +839,7 @@ export const rules = [
     section: S.ep5,
     operations: ['event-streams.get'],
     requirement: 'Path parameter `id`: string, required. Success: the event stream object.',
-    note: 'Where the stream carries an id, it is the id asked for.',
+    note: 'Where the stream carries an id, it is the id asked for. The id of a resource of another kind (the self-service profile just written or read, an experiment, a client grant, the user) gets a 4xx, or a stream the listing holds under that id; never that other resource, never a 5xx.',
   },
   {
     id: 'event-streams.get.id.length',
@@ -979,7 +979,7 @@ export const rules = [
     operations: ['custom-signing-keys.put'],
     requirement:
       'Replaces the entire set of custom signing keys. Success: JWKS object with `keys` (the resulting keys).',
-    note: 'After a second PUT with other keys, the answer holds exactly the new keys.',
+    note: 'After a second PUT with other keys, the answer holds exactly the new keys. A JWK or JWKS with a member name given twice (kid, kty, use, alg, keys) is refused with a 4xx, or answered and stored with the lexically last value (RFC 7517 4, 5); never the first.',
   },
   {
     id: 'custom-signing-keys.put.public-only',

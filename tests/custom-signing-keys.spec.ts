@@ -1324,6 +1324,88 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
     },
   );
 
+  /**
+   * Partition of a JWK's member names by uniqueness. RFC 7517 4: "The member names within a JWK MUST be unique;
+   * JWK parsers MUST either reject JWKs with duplicate member names or use a JSON parser that returns only the
+   * lexically last duplicate member name" (5: the same of a JWK Set; RFC 7515 4, RFC 8259 4). Sent as raw JSON
+   * text (JSON.stringify writes no duplicate): a member given twice, next to each other and apart, three times, and
+   * each of kid, kty, use, alg and keys, whose last value makes a key the target takes where the first would not
+   * (kty RSA over EC material, use enc, alg ES384 of a P-256 key). Refused (a 4xx) or taken with the last value,
+   * answered and stored so; never the first, never a 5xx.
+   */
+  const duplicated = declareRules('custom-signing-keys.put.replaces', 'custom-signing-keys.put.json');
+  test(
+    'should refuse a JWKS with a member name given twice, or take the lexically last of its values (RFC 7517 4, 5): kid twice (next to each other and apart) and three times, kty, use and alg twice, keys twice; never the first value',
+    duplicated,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async (readable) => {
+        const base = await publicSigningJwk(SIGNING_KEY_TYPES[0]);
+        /** A key's JSON text with `member` given each of `values` in turn: all first, or the first first and the others last. */
+        const keyText = (rest: Record<string, unknown>, member: string, values: unknown[], apart: boolean) => {
+          const pair = (v: unknown) => `${JSON.stringify(member)}:${JSON.stringify(v)}`;
+          const inner = JSON.stringify(rest).slice(1, -1);
+          const [head, ...tail] = values.map(pair);
+          return apart ? `{${head},${inner},${tail.join(',')}}` : `{${[head, ...tail].join(',')},${inner}}`;
+        };
+        const cases: Array<{ what: string; text: string; last: SentKey[]; first: SentKey[] }> = [];
+        const onKey = (what: string, member: string, values: unknown[], apart: boolean, kid?: string) => {
+          const { [member]: _drop, ...rest } = { ...base, ...(kid ? { kid } : {}) } as Record<string, unknown>;
+          const last = { ...rest, [member]: values.at(-1) } as SentKey;
+          const first = { ...rest, [member]: values[0] } as SentKey;
+          cases.push({
+            what,
+            text: `{"keys":[${keyText(rest, member, values, apart)}]}`,
+            last: [last],
+            first: [first],
+          });
+        };
+        onKey('kid twice, next to each other', 'kid', ['conformance-dup-first', 'conformance-dup-last'], false);
+        onKey(
+          'kid twice, apart (first and last member)',
+          'kid',
+          ['conformance-dup-a-first', 'conformance-dup-a-last'],
+          true,
+        );
+        onKey('kid three times', 'kid', ['conformance-dup-1', 'conformance-dup-2', 'conformance-dup-3'], false);
+        onKey('kty twice, RSA then EC (the key material is EC)', 'kty', ['RSA', 'EC'], true, 'conformance-dup-kty');
+        onKey('use twice, enc then sig', 'use', ['enc', 'sig'], false, 'conformance-dup-use');
+        onKey('alg twice, ES384 then ES256 (a P-256 key)', 'alg', ['ES384', 'ES256'], true, 'conformance-dup-alg');
+        // The JWK Set's own member given twice, each time with a key of its own.
+        const setFirst = { ...base, kid: 'conformance-dup-keys-first' } as SentKey;
+        const setLast = { ...(await publicJwk('conformance-dup-keys-last')) } as SentKey;
+        cases.push({
+          what: 'keys twice, each with a key of its own',
+          text: `{"keys":${JSON.stringify([setFirst])},"keys":${JSON.stringify([setLast])}}`,
+          last: [setLast],
+          first: [setFirst],
+        });
+        for (const c of cases) {
+          const ex = await api.put(KEYS_PATH, { body: c.text, contentType: 'application/json' });
+          must(duplicated.customSigningKeysPutJson, is2xx(ex.status) || is4xx(ex.status), {
+            expected: `a 2xx (the lexically last value taken) or a 4xx (the duplicate refused): ${c.what}, never a 5xx`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          if (!is2xx(ex.status)) continue;
+          const differ = keysDiffer(c.last, ex.json);
+          must(duplicated.customSigningKeysPutReplaces, differ === undefined, {
+            expected: `the key with the last value of the member given twice (${c.what}), answered as the resulting keys`,
+            actual: keysDiffer(c.first, ex.json) === undefined ? `the first value kept: ${differ}` : (differ ?? ''),
+            exchange: ex,
+          });
+          if (!readable) continue;
+          const back = await storedKeys(api);
+          const stored = is2xx(back.ex.status) ? keysDiffer(c.last, back.ex.json) : `status ${back.ex.status}`;
+          must(duplicated.customSigningKeysPutReplaces, stored === undefined, {
+            expected: `the set read back: the key with the last value of the member given twice (${c.what})`,
+            actual: stored ?? '',
+            exchange: back.ex,
+          });
+        }
+      });
+    },
+  );
+
   const jsonRequestBodies = declareRules('http.json-request-bodies', 'http.json-error-bodies');
   test(
     'should refuse a body sent as JSON that is not JSON, a valid JWKS with more around it included (RFC 8259 2)',

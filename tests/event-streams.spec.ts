@@ -16,6 +16,7 @@ import {
   mustBeJsonErrorBody,
 } from '../harness/vocabulary/must.ts';
 import { skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
+import { customTextPath, withCustomTextRestored } from '../harness/fixtures/restore.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
@@ -446,6 +447,113 @@ test.describe('event streams @event-streams', () => {
           exchange: ex,
         });
       }
+    },
+  );
+
+  /**
+   * Relation between resource kinds (RESTler's "a resource reached through another's id"): an id of a resource of
+   * another kind names no event stream. The ids the run knows, in config: the self-service profile, the
+   * experiments, the client grants, the user. Of those of 26 characters (an event stream id's length) the answer
+   * is a refusal (a 4xx: unknown, or an id not of the stream id's format, which is not shown) or a stream the
+   * listing holds under that very id; of the others, a 4xx ("length exactly 26"). Never the other resource, nor a
+   * 5xx. Each resource is touched just before its id is asked: the profile's custom text written (where writes
+   * are on: as it reads, so nothing changes), the others read, so that a cache the touch fills is the one asked.
+   */
+  const otherKinds = declareRules('event-streams.get.same-stream', 'event-streams.get.id.length');
+  test(
+    'should answer no event stream for the id of a resource of another kind the run knows (the self-service profile, its custom text just written; the experiments, the client grants, the user, each just read): a 4xx, or a listed stream of that id, never the other resource (relation between resource kinds)',
+    otherKinds,
+    async ({ api, config }) => {
+      // Against an external target, one id of each kind (the read-only run's budget).
+      const some = <T>(all: T[]) => (config.embedded ? all : all.slice(0, 1));
+      const kinds: Array<{ kind: string; ids: string[]; touch: (id: string) => Promise<unknown> }> = [
+        {
+          kind: 'experiment',
+          ids: some(config.experimentIds),
+          // The experiment read by its path (not shown by the document: whatever it answers, it was asked).
+          touch: (id) => api.get(pathOf('experiments.transition', { id }).replace(/\/status$/, '')),
+        },
+        {
+          kind: 'client grant',
+          ids: some([...(config.clientGrantId ? [config.clientGrantId] : []), ...config.otherClientGrantIds]),
+          touch: (id) => api.get(pathOf('client-grants.get', { id })),
+        },
+        {
+          kind: 'user',
+          ids: config.userId ? [config.userId] : [],
+          touch: (id) => api.get(pathOf('token-sets.list', { id })),
+        },
+      ];
+      const profileId = config.selfServiceProfileId;
+      test.skip(
+        !profileId && kinds.every((k) => k.ids.length === 0),
+        'No id of another kind is configured (CONFORMANCE_SELF_SERVICE_PROFILE_ID, _EXPERIMENT_IDS, _CLIENT_GRANT_ID(S), _USER_ID)',
+      );
+      // A stream answered for such an id is right only where the listing holds a stream of that id.
+      const listsStream = async (id: string): Promise<boolean> => {
+        for (let from: string | undefined, n = 0; n < MAX_PAGES; n++) {
+          const { ex, body } = await page(api, { take: 100, from });
+          if (ex.status < 200 || ex.status >= 300 || !Array.isArray(body?.eventStreams)) return false;
+          if (body.eventStreams.some((s) => s.id === id)) return true;
+          if (isLast(body)) return false;
+          from = body.next;
+        }
+        return false;
+      };
+      const ask = async (kind: string, id: string, touched: string) => {
+        const ex = await api.get(one(id));
+        const length = [...id].length;
+        const got = (ex.json as { id?: unknown } | undefined)?.id;
+        if (length !== 26)
+          mustRefuse(
+            otherKinds.eventStreamsGetIdLength,
+            ex,
+            `the id of the ${kind} ${id} (${touched}), of ${length} characters; a stream id has exactly 26`,
+          );
+        const stream = ex.status >= 200 && ex.status < 300 && got === id && (await listsStream(id));
+        must(otherKinds.eventStreamsGetSameStream, (ex.status >= 400 && ex.status < 500) || stream, {
+          expected: `a 4xx, or a stream the listing holds under that id: ${id} is the id of the ${kind} (${touched}), which is no event stream (a 5xx is no answer)`,
+          actual: `status ${ex.status}${ex.status >= 200 && ex.status < 300 ? `, ${ex.text.slice(0, 160)}${got === id ? ' (no listed stream has this id)' : ''}` : ''}`,
+          exchange: ex,
+        });
+      };
+      if (profileId) {
+        // Where writes are on, written: the text as the snapshot reads it, put back as it is (nothing changes for
+        // the checks of custom text running beside this one); where it cannot be read, on a disposable target alone,
+        // the suite's text key (left, and said so). Otherwise read, as the snapshot reads it (not shown by the
+        // document: whatever it answers, it was asked).
+        const textPath = customTextPath(profileId);
+        const read = await api.get(textPath);
+        const map =
+          read.status >= 200 &&
+          read.status < 300 &&
+          typeof read.json === 'object' &&
+          read.json !== null &&
+          !Array.isArray(read.json) &&
+          Object.values(read.json).every((v) => typeof v === 'string')
+            ? read.json
+            : undefined;
+        if (config.writes !== 'none' && map) {
+          const written = await api.put(textPath, { json: map });
+          await ask(
+            'self-service profile',
+            profileId,
+            `its custom text just written as read, answered ${written.status}`,
+          );
+        } else if (config.writes === 'disposable') {
+          await withCustomTextRestored(api, profileId, async () => {
+            const written = await api.put(textPath, {
+              json: { [config.customTextKey]: 'Conformance: a profile is no event stream.' },
+            });
+            await ask('self-service profile', profileId, `its custom text just written, answered ${written.status}`);
+          });
+        } else await ask('self-service profile', profileId, `its custom text just read, answered ${read.status}`);
+      }
+      for (const { kind, ids, touch } of kinds)
+        for (const id of ids) {
+          await touch(id);
+          await ask(kind, id, 'just read');
+        }
     },
   );
 

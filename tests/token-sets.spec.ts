@@ -12,7 +12,7 @@ import {
   mustBeJsonErrorBody,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
-import { nonce } from '../harness/fixtures/triggers.ts';
+import { nonce, type EventCauser } from '../harness/fixtures/triggers.ts';
 import { fc, fcParams, pathSafeString } from '../harness/vocabulary/properties.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
@@ -161,39 +161,138 @@ test.describe('token sets of a user @token-sets', () => {
     },
   );
 
-  const afterUpdate = declareRules('token-sets.list.active-only');
+  /**
+   * Writes beside the listing, to the user and not to its token sets (PATCH /users/{id}, a route outside the
+   * interface), each followed by the listing: its profile updated, the user blocked, the user let in again.
+   * `blocked`: the state the write leaves the user in (absent: as it was). `keepsSets`: the write has no bearing
+   * on what is held for the user, so a set listed before is listed after; what blocking does to what is held is
+   * not shown (a target may revoke a blocked user's sets), so there a set gone is noted, not failed.
+   */
+  const BESIDE_WRITES: ReadonlyArray<{
+    what: string;
+    write: (causer: EventCauser, id: string) => Promise<Exchange>;
+    blocked?: boolean;
+    keepsSets: boolean;
+  }> = [
+    { what: 'its profile updated (user_metadata)', write: (c, id) => c.touchUser(id, nonce()), keepsSets: true },
+    {
+      what: 'the user blocked ({"blocked": true})',
+      write: (c, id) => c.setUserBlocked(id, true),
+      blocked: true,
+      keepsSets: false,
+    },
+    {
+      what: 'the user let in again ({"blocked": false})',
+      write: (c, id) => c.setUserBlocked(id, false),
+      blocked: false,
+      keepsSets: false,
+    },
+  ];
+  const besideWrites = declareRules('token-sets.list.success', 'token-sets.list.active-only');
   test(
-    "should list only the user's active token sets after its profile was updated (a write beside the listing changes nothing it lists)",
-    afterUpdate,
+    "should list the user's active token sets, the same as before, after each write beside the listing: its profile updated, the user blocked, the user let in again (a write beside the listing changes nothing it lists; a blocked user is still a user)",
+    besideWrites,
     async ({ api, events, config }) => {
       const userId = requireFixture(config.userId, 'CONFORMANCE_USER_ID');
       requireWrites(config);
       // A profile update of the named user cannot be put back (its updated_at moves): only on a disposable target.
       test.skip(
         config.writes !== 'disposable',
-        `CONFORMANCE_WRITES=${config.writes}: the profile of ${userId} is not updated where the target's state is kept`,
+        `CONFORMANCE_WRITES=${config.writes}: the profile of ${userId} is not updated, nor the user blocked, where the target's state is kept`,
       );
-      // Relation: the listing after a write to the user that touches no token set is the listing of the user's
-      // active sets still (a store that re-syncs the sets on a profile update must filter them as before).
-      const update = await events.causer.touchUser(userId, nonce());
-      // The update is a route outside the eight operations: its refusal, or its failure, decides none of their rules.
+      type Listed = Array<{ id?: unknown; expires_at?: unknown; issued_at?: unknown }>;
+      const setsOf = (ex: Exchange): Listed => (Array.isArray(ex.json) ? (ex.json as Listed) : []);
+      const idsOf = (sets: Listed) => sets.map((t) => String(t.id)).join(', ') || 'none';
+      // Relation: the listing before the writes, and the listing after each of them.
+      const beforeAt = Date.now();
+      const before = await api.get(path(userId));
+      mustStatus(besideWrites.tokenSetsListSuccess, before, 200);
+      const held = new Map(setsOf(before).map((t) => [String(t.id), t]));
+      // Where the user was blocked already (the profile update's answer says so), it is left blocked at the end.
+      let blockedAtStart = false;
+      let blockedNow = false;
+      const refused: string[] = [];
+      let judged = 0;
+      try {
+        for (const w of BESIDE_WRITES) {
+          const write = await w.write(events.causer, userId);
+          // The write is a route outside the eight operations: its refusal, or its failure, decides none of their
+          // rules. A refused block leaves the user as it was: the write that lets it in again is left out too.
+          if (write.status < 200 || write.status >= 300) {
+            refused.push(
+              write.status >= 500
+                ? `${w.what}: failed with a server error (${write.status}), on a route outside the interface`
+                : `${w.what}: refused (${write.status})`,
+            );
+            if (w.blocked === true) break;
+            continue;
+          }
+          if (w === BESIDE_WRITES[0])
+            blockedAtStart = (write.json as { blocked?: unknown } | undefined)?.blocked === true;
+          if (w.blocked !== undefined) blockedNow = w.blocked;
+          const sentAt = Date.now();
+          const ex = await api.get(path(userId));
+          judged++;
+          // "404: The user does not exist": a blocked user exists, and its listing is that of an existing user.
+          must(besideWrites.tokenSetsListSuccess, ex.status === 200 && Array.isArray(ex.json), {
+            expected: `200 and a JSON array of the token sets of ${userId}, a user that exists, after ${w.what}`,
+            actual: `status ${ex.status}: ${ex.text.slice(0, 200)}`,
+            exchange: ex,
+          });
+          const got = setsOf(ex);
+          const expired = got.filter(
+            (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < sentAt - CLOCK_SKEW_MS,
+          );
+          must(besideWrites.tokenSetsListActiveOnly, expired.length === 0, {
+            expected: `only active token sets of ${userId}, after ${w.what}`,
+            actual: `${expired.length} expired: ${expired.map((t) => `${String(t.id)} expires_at ${String(t.expires_at)}`).join('; ')}`,
+            exchange: ex,
+          });
+          // A set listed before may have expired since (within the clock skew, listed or not), and a set issued
+          // since the first listing may be new (a sign-in meanwhile). A set issued before it and active now was
+          // active then: listed now and not then, one of the two listings left out an active set.
+          const ids = new Set(got.map((t) => String(t.id)));
+          const extra = got.filter(
+            (t) =>
+              !held.has(String(t.id)) &&
+              !(typeof t.issued_at === 'string' && Date.parse(t.issued_at) > beforeAt - CLOCK_SKEW_MS),
+          );
+          const gone = [...held.values()].filter(
+            (t) =>
+              !ids.has(String(t.id)) &&
+              !(typeof t.expires_at === 'string' && Date.parse(t.expires_at) < sentAt + CLOCK_SKEW_MS),
+          );
+          const missing = w.keepsSets ? gone : [];
+          if (!w.keepsSets && gone.length > 0)
+            test.info().annotations.push({
+              type: 'note',
+              description: `After ${w.what}, the listing of ${userId} no longer holds ${idsOf(gone)} (what blocking does to a user's token sets is not shown)`,
+            });
+          must(besideWrites.tokenSetsListSuccess, missing.length === 0 && extra.length === 0, {
+            expected: `the active token sets listed before the writes (${idsOf([...held.values()])}), after ${w.what}`,
+            actual: [
+              ...(missing.length ? [`missing ${idsOf(missing)}`] : []),
+              ...(extra.length ? [`also ${idsOf(extra)}, issued before the first listing`] : []),
+            ].join('; '),
+            exchange: ex,
+          });
+        }
+      } finally {
+        // Put back: the user let in again where a failed check left it blocked, or blocked as it was found.
+        if (blockedNow !== blockedAtStart) {
+          const back = await events.causer.setUserBlocked(userId, blockedAtStart);
+          if (back.status < 200 || back.status >= 300)
+            test.info().annotations.push({
+              type: 'not restored',
+              description: `PATCH /users/${userId} with {"blocked": ${blockedAtStart}} answered ${back.status}: put it back by hand`,
+            });
+        }
+      }
+      // A write refused leaves its part of the partition undecided: skipped with the reason, after what was judged.
       test.skip(
-        update.status < 200 || update.status >= 300,
-        update.status >= 500
-          ? `the update of ${userId} failed with a server error (${update.status}), on a route outside the interface`
-          : `the update of ${userId} was refused: ${update.status}`,
+        refused.length > 0,
+        `${refused.join('; ')}${judged ? ` (the listing after the ${judged} write(s) taken was as before)` : ''}`,
       );
-      const sentAt = Date.now();
-      const ex = await api.get(path(userId));
-      mustStatus(afterUpdate.tokenSetsListActiveOnly, ex, 200);
-      const expired = (Array.isArray(ex.json) ? (ex.json as Array<{ id?: string; expires_at?: unknown }>) : []).filter(
-        (t) => typeof t.expires_at === 'string' && Date.parse(t.expires_at) < sentAt - CLOCK_SKEW_MS,
-      );
-      must(afterUpdate.tokenSetsListActiveOnly, expired.length === 0, {
-        expected: `only active token sets of ${userId}, after its profile was updated`,
-        actual: `${expired.length} expired: ${expired.map((t) => `${t.id} expires_at ${String(t.expires_at)}`).join('; ')}`,
-        exchange: ex,
-      });
     },
   );
 
