@@ -396,7 +396,7 @@ export const rules = [
     section: S.errors,
     operations: ['token-sets.list'],
     requirement: '429: Too many requests.',
-    note: 'With the rate-limit probe on, a request over the limit is answered 429. Numeric limits are not shown: reaching no limit within the probe budget is an observation, not a failure.',
+    note: "With the rate-limit probe on, a request over the limit is answered 429. Numeric limits are not shown: reaching no limit within the probe budget is an observation, not a failure. Every request over the limit within a window is answered 429, not only the first: the requests sent right after a window's 429 and answered before its X-RateLimit-Reset (less a second of rounding) are 429 too.",
   },
   {
     id: 'token-sets.list.rate-limit.headers',
@@ -655,7 +655,7 @@ export const rules = [
     operations: ['events.subscribe'],
     requirement:
       'offset: string. Opaque cursor for the stream position; pass it as the `from` query parameter to resume.',
-    note: 'Every event message carries a string offset.',
+    note: 'Every event message carries a string offset. The bytes of every message are UTF-8 (WHATWG SSE; RFC 8259 8.1): a line a strict decoder refuses (CESU-8 surrogate halves) fails the message it sits in, and text beyond the BMP that the suite sent in names and metadata comes back in data.object code point for code point.',
   },
   {
     id: 'events.payload.envelope',
@@ -703,7 +703,7 @@ export const rules = [
     section: S.payload,
     operations: ['events.subscribe'],
     requirement: 'offset: Opaque cursor for the stream position; pass it as the `from` query parameter to resume.',
-    note: 'Resuming from the offset of event k, the newest (the head) included, delivers event k+1 and every later event. How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the same stream: a refusal is a failure where the older one is accepted right after.',
+    note: 'Resuming from the offset of event k, the newest (the head) included, delivers event k+1 and every later event. How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the same stream: a refusal is a failure where the older one is accepted right after. A cursor is a position in the stream, not a session: resumed with another token of the same client, the stream gives the same events after the offset as resumed with the token that opened it.',
   },
   {
     id: 'events.resume.no-duplicate',

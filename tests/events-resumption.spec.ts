@@ -32,6 +32,8 @@ import { must, mustBeJsonErrorBody, mustRefuse } from '../harness/vocabulary/mus
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { skipBeyondReadOnlyBudget, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
+import { accessTokenOf, narrowedToken, requestToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
+import { countRequest } from '../harness/verdicts/request-log.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -74,6 +76,31 @@ async function checkResume(
     .map(identity);
   judgeResume(d, conn, ids, k, from!, got, end ? undefined : 'the sentinel never arrived', undefined, caused);
   conn.close();
+}
+
+/**
+ * A second token of the run's client, other than the run's own: a fresh one (a client whose token expired gets
+ * one), else, where the endpoint gave the same token again, one narrowed to read:events (the scope catalogue's
+ * events: r). A reason to skip where no other token can be had.
+ */
+async function anotherToken(config: Config): Promise<{ token: string; how: string } | { skip: string }> {
+  const creds = config.credentials;
+  if (!creds)
+    return {
+      skip: "No client credentials (CONFORMANCE_CLIENT_ID/SECRET): no second token of the run's client to resume with",
+    };
+  countRequest('POST', TOKEN_PATH);
+  const fresh = accessTokenOf(await requestToken(config, creds, {}, config.timeoutMs));
+  if (fresh !== undefined && fresh !== config.runToken) return { token: fresh, how: 'fresh' };
+  const narrowed = accessTokenOf(await narrowedToken(config, creds, 'read:events'));
+  if (narrowed !== undefined && narrowed !== config.runToken)
+    return { token: narrowed, how: 'narrowed to read:events' };
+  return {
+    skip:
+      fresh === undefined
+        ? 'The token endpoint gave no second token (the token endpoint checks decide that)'
+        : "The token endpoint gives the run's client only the one token, narrowed to read:events or not: no other token to resume with",
+  };
 }
 
 test.describe('events stream @sse', () => {
@@ -250,6 +277,85 @@ test.describe('events stream @sse', () => {
         // the sentinel may come; and k = 0, the longest resumption, the only one where order shows whatever else is drawn.
         { ...fcParams<[number]>(config, config.embedded ? 5 : 2), examples: [[caused.length - 1], [0]] },
       );
+    },
+  );
+
+  const otherToken = declareRules('events.content-type', 'events.payload.offset', resumeRules);
+  test(
+    'should resume from an offset with another token of the same client as with the token that opened the stream: the same events after it (a cursor is a position in the stream, not a session)',
+    otherToken,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      // Relation: a client whose token expired, or which holds several, resumes with the token it has now. The
+      // cursor is "an opaque cursor of a stream position": resumed with a second token of the same client, the
+      // stream gives what it gives resumed with the token that opened it.
+      const second = await anotherToken(config);
+      test.skip('skip' in second, 'skip' in second ? second.skip : '');
+      const { token, how } = second as { token: string; how: string };
+      const { caused, n } = await causeAndRead(otherToken, events, config);
+      const ids = caused.map(identity);
+      // A cut with events after it, and before them one the resumption must not give again.
+      const k = Math.min(1, caused.length - 1);
+      const from = offsetOf(caused[k]!);
+      must(otherToken.eventsPayloadOffset, typeof from === 'string', {
+        expected: 'a string offset on every event',
+        actual: JSON.stringify(from),
+      });
+      const same = await events.subscribe({ query: { from: from! } });
+      const other = await events.subscribe({ query: { from: from! }, auth: { header: `Bearer ${token}` } });
+      // The token that opened the stream resumes (or the resumption checks say why not): the reference.
+      if (!same.isEventStream) {
+        other.close();
+        same.close();
+        test.skip(
+          true,
+          `Resuming with the token that opened the stream was answered ${same.status}: the resumption from an offset decides that, no reference to compare with`,
+        );
+      }
+      // A narrowed token may be refused on /events for its scope (the scope of /events is not shown).
+      if (how !== 'fresh' && (other.status === 401 || other.status === 403)) {
+        other.close();
+        same.close();
+        test.skip(
+          true,
+          `The second token (${how}) was refused ${other.status} on /events: the scope /events requires is not shown`,
+        );
+      }
+      must(
+        otherToken.eventsResumeNoLoss,
+        other.isEventStream,
+        ev(
+          other,
+          `a 2xx event stream resuming after event ${k} of ${caused.length} (${ids[k]}) with another token of the same client (${how}), as the token that opened the stream resumes (status ${same.status})`,
+          `status ${other.status}, Content-Type ${other.contentType || '(none)'} ${other.errorBody.slice(0, 200)}`,
+        ),
+      );
+      // A sentinel caused now bounds both: whatever a resumed stream gives must come before it.
+      const sentinel = nonce();
+      await events.causer.createOrganization(sentinel);
+      const upTo = async (conn: typeof same) => {
+        const end = await conn
+          .waitFor(causedBy(sentinel), waitMs(config), 0, `the sentinel event (nonce ${sentinel})`)
+          .catch(() => undefined);
+        const got = conn.events
+          .slice(0, end ? end.index : undefined)
+          .filter(causedBy(n))
+          .map(identity);
+        return { got, unfinished: end ? undefined : 'the sentinel never arrived' };
+      };
+      const [reference, resumed] = await Promise.all([upTo(same), upTo(other)]);
+      same.close();
+      other.close();
+      must(
+        otherToken.eventsResumeNoLoss,
+        !reference.unfinished && !resumed.unfinished && JSON.stringify(resumed.got) === JSON.stringify(reference.got),
+        ev(
+          other,
+          `resumed from ${from} with another token of the same client (${how}): what the token that opened the stream gets resumed from it, ${reference.got.join(', ') || 'nothing caused'}${reference.unfinished ? ` (${reference.unfinished})` : ''}`,
+          resumed.unfinished ?? (resumed.got.join(', ') || 'nothing'),
+        ),
+      );
+      judgeResume(otherToken, other, ids, k, from!, resumed.got, resumed.unfinished, undefined, caused);
     },
   );
 

@@ -40,10 +40,12 @@ const YEAR_MS = 366 * 24 * 3_600_000;
 /** The longest the probe waits for a window to reset before trying again. */
 const MAX_RESET_WAIT_MS = 20_000;
 /**
- * Requests sent right after the first 429, within its window: the headers describe the limit on every 429, not
- * only on the first a token gets. A target may admit some of them (a token bucket refills): only 429s are held.
+ * Requests sent right after a window's first 429 (the first window's and the fresh one's): the headers describe
+ * the limit on every 429, not only on the first a token gets, and every request over the limit is refused, not
+ * only the first. Those answered after the 429's X-RateLimit-Reset (less RESET_TOLERANCE_MS) are in a window
+ * that may have reset (a token bucket refills): only those answered before it are held to a 429.
  */
-const AFTER_429 = 2;
+const AFTER_429 = 3;
 
 /** The form of X-RateLimit-Reset, for the observation: epoch seconds or seconds to go, with or without a fraction. */
 function resetForm(v: string | undefined): string {
@@ -61,6 +63,7 @@ interface Found {
   noRetry: string | undefined;
   second: Seen[];
   after429: Seen[];
+  afterSecond429: Seen[];
 }
 
 interface Seen {
@@ -82,9 +85,22 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   const second: Seen[] = [];
   /** The answers to the requests sent right after the first 429 (AFTER_429), before waiting for its reset. */
   const after429: Seen[] = [];
-  /** Every 429 the probe got, in order: the first, those right after it, the fresh window's. */
+  /** The answers to the requests sent right after the fresh window's 429 (AFTER_429), within the probe's budget. */
+  const afterSecond429: Seen[] = [];
+  /** Every 429 the probe got, in order: the first, those right after it, the fresh window's and those after it. */
   const refusals = (): Seen[] =>
-    [seen.at(-1), ...after429, second.at(-1)].filter((x): x is Seen => x !== undefined && x.ex.status === 429);
+    [seen.at(-1), ...after429, second.at(-1), ...afterSecond429].filter(
+      (x): x is Seen => x !== undefined && x.ex.status === 429,
+    );
+  /**
+   * Of `after` (answers to requests sent after the 429 `refused`, with the same token), those that arrived before
+   * the moment its X-RateLimit-Reset names, less RESET_TOLERANCE_MS: still within the window the 429 refused in,
+   * however the target counts. None where the 429 gives no numeric Reset (the window's extent is not known).
+   */
+  const beforeResetOf = (refused: Seen, after: readonly Seen[]): Seen[] => {
+    const delay = resetDelayMs(refused.ex.headers['x-ratelimit-reset'], refused.at);
+    return delay === undefined ? [] : after.filter((x) => x.at < refused.at + delay - RESET_TOLERANCE_MS);
+  };
 
   /** The limit the target announced before any 429 (X-RateLimit-Limit of its first answer that has one). */
   const announced = (): { limit: number; s: Seen } | undefined => {
@@ -147,6 +163,8 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       [seen, found.seen],
       [second, found.second],
       [after429, found.after429],
+      // A probe kept by an earlier version of this file has none.
+      [afterSecond429, found.afterSecond429 ?? []],
     ] as const)
       into.splice(0, into.length, ...from);
   }
@@ -178,6 +196,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         noRetry: undefined,
         second: [],
         after429: [],
+        afterSecond429: [],
       });
       await probe(config);
       found = {
@@ -188,6 +207,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         noRetry,
         second: [...second],
         after429: [...after429],
+        afterSecond429: [...afterSecond429],
       };
       mkdirSync(dirname(kept), { recursive: true });
       writeFileSync(kept, JSON.stringify(found));
@@ -247,6 +267,10 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         const max = Math.min(config.rateLimitProbeMax, (lim ?? config.rateLimitProbeMax) + 1);
         while (second.length < max && second.at(-1)!.ex.status !== 429)
           second.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
+        // Over the fresh window's limit too, a few more at once: each is over the limit as the 429 was.
+        if (second.at(-1)!.ex.status === 429)
+          while (afterSecond429.length < AFTER_429 && second.length + afterSecond429.length < config.rateLimitProbeMax)
+            afterSecond429.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
       }
     }
   }
@@ -428,7 +452,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // them, they describe its limit. Whether a 429 comes within the probe or not, a Remaining above the Limit or
       // below 0, or an epoch Reset already past when the answer arrived, describes no limit at all.
       let judged = 0;
-      for (const x of [...seen, ...after429, ...second]) {
+      for (const x of [...seen, ...after429, ...second, ...afterSecond429]) {
         const h = x.ex.headers;
         const [limit, remaining, reset] = [
           num(h['x-ratelimit-limit']),
@@ -462,7 +486,38 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       observe(
         'rate-limit.values',
         'answers of the probe carrying the headers',
-        `${judged} of ${seen.length + after429.length + second.length}`,
+        `${judged} of ${seen.length + after429.length + second.length + afterSecond429.length}`,
+      );
+    },
+  );
+
+  const overLimit = declareRules('token-sets.list.rate-limit.status');
+  test(
+    "should answer 429 to every request over the limit within the window, not only the first: the requests sent after a window's 429 and answered before its X-RateLimit-Reset are 429 too (admitted within one window stays at most X-RateLimit-Limit)",
+    overLimit,
+    async () => {
+      need429(overLimit.tokenSetsListRateLimitStatus);
+      // The first window's 429 and the fresh one's, each with the requests sent right after it, same token.
+      const windows = [
+        { name: 'the first window', refused: limited && seen.at(-1)!, after: after429 },
+        { name: 'the fresh window', refused: second.at(-1), after: afterSecond429 },
+      ];
+      let judged = 0;
+      for (const { name, refused, after } of windows) {
+        if (refused?.ex.status !== 429) continue;
+        // A window the target announced as reset may admit again: only answers before the 429's own Reset count.
+        const within = beforeResetOf(refused, after);
+        judged += within.length;
+        for (const [i, x] of within.entries())
+          must(overLimit.tokenSetsListRateLimitStatus, x.ex.status === 429, {
+            expected: `429 to request ${i + 1} of the ${after.length} sent after the 429 of ${name} (X-RateLimit-Limit ${refused.ex.headers['x-ratelimit-limit']}), answered ${x.at - refused.at} ms after it, before its X-RateLimit-Reset ${refused.ex.headers['x-ratelimit-reset']} (less ${RESET_TOLERANCE_MS} ms): still over the limit`,
+            actual: `status ${x.ex.status}, X-RateLimit-Remaining ${x.ex.headers['x-ratelimit-remaining']} (the same token)`,
+            exchange: x.ex,
+          });
+      }
+      test.skip(
+        judged === 0,
+        "No request after a 429 was answered before that 429's X-RateLimit-Reset (no numeric Reset, the probe's budget spent, or the window's extent passed): no window to judge",
       );
     },
   );

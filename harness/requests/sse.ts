@@ -11,6 +11,11 @@
  *
  * Every wait has a timeout; every connection is closed by `close()`, which
  * the `sse` fixture also calls after each test, so no test can hang or leak.
+ *
+ * The stream is decoded as UTF-8, as an EventSource decodes it (errors become
+ * U+FFFD), and each line is also held to a strict decoder: bytes that are not
+ * UTF-8 (CESU-8's surrogate halves, say) are recorded on the message they sit
+ * in (`undecodable`), where a replacing decoder alone would hide them.
  */
 import { createParser } from 'eventsource-parser';
 import { authorizationHeader, cookieHeader, mediaType, urlsFor, type Authorization, type Query } from './client.ts';
@@ -34,6 +39,11 @@ export interface SseMessage {
   /** The payload: the first data line parsed as JSON. */
   payload: unknown;
   receivedAt: number;
+  /**
+   * The lines of this message whose bytes are not UTF-8 (where and which bytes), undefined where all are: its
+   * text holds U+FFFD in their place. WHATWG SSE: streams are always UTF-8; RFC 8259 8.1: JSON exchanged is UTF-8.
+   */
+  undecodable?: string[];
 }
 
 export interface SubscribeOptions {
@@ -71,6 +81,10 @@ export class SseConnection {
   readonly retries: number[] = [];
   /** Parse problems reported by the parser (unknown fields, bad retry). */
   readonly parseErrors: string[] = [];
+  /** Every line of the stream whose bytes are not UTF-8, messages', comments' and others' (see SseMessage.undecodable). */
+  readonly undecodable: string[] = [];
+  /** The undecodable lines of the message being read, until its blank line. */
+  private undecodableHere: string[] = [];
   status = 0;
   headers: Record<string, string> = {};
   /** The body of a refused subscription (bounded). */
@@ -201,7 +215,9 @@ export class SseConnection {
       lines,
       payload: lines[0],
       receivedAt: Date.now(),
+      ...(this.undecodableHere.length ? { undecodable: this.undecodableHere } : {}),
     };
+    this.undecodableHere = [];
     this.messages.push(m);
     for (const w of [...this.waiters]) {
       if (m.index >= w.from && w.pred(m)) {
@@ -210,6 +226,19 @@ export class SseConnection {
         w.resolve(m);
       }
     }
+  }
+
+  /**
+   * @internal One line of the stream, as read (its line end already LF), fed to `feed`; `undecodable` says where
+   * its bytes are not UTF-8. A blank line ends the message being read (dispatched or not, HTML 9.2.6).
+   */
+  line(text: string, undecodable: string | undefined, feed: (text: string) => void): void {
+    if (undecodable !== undefined) {
+      this.undecodable.push(undecodable);
+      this.undecodableHere.push(undecodable);
+    }
+    feed(text);
+    if (text === '\n') this.undecodableHere = [];
   }
 
   /** @internal */
@@ -297,11 +326,13 @@ async function subscribeOnce(
     onError: (e) => conn.parseErrors.push(`${e.type}: ${e.message}`),
   });
   void (async () => {
-    const decoder = new TextDecoder();
+    const lines = utf8Lines();
     const lf = lineEndsAsLf();
+    const feed = (text: string) => parser.feed(text);
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-        parser.feed(lf(decoder.decode(chunk, { stream: true })));
+        for (const l of lines(chunk)) conn.line(lf(l.text), l.undecodable, feed);
+      for (const l of lines(undefined)) conn.line(lf(l.text), l.undecodable, feed);
       conn.finish();
     } catch (e) {
       conn.finish(conn.signal.aborted ? undefined : (e as Error));
@@ -323,6 +354,94 @@ export function lineEndsAsLf(): (chunk: string) => string {
     afterCr = text.endsWith('\r');
     return text.replace(/\r\n?/g, '\n');
   };
+}
+
+/** The strict decoder every line is held to: it throws on what is not UTF-8 (RFC 3629 4), CESU-8's surrogates included. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** The decoder an EventSource reads with (WHATWG Encoding's UTF-8 decode: errors become U+FFFD). */
+const LENIENT_UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** One line of the stream: its text, its line end (CR or LF) kept, and where its bytes are not UTF-8. */
+export interface ByteLine {
+  text: string;
+  undecodable: string | undefined;
+}
+
+/**
+ * The stream's bytes cut into lines, chunk by chunk (undefined: the stream ended, the unfinished line follows):
+ * each complete line, its CR or LF kept (single bytes in UTF-8 that no other character's encoding holds), decoded
+ * whole, so a character split across chunks is read as one, and held to the strict decoder. One leading BOM of
+ * the stream is dropped (HTML 9.2.6).
+ */
+export function utf8Lines(): (chunk: Uint8Array | undefined) => ByteLine[] {
+  let pending: Uint8Array = new Uint8Array(0);
+  let first = true;
+  let n = 0;
+  const decode = (bytes: Uint8Array): ByteLine => {
+    n++;
+    let text: string;
+    let undecodable: string | undefined;
+    try {
+      text = STRICT_UTF8.decode(bytes);
+    } catch {
+      text = LENIENT_UTF8.decode(bytes);
+      const at = invalidUtf8At(bytes);
+      const shown = [...bytes.subarray(Math.max(0, at), Math.max(0, at) + 12)]
+        .map((b) => b.toString(16).toUpperCase().padStart(2, '0'))
+        .join(' ');
+      const before = LENIENT_UTF8.decode(bytes.subarray(Math.max(0, at - 60), Math.max(0, at)));
+      undecodable = `line ${n} of the stream, byte ${at + 1} of ${bytes.length}: ${shown} is not UTF-8 (after …${JSON.stringify(before)}; a replacing decoder reads U+FFFD there)`;
+    }
+    if (first && text.startsWith('\uFEFF')) text = text.slice(1);
+    first = false;
+    return { text, undecodable };
+  };
+  return (chunk) => {
+    if (chunk === undefined) {
+      const rest = pending;
+      pending = new Uint8Array(0);
+      return rest.length ? [decode(rest)] : [];
+    }
+    const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    const out: ByteLine[] = [];
+    let start = 0;
+    for (let i = 0; i < buf.length; i++) {
+      if (buf[i] !== 0x0a && buf[i] !== 0x0d) continue;
+      out.push(decode(buf.subarray(start, i + 1)));
+      start = i + 1;
+    }
+    pending = buf.slice(start);
+    return out;
+  };
+}
+
+/**
+ * Where the first byte sequence that is not UTF-8 starts (RFC 3629 4: UTF8-2, -3, -4, with E0 A0..BF, ED 80..9F,
+ * F0 90..BF, F4 80..8F), or -1. ED A0..BF, the start of an encoded surrogate (CESU-8), is not UTF-8.
+ */
+export function invalidUtf8At(b: Uint8Array): number {
+  for (let i = 0; i < b.length;) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const [n, lo, hi] =
+      c >= 0xc2 && c <= 0xdf
+        ? [1, 0x80, 0xbf]
+        : c >= 0xe0 && c <= 0xef
+          ? [2, c === 0xe0 ? 0xa0 : 0x80, c === 0xed ? 0x9f : 0xbf]
+          : c >= 0xf0 && c <= 0xf4
+            ? [3, c === 0xf0 ? 0x90 : 0x80, c === 0xf4 ? 0x8f : 0xbf]
+            : [0, 0, 0];
+    if (n === 0) return i;
+    for (let k = 1; k <= n; k++) {
+      const x = b[i + k];
+      if (x === undefined || x < (k === 1 ? lo : 0x80) || x > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n + 1;
+  }
+  return -1;
 }
 
 /** At most `max` bytes of a body, read for at most `timeoutMs`. */
