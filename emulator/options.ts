@@ -22,7 +22,7 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitOptions;
   /** Rate limit of the `rateLimited` client's tokens (default 10 per 60 s). */
   rateLimitedClient?: RateLimitOptions;
-  /** Lifetime in seconds of the `expiring` client's tokens, its expires_in (default 60). */
+  /** Lifetime in seconds of the `expiring` client's tokens, its expires_in (default 5). */
   expiringTokenSeconds?: number;
   /** Interval of `offset-only` heartbeats on GET /events (default 1000 ms). */
   heartbeatMs?: number;
@@ -98,7 +98,7 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   rateLimit: { limit: 100_000, windowSeconds: 10 },
   rateLimitedClient: { limit: 10, windowSeconds: 60 },
-  expiringTokenSeconds: 60,
+  expiringTokenSeconds: 5,
   heartbeatMs: 1000,
   control: false,
   seed: 20250101,

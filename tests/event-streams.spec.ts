@@ -485,6 +485,7 @@ test.describe('event streams @event-streams', () => {
         },
       ];
       const profileId = config.selfServiceProfileId;
+      skipBeyondReadOnlyBudget(config, "the reads of other resources' ids are");
       test.skip(
         !profileId && kinds.every((k) => k.ids.length === 0),
         'No id of another kind is configured (CONFORMANCE_SELF_SERVICE_PROFILE_ID, _EXPERIMENT_IDS, _CLIENT_GRANT_ID(S), _USER_ID)',
