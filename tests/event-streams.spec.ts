@@ -358,6 +358,34 @@ test.describe('event streams @event-streams', () => {
     const few = Math.max(1, Math.ceil(big.ids.length / (config.embedded ? 5 : 2)));
     for (const take of config.embedded ? [1, 7, few, 99] : [few]) await same(take, false);
     await same(config.embedded ? 3 : few, true);
+    // Relation: two walks of other page sizes advanced in turn with the same token each give that sequence: a
+    // page is what its cursor names, never what the token read last.
+    const sizes = config.embedded ? [10, 20] : [few, few + 1];
+    const walks = sizes.map((take) => ({
+      take,
+      ids: [] as string[],
+      from: undefined as string | undefined,
+      done: false,
+    }));
+    const bound = Math.max(MAX_PAGES, Math.ceil(big.ids.length / Math.min(...sizes)) + 2);
+    for (let n = 0; n < bound && walks.some((w) => !w.done); n++)
+      for (const w of walks.filter((x) => !x.done)) {
+        const { ex, body } = await page(api, { take: w.take, from: w.from });
+        mustSucceed('event-streams.list.success', ex);
+        w.ids.push(...(Array.isArray(body?.eventStreams) ? body.eventStreams.map((x) => String(x.id)) : []));
+        if (isLast(body)) w.done = true;
+        else w.from = body.next;
+      }
+    for (const w of walks) {
+      const at = big.ids.findIndex((id, i) => id !== w.ids[i]);
+      must(terminates.eventStreamsListNextNoGap, at === -1 && w.ids.length === big.ids.length, {
+        expected: `the walk with take=${w.take}, advanced in turn with one of take=${sizes.find((t) => t !== w.take)} on the same token, gives the ${big.ids.length} streams of the take=100 walk, in its order`,
+        actual:
+          at === -1
+            ? `${w.ids.length} streams`
+            : `position ${at}: ${big.ids[at]} expected, ${w.ids[at] ?? '(none)'} read`,
+      });
+    }
   });
 
   const asListed = declareRules(
