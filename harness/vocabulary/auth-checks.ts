@@ -1255,6 +1255,22 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
   );
 }
 
+/** The rules a check of narrowed tokens decides: on the token-set listing, its documented 403 as well. */
+function narrowedTokenRules(
+  listing: boolean,
+): Declaration<'auth.scope.enforced' | 'oauth.token.jwt' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
+  Partial<Declared<'token-sets.list.insufficient-scope'>> {
+  return listing
+    ? declareRules(
+        'auth.scope.enforced',
+        'token-sets.list.insufficient-scope',
+        'oauth.token.jwt',
+        'http.json-error-bodies',
+        'http.unauthorized.challenge',
+      )
+    : declareRules('auth.scope.enforced', 'oauth.token.jwt', 'http.json-error-bodies', 'http.unauthorized.challenge');
+}
+
 /**
  * Tokens of the run's own client, narrowed at the token endpoint (RFC 6749 3.3, 4.4.2) away from the
  * operation's scopes, are refused on every operation: to read:users (the users resource, under which the
@@ -1264,18 +1280,7 @@ function scopeAndAcceptanceChecks({ id, op, probe, around, lookUp }: Probing): v
  */
 function narrowedScopeCheck({ id, op, probe, around, lookUp }: Probing): void {
   const listing = id === 'token-sets.list';
-  const narrowedAway: Declaration<
-    'auth.scope.enforced' | 'oauth.token.jwt' | 'http.json-error-bodies' | 'http.unauthorized.challenge'
-  > &
-    Partial<Declared<'token-sets.list.insufficient-scope'>> = listing
-    ? declareRules(
-        'auth.scope.enforced',
-        'token-sets.list.insufficient-scope',
-        'oauth.token.jwt',
-        'http.json-error-bodies',
-        'http.unauthorized.challenge',
-      )
-    : declareRules('auth.scope.enforced', 'oauth.token.jwt', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  const narrowedAway = narrowedTokenRules(listing);
   test(
     "should refuse the run client's tokens narrowed away from the operation's scopes (to read:users, to the nearest read scope no operation uses, to no scope at all, to every other operation's scope)",
     narrowedAway,
@@ -1462,18 +1467,7 @@ const FIRST_READS: ReadonlyArray<{ id: ProbedOperation; path: (c: Config) => str
  */
 function scopeSequenceCheck({ id, op, probe, around, lookUp }: Probing): void {
   const listing = id === 'token-sets.list';
-  const sequence: Declaration<
-    'auth.scope.enforced' | 'oauth.token.jwt' | 'http.json-error-bodies' | 'http.unauthorized.challenge'
-  > &
-    Partial<Declared<'token-sets.list.insufficient-scope'>> = listing
-    ? declareRules(
-        'auth.scope.enforced',
-        'token-sets.list.insufficient-scope',
-        'oauth.token.jwt',
-        'http.json-error-bodies',
-        'http.unauthorized.challenge',
-      )
-    : declareRules('auth.scope.enforced', 'oauth.token.jwt', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  const sequence = narrowedTokenRules(listing);
   test(
     "should still refuse a token narrowed to another operation's scope after that operation served it (relation over a sequence: served first on the event stream listing, a client grant or the token-set listing, then refused here, holding none of the operation's scopes: the scope decision is the operation's, not the token's)",
     sequence,
