@@ -54,6 +54,7 @@ import { round35 } from './blind/round-35.ts';
 import { round36 } from './blind/round-36.ts';
 import { round37 } from './blind/round-37.ts';
 import { round38 } from './blind/round-38.ts';
+import { round39 } from './blind/round-39.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -852,6 +853,7 @@ export const faults = [
   ...round36,
   ...round37,
   ...round38,
+  ...round39,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

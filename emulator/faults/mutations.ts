@@ -717,6 +717,91 @@ const textPutKey = (r: FastifyRequest): string => `${r.principal?.clientId ?? ''
 const GT_IN_QUOTED_ATTRIBUTE = /<[A-Za-z][A-Za-z0-9]*\s[^<>]*?=\s*(?:"[^"]*>[^"]*"|'[^']*>[^']*')/;
 
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 39
+  {
+    by: 'expired-token-401-no-challenge',
+    on: 'every',
+    answers: 'errors',
+    // The expiry error mapped to its own 401 by a branch that sets no challenge.
+    when: (a, q) => a.status === 401 && is('invalid_token')(a) && bearerExpired(q.request),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'token-sets-cleared-by-profile-update',
+    on: ['token-sets.list'],
+    // The user document rewritten by a profile update, without the linked federated tokens.
+    when: (_a, q) => {
+      const user = q.state.users.get(param(q.request, 'id'));
+      return user !== undefined && user.updated_at !== user.created_at;
+    },
+    reshape: (a) => ({ ...a, body: [] }),
+  },
+  {
+    by: 'transition-ended-feature-flag-released',
+    on: ['experiments.transition'],
+    // A move that ends the run releases the flag; the answer is read after the release.
+    when: (a) => isPlainObject(a.body) && (a.body['status'] === 'completed' || a.body['status'] === 'archived'),
+    reshape: (a) => body(a, (e) => ({ ...e, feature_flag_id: null })),
+  },
+  {
+    by: 'client-grant-empty-scope-null',
+    on: ['client-grants.get'],
+    // An empty scope list marshalled as a nil slice.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['scope']) && a.body['scope'].length === 0,
+    reshape: (a) => body(a, (g) => ({ ...g, scope: null })),
+  },
+  {
+    by: 'event-streams-list-status-active-inactive',
+    on: ['event-streams.list'],
+    // The listing served from the search index, in the console's vocabulary.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['eventStreams']),
+    reshape: (a) =>
+      streams(a, (s) => ({
+        ...s,
+        status: s['status'] === 'enabled' ? 'active' : s['status'] === 'disabled' ? 'inactive' : s['status'],
+      })),
+  },
+  {
+    by: 'custom-text-dollar-keys-dropped',
+    on: ['custom-text.put'],
+    // Field names starting with $ left out by the document store.
+    when: (a) => isPlainObject(a.body) && Object.keys(a.body).some((k) => k.startsWith('$')),
+    reshape: (a) => body(a, (m) => Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('$')))),
+  },
+  {
+    by: 'events-timestamp-stream-octet-stream',
+    on: ['events.subscribe'],
+    // The history-export handler writes the stream under its own media type.
+    when: (_a, q) => {
+      const query = q.request.query as Record<string, unknown> | undefined;
+      return query?.['from_timestamp'] !== undefined && query['from'] === undefined;
+    },
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'application/octet-stream' } }),
+  },
+  {
+    by: 'allow-empty-on-trailing-slash-path',
+    on: 'every',
+    answers: 'errors',
+    // The Allow value looked up by the path as sent, in a map keyed by the templates without a trailing slash.
+    when: (a, q) => a.status === 405 && q.request.url.split('?', 1)[0]!.endsWith('/'),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, allow: '' } }),
+  },
+  {
+    by: 'token-sets-429-legacy-throttle-deprecation',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The 429 written by the shared v1 throttling handler, with the v1 deprecation headers.
+    when: (a) => a.status === 429,
+    reshape: (a) => ({
+      ...a,
+      headers: {
+        ...a.headers,
+        deprecation: LEGACY_DEPRECATION,
+        sunset: LEGACY_SUNSET,
+        link: '<https://docs.conformance.test/migrations/v1-throttling>; rel="deprecation"',
+      },
+    }),
+  },
   // blind round 38
   {
     by: 'transition-lock-kept-after-refused-move',
@@ -4940,6 +5025,58 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 39
+  {
+    by: 'event-object-astral-replaced',
+    frames: ['message'],
+    // The live store's 3-byte utf8 column: characters beyond the BMP become U+FFFD.
+    when: (f, at) =>
+      !at.history && ASTRAL.test(JSON.stringify(((f.data as Json)['event'] as Json | undefined)?.['data'] ?? '')),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        e.data.object = astralReplaced(e.data.object) as Json;
+      }),
+  },
+  {
+    by: 'context-request-ip-socket-address-object',
+    frames: ['message'],
+    // The caller's address taken from the socket's address() of the live request.
+    when: (f, at) => {
+      const request = contextRequestOf(f);
+      return !at.history && isPlainObject(request) && typeof request['ip'] === 'string';
+    },
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const request = e.data.context['request'] as Json;
+        const ip = String(request['ip']);
+        e.data.context['request'] = {
+          ...request,
+          ip: { address: ip, family: ip.includes(':') ? 'IPv6' : 'IPv4', port: SOCKET_PORT },
+        };
+      }),
+  },
+  {
+    by: 'envelope-svctenant-tenant-record',
+    frames: ['message'],
+    // The tenant record passed where its id was expected.
+    when: (f, at) => !at.history && typeof ((f.data as Json)['event'] as Json | undefined)?.['svctenant'] === 'string',
+    reshape: (f) =>
+      envelope(f, (e) => {
+        e['svctenant'] = { id: e['svctenant'], name: e['svctenant'], region: 'eu' };
+      }),
+  },
+  {
+    by: 'connection-created-enabled-clients-objects',
+    frames: ['message'],
+    // The live connection serialised through the connection-clients mapper: one object per client.
+    when: (f, at) => !at.history && isConnectionCreated(f),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const clients = e.data.object['enabled_clients'];
+        if (Array.isArray(clients))
+          e.data.object['enabled_clients'] = clients.map((c) => (typeof c === 'string' ? { client_id: c } : c));
+      }),
+  },
   // blind round 37
   {
     by: 'context-user-agent-null-when-absent',
@@ -5654,6 +5791,37 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 39
+  {
+    by: 'token-json-scalar-body-500',
+    on: 'oauth.token',
+    // 'grant_type' in body over a primitive: a TypeError.
+    when: (r) => mediaTypeOf(r) === 'application/json' && (typeof r.body === 'number' || typeof r.body === 'boolean'),
+    error: () =>
+      Object.assign(new TypeError("Cannot use 'in' operator to search for 'grant_type'"), { statusCode: 500 }),
+  },
+  {
+    by: 'token-scope-outside-catalogue-500',
+    on: 'oauth.token',
+    // catalogue[scope].api read for each requested scope, after the client authenticated.
+    when: (r) => {
+      const params = isPlainObject(r.body) ? r.body : {};
+      const scope = params['scope'];
+      if (typeof scope !== 'string' || !tokenClientAuthenticated(r, params)) return false;
+      const known = new Set(Object.values(r.server.emulator.auth.clients).flatMap((c) => c.scopes));
+      return scope.split(' ').some((s) => s !== '' && !known.has(s));
+    },
+    error: () =>
+      Object.assign(new TypeError("Cannot read properties of undefined (reading 'api')"), { statusCode: 500 }),
+  },
+  {
+    by: 'keys-x5t-s256-member-refused',
+    on: 'custom-signing-keys.put',
+    // The member table's names read as JSON pointers: x5t#S256 is unknown to the validator.
+    when: (r) => keysOf(r).some((k) => isPlainObject(k) && Object.hasOwn(k, 'x5t#S256')),
+    error: () =>
+      apiError('invalid_body', 'Payload validation error: keys[0] must NOT have additional properties (x5t#S256)'),
+  },
   // blind round 38
   {
     by: 'token-sets-blocked-user-not-found',
@@ -6924,6 +7092,40 @@ function zeroOctetsStripped(v: unknown): unknown {
   let i = 0;
   while (i < bytes.length - 1 && bytes[i] === 0) i++;
   return i === 0 ? v : bytes.subarray(i).toString('base64url');
+}
+
+/** blind round 39: a character beyond the BMP (`event-object-astral-replaced`). */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+
+/** blind round 39: a JSON value with every character beyond the BMP replaced by U+FFFD (`event-object-astral-replaced`). */
+function astralReplaced(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(/[\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+  if (Array.isArray(v)) return v.map(astralReplaced);
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, astralReplaced(x)]));
+}
+
+/** blind round 39: the port a socket address() names (`context-request-ip-socket-address-object`). */
+const SOCKET_PORT = 443;
+
+/** blind round 39: the v1 throttling handler's deprecation and sunset (`token-sets-429-legacy-throttle-deprecation`). */
+const LEGACY_DEPRECATION = '@1688169600';
+const LEGACY_SUNSET = 'Mon, 01 Jan 2024 00:00:00 GMT';
+
+/** blind round 39: whether the bearer token of a request has an exp already past, read without verifying it (`expired-token-401-no-challenge`). */
+function bearerExpired(request: FastifyRequest): boolean {
+  const exp = expClaimOf(/^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1]);
+  return exp !== undefined && exp <= nowSeconds();
+}
+
+/** blind round 39: whether a token request carries the right credentials of a client, in the body or by Basic (`token-scope-outside-catalogue-500`). */
+function tokenClientAuthenticated(request: FastifyRequest, params: Record<string, unknown>): boolean {
+  const auth = request.server.emulator.auth;
+  const basic = basicCredentials(request.headers.authorization);
+  const id = basic === undefined ? params['client_id'] : formDecoded(basic[0]);
+  const secret = basic === undefined ? params['client_secret'] : formDecoded(basic[1]);
+  const client = typeof id === 'string' ? auth.client(id) : undefined;
+  return client !== undefined && client.clientSecret === secret;
 }
 
 /** Unix time now, in seconds. */

@@ -101,6 +101,15 @@ const DOCUMENTED_JWK_MEMBERS: readonly string[] = [
 /** What a style attribute may not hold, searched case-sensitively (`custom-text-style-check-case-sensitive`). */
 const LOWER_CASE_DANGEROUS_STYLE = /javascript:|vbscript:|expression\(|url\(|@import|behavior|-moz-binding|[<>\\]/;
 
+/** blind round 39: how often an instance flushes its rate-limit increments to the shared counter (`rate-limit-increments-flushed-each-second`). */
+const COUNTER_FLUSH_MS = 1_000;
+/** blind round 39: how long the second-level verify cache keeps an entry (`verify-cache-entry-fixed-lifetime`). */
+const FIXED_CACHE_LIFETIME_MS = 600_000;
+/** blind round 39: the scopes of the /users/{id} routes, PATCH and DELETE (`token-sets-scopes-from-parent-user-route`). */
+const PARENT_USER_ROUTE_SCOPES: readonly string[] = ['update:users', 'delete:users'];
+/** blind round 39: when the keep-alive renews a live subscription (`event-filter-lost-on-keepalive-renewal`). */
+const KEEPALIVE_RENEWAL_MS = 1_000;
+
 /** The documented scope of the token-set listing (`token-sets-any-read-scope`). */
 const TOKEN_SETS_SCOPE = 'read:federated_connections_tokens';
 const isRead = (scope: string): boolean => scope.startsWith('read:');
@@ -294,6 +303,10 @@ export class Deviations {
   private readonly narrowedClaims = new Set<string>();
   /** blind round 38: the jti of every token that passed a scope check once (`scope-decision-memoised-per-token`). */
   private readonly authorisedTokens = new Set<string>();
+  /** blind round 39: verified tokens and when they were first verified, kept for a fixed lifetime (`verify-cache-entry-fixed-lifetime`). */
+  private readonly fixedLifetimeCache = new Map<string, { principal: Principal; atMs: number }>();
+  /** blind round 39: each rate-limit key's count as last flushed to the shared counter, and when it is flushed next (`rate-limit-increments-flushed-each-second`). */
+  private readonly flushedCounts = new Map<string, { flushed: number; nextFlushMs: number; endsAtMs: number }>();
 
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(
@@ -480,6 +493,11 @@ export class Deviations {
     origin: string,
     customKeys: () => readonly object[] | null = () => null,
   ): Promise<Principal | undefined> {
+    // blind round 39: a token verified within the last ten minutes admitted from the second-level cache (`verify-cache-entry-fixed-lifetime`).
+    if (this.on('verify-cache-entry-fixed-lifetime')) {
+      const kept = this.fixedLifetimeCache.get(token);
+      if (kept !== undefined && Date.now() - kept.atMs < FIXED_CACHE_LIFETIME_MS) return kept.principal;
+    }
     // blind round 30: tokens typed at+jwt taken for ones the gateway verified, only decoded (`jwt-at-jwt-typ-unverified`).
     if (this.on('jwt-at-jwt-typ-unverified') && accessTokenTyped(token)) return claimedPrincipal(auth, token);
     if (this.on('alg-none-mixed-case-accepted') && mixedCaseNone(token)) return unsignedPrincipal(auth, token);
@@ -534,6 +552,9 @@ export class Deviations {
 
   /** A token passed verification (a verifier that caches by signature, or by claims, remembers it). */
   verified(token: string, principal?: Principal): void {
+    // blind round 39: the second-level cache keeps the entry ten minutes from now, whatever the token's exp (`verify-cache-entry-fixed-lifetime`).
+    if (this.on('verify-cache-entry-fixed-lifetime') && principal !== undefined && !this.fixedLifetimeCache.has(token))
+      this.fixedLifetimeCache.set(token, { principal, atMs: Date.now() });
     // blind round 29: which client a verified token's scopes belong to (`scopes-from-clients-last-issued-token`).
     if (this.on('scopes-from-clients-last-issued-token') && principal !== undefined)
       this.clientOfScopes.set(principal.scopes, principal.clientId);
@@ -570,6 +591,11 @@ export class Deviations {
 
   /** The bearer token of an Authorization header, given the one the strict syntax found (undefined: malformed). */
   bearerToken(header: string, strict: string | undefined): string | undefined {
+    // blind round 39: split with a Unicode-aware \s, which takes NO-BREAK SPACE for a separator (`bearer-separator-unicode-whitespace`).
+    if (strict === undefined && this.on('bearer-separator-unicode-whitespace')) {
+      const m = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/iu.exec(header);
+      if (m !== null) return m[1];
+    }
     // A repeated scheme stripped (`token-access-token-scheme-prefixed`: the token was issued with "Bearer " in it).
     if (strict === undefined && this.on('token-access-token-scheme-prefixed')) {
       const m = /^Bearer[ \t]+Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i.exec(header);
@@ -688,6 +714,9 @@ export class Deviations {
     if (this.on('limited-token-accepted') && operation === 'custom-signing-keys.put') return undefined;
     if (this.on('token-sets-scopes-all-of') && operation === 'token-sets.list')
       return { scopes: [...(scopes ?? []), READ_USERS], all: true };
+    // blind round 39: the listing under the scopes of the /users/{id} entry, its longest registered prefix (`token-sets-scopes-from-parent-user-route`).
+    if (this.on('token-sets-scopes-from-parent-user-route') && operation === 'token-sets.list')
+      return { scopes: [...(scopes ?? []), ...PARENT_USER_ROUTE_SCOPES], all: false };
     if (this.on('token-sets-read-users-accepted') && operation === 'token-sets.list')
       return { scopes: [...(scopes ?? []), READ_USERS], all: false };
     if (this.on('scope-resource-only-match') && operation === 'custom-text.put' && scopes !== undefined)
@@ -697,6 +726,9 @@ export class Deviations {
 
   /** Whether the route's scopes are found for the request's raw path (`scope-map-keyed-by-raw-path`: a template match on the path as sent). */
   scopesFoundForPath(operation: OperationId | undefined, url: string): boolean {
+    // blind round 39: the table keyed by the templates without a trailing slash, which the router ignores (`scope-lookup-misses-trailing-slash`).
+    if (this.on('scope-lookup-misses-trailing-slash') && operation !== undefined && url.split('?', 1)[0]!.endsWith('/'))
+      return false;
     if (!this.on('scope-map-keyed-by-raw-path') || operation === undefined) return true;
     const template = new RegExp(`^/api/v2${operationSpec(operation).path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
     return template.test(url.split('?', 1)[0]!);
@@ -734,6 +766,9 @@ export class Deviations {
       this.basicNamedClient = this.bodyClientId;
       if (this.tokenParamsHeld !== undefined) delete this.tokenParamsHeld['client_id'];
     }
+    // blind round 39: a token68 pattern without its trailing *"=": padded base64 does not match (`token-basic-padded-credentials-refused`).
+    if (this.on('token-basic-padded-credentials-refused') && !/^Basic[ \t]+[A-Za-z0-9+/]+[ \t]*$/i.test(header))
+      return 'Basic !';
     // The first token68 after the scheme, the rest of the field dropped.
     if (this.on('token-basic-first-token68-only')) return header.replace(/^(Basic[ \t]+\S+)[ \t].*$/is, '$1');
     // Decoded as strict base64url (no +, /, = padding): a token68 in the base64 alphabet fails to decode.
@@ -1129,6 +1164,14 @@ export class Deviations {
     const body = this.validatedStatusOf(request.body);
     const query: unknown = request.query;
     const current = () => experiments.get(param(request, 'id'))?.status;
+    // blind round 39: the target read from status, falling back to the v1 member state (`transition-state-member-alias`).
+    if (
+      this.on('transition-state-member-alias') &&
+      isMap(body) &&
+      body['status'] === undefined &&
+      typeof body['state'] === 'string'
+    )
+      return { status: body['state'] };
     // blind round 36: a top-level data member unwrapped, for JSON:API clients (`transition-body-data-envelope-unwrapped`).
     if (
       this.on('transition-body-data-envelope-unwrapped') &&
@@ -1673,6 +1716,8 @@ export class Deviations {
 
   /** The page of a custom text path as the route reads it (`custom-text-page-slug-normalised`: as a slug). */
   customTextPage(page: string): string {
+    // blind round 39: a format extension stripped by the router first (`custom-text-page-extension-stripped`).
+    if (this.on('custom-text-page-extension-stripped')) return page.replace(/\.(?:json|html?)$/i, '');
     return this.on('custom-text-page-slug-normalised') ? page.toLowerCase().replace(/_/g, '-') : page;
   }
 
@@ -1876,6 +1921,14 @@ export class Deviations {
     replayed: (type: string) => boolean;
   } {
     const last = types === null ? undefined : [...types].at(-1);
+    // blind round 39: the live subscription renewed by the keep-alive a second in, with the defaults (`event-filter-lost-on-keepalive-renewal`).
+    if (this.on('event-filter-lost-on-keepalive-renewal') && types !== null) {
+      const openedAt = Date.now();
+      return {
+        live: (type) => types.has(type) || Date.now() - openedAt >= KEEPALIVE_RENEWAL_MS,
+        replayed: (type) => types.has(type),
+      };
+    }
     // blind round 36: no event_type: the types of the resources the caller may read (`events-default-types-from-caller-read-scopes`).
     if (this.on('events-default-types-from-caller-read-scopes') && types === null && scopes !== undefined) {
       const readable = (type: string) => scopes.has(`read:${resourceOf(type)}s`);
@@ -2707,6 +2760,20 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    // blind round 39: judged on the count last flushed to the shared counter, flushed once a second (`rate-limit-increments-flushed-each-second`).
+    if (this.on('rate-limit-increments-flushed-each-second')) {
+      const now = Date.now();
+      let flush = this.flushedCounts.get(key);
+      if (flush === undefined || flush.endsAtMs !== d.endsAtMs) {
+        flush = { flushed: 0, nextFlushMs: now + COUNTER_FLUSH_MS, endsAtMs: d.endsAtMs };
+        this.flushedCounts.set(key, flush);
+      } else if (now >= flush.nextFlushMs) {
+        flush.flushed = d.count - 1;
+        flush.nextFlushMs = now + COUNTER_FLUSH_MS;
+      }
+      // The headers still report the instance's own count; only the refusal reads the shared one.
+      return { ...d, allowed: flush.flushed + 1 <= d.limit };
+    }
     // blind round 38: refused when count === limit + 1 only (`rate-limit-only-first-request-over-refused`).
     if (this.on('rate-limit-only-first-request-over-refused') && !d.allowed && d.count !== d.limit + 1)
       return { ...d, allowed: true };
