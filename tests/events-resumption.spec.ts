@@ -10,7 +10,7 @@
  * arrive, so no check sleeps to synchronise.
  */
 import type { Config } from '../harness/run/config.ts';
-import type { SseMessage } from '../harness/requests/sse.ts';
+import type { SseConnection, SseMessage } from '../harness/requests/sse.ts';
 import type { Exchange } from '../harness/requests/client.ts';
 import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
 import {
@@ -101,6 +101,51 @@ async function anotherToken(config: Config): Promise<{ token: string; how: strin
         ? 'The token endpoint gave no second token (the token endpoint checks decide that)'
         : "The token endpoint gives the run's client only the one token, narrowed to read:events or not: no other token to resume with",
   };
+}
+
+/**
+ * Resumes from `from` with the token that opened the stream and with `second`, another token of the same client,
+ * both open on return. A refusal of the first is a resumption lost (events.resume.no-loss: a cursor this stream
+ * gave, with its own token); a narrowed second token refused 401/403 is skipped (the scope of /events is not
+ * shown); else the second must be served as an event stream too.
+ */
+async function resumeWithBoth(
+  d: Declared<'events.resume.no-loss'>,
+  events: EventsHarness,
+  from: string,
+  second: { token: string; how: string },
+  where: string,
+): Promise<{ same: SseConnection; other: SseConnection }> {
+  const same = await events.subscribe({ query: { from } });
+  const other = await events.subscribe({ query: { from }, auth: { header: `Bearer ${second.token}` } });
+  const refusedForScope = second.how !== 'fresh' && (other.status === 401 || other.status === 403);
+  if (!same.isEventStream || refusedForScope) {
+    same.close();
+    other.close();
+  }
+  must(
+    d.eventsResumeNoLoss,
+    same.isEventStream,
+    ev(
+      same,
+      `a 2xx event stream resuming ${where} with the token that opened the stream, the reference for another token's`,
+      `status ${same.status}, Content-Type ${same.contentType || '(none)'} ${same.errorBody.slice(0, 200)}`,
+    ),
+  );
+  test.skip(
+    refusedForScope,
+    `The second token (${second.how}) was refused ${other.status} on /events: the scope /events requires is not shown`,
+  );
+  must(
+    d.eventsResumeNoLoss,
+    other.isEventStream,
+    ev(
+      other,
+      `a 2xx event stream resuming ${where} with another token of the same client (${second.how}), as the token that opened the stream resumes (status ${same.status})`,
+      `status ${other.status}, Content-Type ${other.contentType || '(none)'} ${other.errorBody.slice(0, 200)}`,
+    ),
+  );
+  return { same, other };
 }
 
 test.describe('events stream @sse', () => {
@@ -292,7 +337,8 @@ test.describe('events stream @sse', () => {
       if (passive) skipBeyondReadOnlyBudget(config, 'the resumption with a second token is');
       const second = await anotherToken(config);
       test.skip('skip' in second, 'skip' in second ? second.skip : '');
-      const { token, how } = second as { token: string; how: string };
+      const pair = second as { token: string; how: string };
+      const { how } = pair;
       if (passive) {
         // Without events of its own to compare, the relation on a heartbeat's cursor: resumed there with the
         // second token, the stream is served as it is with the first.
@@ -303,27 +349,9 @@ test.describe('events stream @sse', () => {
         conn.close();
         const from = hb === undefined ? undefined : cursorOf(hb);
         test.skip(from === undefined, 'No heartbeat with a cursor arrived: its frequency is not shown');
-        const same = await events.subscribe({ query: { from: from! } });
-        const other = await events.subscribe({ query: { from: from! }, auth: { header: `Bearer ${token}` } });
+        const { same, other } = await resumeWithBoth(otherToken, events, from!, pair, "from a heartbeat's cursor");
         same.close();
         other.close();
-        test.skip(
-          !same.isEventStream,
-          `Resuming from a heartbeat's cursor with the token that opened the stream was answered ${same.status}: no reference to compare with`,
-        );
-        test.skip(
-          how !== 'fresh' && (other.status === 401 || other.status === 403),
-          `The second token (${how}) was refused ${other.status} on /events: the scope /events requires is not shown`,
-        );
-        must(
-          otherToken.eventsResumeNoLoss,
-          other.isEventStream,
-          ev(
-            other,
-            `a 2xx event stream resuming from a heartbeat's cursor with another token of the same client (${how}), as the token that opened the stream resumes (status ${same.status})`,
-            `status ${other.status}, Content-Type ${other.contentType || '(none)'} ${other.errorBody.slice(0, 200)}`,
-          ),
-        );
         return;
       }
       requireTrigger(config);
@@ -336,34 +364,12 @@ test.describe('events stream @sse', () => {
         expected: 'a string offset on every event',
         actual: JSON.stringify(from),
       });
-      const same = await events.subscribe({ query: { from: from! } });
-      const other = await events.subscribe({ query: { from: from! }, auth: { header: `Bearer ${token}` } });
-      // The token that opened the stream resumes (or the resumption checks say why not): the reference.
-      if (!same.isEventStream) {
-        other.close();
-        same.close();
-        test.skip(
-          true,
-          `Resuming with the token that opened the stream was answered ${same.status}: the resumption from an offset decides that, no reference to compare with`,
-        );
-      }
-      // A narrowed token may be refused on /events for its scope (the scope of /events is not shown).
-      if (how !== 'fresh' && (other.status === 401 || other.status === 403)) {
-        other.close();
-        same.close();
-        test.skip(
-          true,
-          `The second token (${how}) was refused ${other.status} on /events: the scope /events requires is not shown`,
-        );
-      }
-      must(
-        otherToken.eventsResumeNoLoss,
-        other.isEventStream,
-        ev(
-          other,
-          `a 2xx event stream resuming after event ${k} of ${caused.length} (${ids[k]}) with another token of the same client (${how}), as the token that opened the stream resumes (status ${same.status})`,
-          `status ${other.status}, Content-Type ${other.contentType || '(none)'} ${other.errorBody.slice(0, 200)}`,
-        ),
+      const { same, other } = await resumeWithBoth(
+        otherToken,
+        events,
+        from!,
+        pair,
+        `after event ${k} of ${caused.length} (${ids[k]})`,
       );
       // A sentinel caused now bounds both: whatever a resumed stream gives must come before it.
       const sentinel = nonce();

@@ -541,8 +541,8 @@ const grepForTitle = (title: string) =>
  * The checks a fault's project runs: its rule's; for a fault written blind,
  * the whole suite, or (outside a round's sweep) the checks of the rules that
  * caught it when it was last swept whole, with the very checks that caught it
- * where such a rule is held on every answer (the whole suite if one of those
- * is no longer in it). A disputed fault that caught nothing then: its own
+ * where such a rule is held on every answer (those still in the suite; the
+ * whole suite if none is). A disputed fault that caught nothing then: its own
  * rule's, where a check names it.
  */
 function grepFor(f: Fault, whole: boolean, caught: CaughtByRules, profile: Profile, o: Options) {
@@ -553,9 +553,11 @@ function grepFor(f: Fault, whole: boolean, caught: CaughtByRules, profile: Profi
     return 'disputed' in f && f.disputed && o.checkedRules.has(f.rule) ? grepForRule(f.rule) : undefined;
   const byRule = rules.filter((id) => !isHeld(id)).map((id) => `(?:${grepForRule(id)})`);
   if (rules.length === byRule.length) return byRule.join('|');
-  // Such a rule is decided by checks whose titles do not name it: the checks that caught the fault run.
-  const checks = caught.checks[profile][f.name];
-  if (!checks?.length || checks.some((t) => !o.titles.has(t))) return undefined;
+  // Such a rule is decided by checks whose titles do not name it: the checks that caught the fault run, those
+  // still in the suite (each caught it alone when it was last swept whole; a check since renamed is not looked
+  // for), or the whole suite where none is.
+  const checks = (caught.checks[profile][f.name] ?? []).filter((t) => o.titles.has(t));
+  if (!checks.length) return undefined;
   return [...byRule, ...checks.map((t) => `(?:${grepForTitle(t)})`)].join('|');
 }
 
