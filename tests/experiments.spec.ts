@@ -33,6 +33,7 @@ import {
   equivalentSegments,
   jsonSpellings,
   nearMemberNames,
+  memberNameAliases,
   wrappedMember,
   nearMisses,
   lookAlikeIds,
@@ -512,14 +513,20 @@ test.describe('experiment transitions @experiments @writes', () => {
 
   const nameRequired = declareRules('experiments.transition.status-required');
   test(
-    'should refuse a move whose body holds a target under a near spelling of status only (JSON member names match exactly, RFC 8259 8.3: another case, white space, an invisible or look-alike character), or only one level down, under a wrapper a client framework adds (JSON:API data and data.attributes, a root named after the resource, body, payload, params)',
+    'should refuse a move whose body holds a target under a near spelling of status only (JSON member names match exactly, RFC 8259 8.3: another case, white space, an invisible or look-alike character; a synonym such as state or phase, an affix, the plural, a tab or NUL, fullwidth letters, a literal %XX or backslash-u escape), or only one level down, under a wrapper a client framework adds (JSON:API data and data.attributes, a root named after the resource, body, payload, params)',
     nameRequired,
     async ({ api, config }) => {
       const id = experiment(config, 1);
       const near = nearMemberNames('status');
-      // Every target, as one of them is a move the experiment's status takes; against an external target two
-      // spellings (capitalised, upper case) with active and paused (one of them is never the current status).
-      for (const { what, name } of config.embedded ? near : near.slice(0, 2))
+      // Beyond case and white space: synonyms (state, the member of v1 lifecycle endpoints), affixes, escapes
+      // that are no JSON escape. "st\u0061tus" in a JSON text IS status (RFC 8259 7): the moves check sends it.
+      const aliases = memberNameAliases('status').filter((a) => !near.some((n) => n.name === a.name));
+      // Every target, as one of them is a move the experiment's status takes; against an external target three
+      // spellings (capitalised, upper case, the synonym state) with active and paused (one of them is never the
+      // current status).
+      for (const { what, name } of config.embedded
+        ? [...near, ...aliases]
+        : [...near.slice(0, 2), ...aliases.slice(0, 1)])
         for (const status of config.embedded ? TARGETS : TARGETS.slice(0, 2))
           mustRefuse(
             nameRequired.experimentsTransitionStatusRequired,

@@ -1918,3 +1918,120 @@ export function jsonSpellings(value: unknown): Array<{ what: string; text: strin
 export function elementsOf(value: string): string[] {
   return elementsIn(value).map((el) => el.tagName);
 }
+
+// ------------------------------------------------------------ blind round 39 (fix39-b)
+
+/**
+ * Near misses of an enum value sent as a path segment, each as sent (`raw`, already encoded) and named by
+ * its class (`kind`): each near spelling of nearMissSpellings (case, padding, invisible characters, cut,
+ * doubled, look-alike and compatibility letters, a literal "%XX", separators swapped), encoded as a segment
+ * (RFC 3986 3.3); and what a router or framework strips from a last segment, or reads as something else,
+ * before it matches the value: a format extension (Rails' .:format, Spring's suffix patterns, content
+ * negotiation by extension), a matrix parameter (RFC 3986 3.3 keeps ";" inside the segment; servlet
+ * containers strip ;jsessionid), a prefix, and an encoded "?" or "#" (a server that decodes before it splits
+ * off the query or fragment). Each is another segment, so another value. Left out: a trailing slash (whether
+ * /a/ is routed as /a the document does not address) and the spellings RFC 3986 makes the same segment (an
+ * unreserved character percent-encoded: equivalentSegments).
+ */
+export function nearPathSegments(value: string): Array<{ kind: string; what: string; raw: string }> {
+  const enc = encodeURIComponent(value);
+  return [
+    ...nearMissSpellings(value).map((v) => ({
+      kind: 'a near spelling',
+      what: `a near spelling ${JSON.stringify(v)}`,
+      raw: encodeURIComponent(v),
+    })),
+    ...['.json', '.html', '.htm', '.xml', '.txt', '.JSON'].map((ext) => ({
+      kind: 'a format extension',
+      what: `a format extension ${ext} after it`,
+      raw: `${enc}${ext}`,
+    })),
+    ...[';x', ';v=1', ';jsessionid=0'].map((p) => ({
+      kind: 'a matrix parameter',
+      what: `a matrix parameter ${p} after it`,
+      raw: `${enc}${p}`,
+    })),
+    ...['_', 'x', 'my-'].map((p) => ({ kind: 'a prefix', what: `the prefix ${p}`, raw: `${p}${enc}` })),
+    ...[
+      { c: '?', raw: '%3F' },
+      { c: '#', raw: '%23' },
+    ].map(({ c, raw }) => ({
+      kind: 'an encoded delimiter',
+      what: `an encoded ${c} and more after it (${raw}x)`,
+      raw: `${enc}${raw}x`,
+    })),
+  ].filter((v) => v.raw !== enc);
+}
+
+/**
+ * Text keys a document store, a query language or a framework treats specially, each beside `control`, a key
+ * spelt from it with nothing special in it (plain letters and underscores; a key no list of known keys holds
+ * unless it holds any). A JSON member name is any string (RFC 8259 4, compared exactly 8.3), so each is a text
+ * key like any other. The classes: an operator prefix (MongoDB refuses or drops field names starting with $),
+ * a $ inside, a dot (a path in dotted-path stores: MongoDB, Firebase, lodash.set), a path's / and # (Firebase
+ * refuses . $ # [ ] / and control characters in keys), brackets (qs and PHP read a[b] as nesting), a leading
+ * underscore (private or reserved fields: CouchDB's _id, _rev), a leading @ (JSON-LD keywords), a colon (a
+ * namespace prefix), a control character that is not NUL (a tab, U+001F, DEL), a character beyond the BMP (a
+ * 3-byte utf8 column), and white space around the key (trimmed by some binders). Left out: the empty key
+ * (a text key of no characters, which a server may well refuse: the allowed keys are not shown).
+ */
+export const STORE_SPECIAL_TEXT_KEYS: ReadonlyArray<{ what: string; key: string; control: string }> = [
+  { what: 'a leading $', key: '$title', control: 'dollar_title_text' },
+  { what: 'a leading $ and a dot', key: '$set.title', control: 'dollar_set_title_text' },
+  { what: 'a $ inside', key: 'price$label', control: 'price_label_text' },
+  { what: 'a dot inside', key: 'hero.title', control: 'hero_title_text' },
+  { what: 'a dot first', key: '.hidden', control: 'dot_hidden_text' },
+  { what: 'a slash', key: 'step/1', control: 'step_1_text' },
+  { what: 'a hash', key: 'item#2', control: 'item_2_text' },
+  { what: 'brackets', key: 'links[0]', control: 'links_0_text' },
+  { what: 'brackets around a name', key: 'form[label]', control: 'form_label_text' },
+  { what: 'a leading underscore', key: '_id', control: 'underscore_id_text' },
+  { what: 'a leading @', key: '@type', control: 'at_type_text' },
+  { what: 'a colon', key: 'ns:title', control: 'ns_title_text' },
+  { what: 'a tab inside', key: 'tab\tkey', control: 'tab_key_text' },
+  { what: 'a unit separator (U+001F) inside', key: 'unit\u001fkey', control: 'unit_key_text' },
+  { what: 'DEL (U+007F) inside', key: 'del\u007fkey', control: 'del_key_text' },
+  { what: 'a character beyond the BMP', key: 'party_🎉', control: 'party_emoji_text' },
+  { what: 'a space first and last', key: ' padded ', control: 'padded_text' },
+];
+
+/** Words other APIs use for a member this document names, by the document's name. */
+const MEMBER_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  status: ['state', 'State', 'phase', 'stage', 'target', 'to', 'new_state'],
+};
+
+/**
+ * Names near a JSON member's that a lenient reader might take for it, beyond nearMemberNames' case and
+ * white space: synonyms other APIs use for it (the target of a lifecycle move is `state` in v1 APIs and
+ * GitHub's, `phase` in Kubernetes', ...), the name with an affix (an underscore either side, $ and @ first,
+ * new_ and new, the plural), a tab before it, a NUL after it (a C string ends there), its letters in
+ * fullwidth forms (NFKC folds them back), a letter as a literal "%XX" and as a literal "\uXXXX" (six
+ * characters: the JSON text "st\\u0061tus"; "st\u0061tus" in JSON IS the name, RFC 8259 7, and is no near
+ * miss). JSON matches member names exactly (RFC 8259 8.3): a body holding only one of these lacks the member.
+ */
+export function memberNameAliases(name: string): Array<{ what: string; name: string }> {
+  const cap = name[0]!.toUpperCase() + name.slice(1);
+  const mid = Math.floor(name.length / 2);
+  const hex = (c: string) => c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return [
+    ...(MEMBER_SYNONYMS[name] ?? []).map((s) => ({ what: `as its synonym ${s}`, name: s })),
+    { what: 'with a trailing underscore', name: `${name}_` },
+    { what: 'with a leading underscore', name: `_${name}` },
+    { what: 'with a leading $', name: `$${name}` },
+    { what: 'with a leading @', name: `@${name}` },
+    { what: 'prefixed new_', name: `new_${name}` },
+    { what: 'prefixed new, in camelCase', name: `new${cap}` },
+    { what: 'in the plural', name: /s$/.test(name) ? `${name}es` : `${name}s` },
+    { what: 'after a tab', name: `\t${name}` },
+    { what: 'before a NUL', name: `${name}\u0000` },
+    { what: 'in fullwidth letters', name: compatible(name, 0xff21 - 0x41, 0xff41 - 0x61) },
+    {
+      what: 'with a letter as a literal %XX (percent-encoding is no JSON escape)',
+      name: `${name.slice(0, mid)}${pct(name[mid]!)}${name.slice(mid + 1)}`,
+    },
+    {
+      what: 'with a letter as a literal backslash-u escape (six characters once parsed)',
+      name: `${name.slice(0, mid)}\\u${hex(name[mid]!)}${name.slice(mid + 1)}`,
+    },
+  ].filter((n, i, all) => n.name !== name && all.findIndex((m) => m.name === n.name) === i);
+}
