@@ -1041,7 +1041,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Success: object of the resulting text keys and values.',
-    note: 'After a PUT of plain-text values, the answer maps each key sent to the value sent. Keys named like members of Object.prototype (toString, constructor, valueOf, ...) are answered and stored under their own spelling wherever a key beside them that names no member is kept; __proto__ is only observed.',
+    note: 'After a PUT of plain-text values, the answer maps each key sent to the value sent. Keys named like members of Object.prototype (toString, constructor, valueOf, ...), and keys a store treats specially ($ first or inside, a dot, / # [ ], _ or @ first, a colon, control characters, a character beyond the BMP, white space around), are answered and stored under their own spelling wherever a plain key beside them is kept (the set of allowed keys is not shown: the whole PUT may be refused); __proto__ is only observed.',
   },
   {
     id: 'custom-text.put.value.max-length',
