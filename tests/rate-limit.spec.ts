@@ -4,6 +4,8 @@
  * limit. Numeric values and windows are not shown: the probe sends at most
  * CONFORMANCE_RATE_LIMIT_PROBE_MAX requests, reaching no limit within them is
  * an observation, and header values are read in any numeric form.
+ * The listing is Generally Available (Versioning): no answer of the probe,
+ * a 429 no more than a 200, announces it as deprecated.
  * Runs after every other check (its own Playwright project), and only with
  * CONFORMANCE_RATE_LIMIT_PROBE=on.
  */
@@ -16,7 +18,7 @@ import { resetDelayMs } from '../harness/requests/rate-limit.ts';
 import { must, mustBeJsonErrorBody, mustStatus, observe } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { fetchToken } from '../harness/requests/tokens.ts';
-import { declareRules } from '../harness/vocabulary/declare.ts';
+import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
 
 const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
@@ -70,6 +72,8 @@ interface Seen {
   ex: Exchange;
   /** When the answer arrived (ms). */
   at: number;
+  /** When its request was sent (ms; absent in a probe kept by an earlier version of this file). */
+  sent?: number;
 }
 
 test.describe('rate limit of the token-set listing @rate-limit @token-sets', () => {
@@ -225,11 +229,17 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const pool = connectionPool();
     const api = new Api(pool, config, token);
     const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
+    /** One request of the probe: its answer, when it was sent and when the answer arrived. */
+    const send = async (): Promise<Seen> => {
+      const sent = Date.now();
+      const ex = await api.get(path, { see429: true });
+      return { ex, at: Date.now(), sent };
+    };
     /** The answer that said Remaining 0, and until when its window lasts. */
     let spent: { seen: Seen; until: number } | undefined;
     for (let i = 0; i < config.rateLimitProbeMax && !limited && unrefused.length < UNREFUSED_RUN; i++) {
-      const ex = await api.get(path, { see429: true });
-      const s = { ex, at: Date.now() };
+      const s = await send();
+      const ex = s.ex;
       seen.push(s);
       if (ex.status === 429) {
         limited = ex;
@@ -246,7 +256,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     if (limited) {
       // A few more requests at once, within the probe's budget: each that is refused is a 429 like the first.
       while (after429.length < AFTER_429 && seen.length + after429.length < config.rateLimitProbeMax)
-        after429.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
+        after429.push(await send());
       // Waiting as X-RateLimit-Reset says must work: one request once the window has reset (the latest Reset
       // of the 429s, in case the refused requests were counted too).
       const resets = [seen.at(-1)!, ...after429.filter((x) => x.ex.status === 429)]
@@ -259,18 +269,18 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       else {
         const waitedMs = delay + RESET_TOLERANCE_MS;
         await new Promise((r) => setTimeout(r, waitedMs));
-        afterReset = { ex: await api.get(path, { see429: true }), waitedMs };
+        const fresh = await send();
+        afterReset = { ex: fresh.ex, waitedMs };
         // The window that begins with it is fresh: send on with the same token until its 429, one past the
         // limit the 429 announced (and within the probe's budget), to count what that window admits.
-        second.push({ ex: afterReset.ex, at: Date.now() });
+        second.push(fresh);
         const lim = num(limited.headers['x-ratelimit-limit']) ?? num(afterReset.ex.headers['x-ratelimit-limit']);
         const max = Math.min(config.rateLimitProbeMax, (lim ?? config.rateLimitProbeMax) + 1);
-        while (second.length < max && second.at(-1)!.ex.status !== 429)
-          second.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
+        while (second.length < max && second.at(-1)!.ex.status !== 429) second.push(await send());
         // Over the fresh window's limit too, a few more at once: each is over the limit as the 429 was.
         if (second.at(-1)!.ex.status === 429)
           while (afterSecond429.length < AFTER_429 && second.length + afterSecond429.length < config.rateLimitProbeMax)
-            afterSecond429.push({ ex: await api.get(path, { see429: true }), at: Date.now() });
+            afterSecond429.push(await send());
       }
     }
   }
@@ -491,6 +501,20 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     },
   );
 
+  const lifecycle = declareRules('versioning.lifecycle');
+  test(
+    "should announce the Generally Available listing as deprecated on no answer of the probe, its 429s among them (the label is the operation's, so every answer of it, admitted or refused over the limit, carries it alike)",
+    lifecycle,
+    async () => {
+      test.skip(!seen.length, 'The probe sent no request');
+      // In the order sent: each request went after the answer before it arrived, the bound where a probe kept by an
+      // earlier version of this file did not record when its request was sent.
+      const all = [...seen, ...after429, ...second, ...afterSecond429];
+      for (const [i, x] of all.entries())
+        mustNotBeDeprecated(lifecycle.versioningLifecycle, x.ex, x.sent ?? all[i - 1]?.at ?? x.at);
+    },
+  );
+
   const overLimit = declareRules('token-sets.list.rate-limit.status');
   test(
     "should answer 429 to every request over the limit within the window, not only the first: the requests sent after a window's 429 and answered before its X-RateLimit-Reset are 429 too (admitted within one window stays at most X-RateLimit-Limit)",
@@ -573,3 +597,20 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     },
   );
 });
+
+/**
+ * Generally Available (Versioning 2), as tests/token-sets.spec.ts reads it: no answer of the operation carries a
+ * Deprecation header (RFC 9745 2.1: an @-date, a past one meaning deprecated now; the drafts' "true" meant the same)
+ * saying it is deprecated when it answered. A time to come is left open.
+ */
+function mustNotBeDeprecated(rule: RuleRef, ex: Exchange, sentAt: number): void {
+  const deprecation = ex.headers['deprecation'];
+  const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
+  const deprecatedNow =
+    deprecation !== undefined && (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
+  must(rule, !deprecatedNow, {
+    expected: `a Generally Available operation: no Deprecation header naming a time already past (RFC 9745), on its ${ex.status} answer`,
+    actual: `Deprecation: ${deprecation}`,
+    exchange: ex,
+  });
+}

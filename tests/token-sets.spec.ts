@@ -510,12 +510,15 @@ test.describe('token sets of a user @token-sets', () => {
     );
   });
 
-  const insufficientScope = declareRules('token-sets.list.insufficient-scope');
+  const insufficientScope = declareRules('token-sets.list.insufficient-scope', 'versioning.lifecycle');
   test(
+    // The title as verify/blind-caught-by.json records it; the 403 is held to the listing's lifecycle label too.
     'should answer 403 to a token without read:federated_connections_tokens',
     insufficientScope,
     async ({ limitedApi, config }) => {
+      const sentAt = Date.now();
       const ex = await limitedApi.get(path(config.userId ?? unknownUser()));
+      mustNotBeDeprecated(insufficientScope.versioningLifecycle, ex, sentAt);
       mustStatus(insufficientScope.tokenSetsListInsufficientScope, ex, 403);
       observe(
         'token-sets.list.scope-named',
@@ -523,6 +526,20 @@ test.describe('token sets of a user @token-sets', () => {
         ex.text.includes('read:federated_connections_tokens') ? 'yes' : 'no',
         { body: ex.json ?? ex.text.slice(0, 300) },
       );
+    },
+  );
+
+  // The lifecycle label is the operation's: its refusal of a request without a token, a 401 answered before the
+  // request reaches the listing, is an answer of it too, and announces no deprecation either.
+  const unauthenticated = declareRules('versioning.lifecycle');
+  test(
+    'should not announce the listing as deprecated on its 401 to a request without a token',
+    unauthenticated,
+    async ({ api, config }) => {
+      skipBeyondReadOnlyBudget(config, 'this request is');
+      const sentAt = Date.now();
+      const ex = await api.get(path(config.userId ?? unknownUser()), { auth: 'none' });
+      mustNotBeDeprecated(unauthenticated.versioningLifecycle, ex, sentAt);
     },
   );
 });
