@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { Api, connectionPool, type Exchange } from '../harness/requests/client.ts';
 import type { Config } from '../harness/run/config.ts';
 import { resetDelayMs } from '../harness/requests/rate-limit.ts';
-import { must, mustBeJsonErrorBody, mustStatus, observe } from '../harness/vocabulary/must.ts';
+import { must, mustBeJsonErrorBody, mustNotBeDeprecated, mustStatus, observe } from '../harness/vocabulary/must.ts';
 import { test } from '../harness/fixtures/fixtures.ts';
 import { fetchToken } from '../harness/requests/tokens.ts';
 import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
@@ -597,20 +597,3 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     },
   );
 });
-
-/**
- * Generally Available (Versioning 2), as tests/token-sets.spec.ts reads it: no answer of the operation carries a
- * Deprecation header (RFC 9745 2.1: an @-date, a past one meaning deprecated now; the drafts' "true" meant the same)
- * saying it is deprecated when it answered. A time to come is left open.
- */
-function mustNotBeDeprecated(rule: RuleRef, ex: Exchange, sentAt: number): void {
-  const deprecation = ex.headers['deprecation'];
-  const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
-  const deprecatedNow =
-    deprecation !== undefined && (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
-  must(rule, !deprecatedNow, {
-    expected: `a Generally Available operation: no Deprecation header naming a time already past (RFC 9745), on its ${ex.status} answer`,
-    actual: `Deprecation: ${deprecation}`,
-    exchange: ex,
-  });
-}

@@ -10,6 +10,7 @@ import {
   must,
   observe,
   mustBeJsonErrorBody,
+  mustNotBeDeprecated,
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import { nonce, type EventCauser } from '../harness/fixtures/triggers.ts';
@@ -545,20 +546,3 @@ test.describe('token sets of a user @token-sets', () => {
 });
 
 authChecks('token-sets.list', (api, c, auth) => api.get(path(c.userId ?? unknownUser()), { auth }));
-
-/**
- * Generally Available (Versioning 2): no answer of the operation, a success or an error, carries a Deprecation
- * header (RFC 9745 2.1: an @-date, a past one meaning deprecated now; the drafts' "true" meant the same) saying
- * the operation is deprecated when it answered. A time to come is left open.
- */
-function mustNotBeDeprecated(rule: RuleRef, ex: Exchange, sentAt: number): void {
-  const deprecation = ex.headers['deprecation'];
-  const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
-  const deprecatedNow =
-    deprecation !== undefined && (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
-  must(rule, !deprecatedNow, {
-    expected: `a Generally Available operation: no Deprecation header naming a time already past (RFC 9745), on its ${ex.status} answer`,
-    actual: `Deprecation: ${deprecation}`,
-    exchange: ex,
-  });
-}

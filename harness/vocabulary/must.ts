@@ -544,3 +544,21 @@ function observeUnknownMembers(schema: SchemaName, value: unknown): void {
       [...extra].sort().slice(0, 10).join(', '),
     );
 }
+
+/**
+ * Generally Available (Versioning 2): no answer of the operation, a success or an error (the token-set listing's
+ * 200, 401, 403, 404 and 429), carries a Deprecation header (RFC 9745 2.1: an @-date, a past one meaning deprecated
+ * now; the drafts' "true" meant the same) saying the operation is deprecated when it answered. A time to come is
+ * left open.
+ */
+export function mustNotBeDeprecated(rule: RuleRef, ex: Exchange, sentAt: number): void {
+  const deprecation = ex.headers['deprecation'];
+  const at = /^\s*@(-?\d+)\s*$/.exec(deprecation ?? '');
+  const deprecatedNow =
+    deprecation !== undefined && (/^\s*true\s*$/i.test(deprecation) || (at !== null && Number(at[1]) * 1000 <= sentAt));
+  must(rule, !deprecatedNow, {
+    expected: `a Generally Available operation: no Deprecation header naming a time already past (RFC 9745), on its ${ex.status} answer`,
+    actual: `Deprecation: ${deprecation}`,
+    exchange: ex,
+  });
+}
