@@ -5,7 +5,7 @@
  * Token lifetime, claims and the error shape are not shown (observed).
  */
 import { isJsonMediaType, type Api, type Exchange } from '../harness/requests/client.ts';
-import { must, mustMatchSchema, observe } from '../harness/vocabulary/must.ts';
+import { must, mustBeJsonErrorBody, mustMatchSchema, observe } from '../harness/vocabulary/must.ts';
 import type { ClientCredentials, Config } from '../harness/run/config.ts';
 import { requireFixture, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import { countRequest } from '../harness/verdicts/request-log.ts';
@@ -28,7 +28,7 @@ import {
   TargetError,
 } from '../harness/requests/tokens.ts';
 import { encodedNameSpellings, rawFormBody } from '../harness/vocabulary/token-partitions.ts';
-import { decodeJwt } from '../harness/vocabulary/jwt.ts';
+import { decodeJwt, grantedScope } from '../harness/vocabulary/jwt.ts';
 import { declareRules, schemaRules, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   hasChallenge,
@@ -39,7 +39,7 @@ import {
 } from '../harness/vocabulary/auth-checks.ts';
 import { ADMITS_JSON, admitsJsonArb, nearMissSpellings, sameMediaType } from '../harness/vocabulary/partitions.ts';
 import { fc } from '../harness/vocabulary/properties.ts';
-import { pathOf } from '../spec/operations.ts';
+import { inScopeScopes, pathOf } from '../spec/operations.ts';
 
 /** Sends a token request and keeps it as evidence, with the secret replaced by a placeholder and the token redacted. */
 async function tokenExchange(
@@ -518,6 +518,64 @@ test.describe('token endpoint @auth', () => {
           `scope ${JSON.stringify(scope)} (${what}) holds no scope-token, or an empty one (RFC 6749 3.3): taken or refused with the error response`,
         );
       }
+    },
+  );
+
+  const scopeValues = declareRules('oauth.token.endpoint');
+  test(
+    "should answer the documented request, as a form body and as a JSON body where the endpoint takes one, with a scope the client holds, one no API defines (<verb>:<resource>), an unknown verb of a resource it holds, a scope-token of another form, or a held and an unknown one together, with a token holding none of the client's grant beyond it or the error response of RFC 6749 5.2 (invalid_scope), never a 5xx (RFC 6749 3.3, 5.2)",
+    scopeValues,
+    async ({ config }) => {
+      const creds = requireFixture(config.credentials, 'CONFORMANCE_CLIENT_ID/CONFORMANCE_CLIENT_SECRET');
+      skipBeyondReadOnlyBudget(config, "these token requests (which count against the tenant's quota) are");
+      // The client's grant: the scope of the run's own token, asked without a scope (RFC 6749 3.3: the default).
+      const claim = decodeJwt(config.runToken ?? '')?.payload.scope;
+      const grant = typeof claim === 'string' ? claim.split(' ').filter(Boolean) : undefined;
+      // The partitions of a scope-token's value (RFC 6749 3.3: scope-token = 1*NQCHAR): one the client holds, one
+      // of the <verb>:<resource> form no API defines, an unknown verb of a resource the client holds, one of
+      // another form (no colon, a URN), and a held one beside an unknown one. RFC 6749 3.3 lets the server
+      // narrow or ignore the scope asked (a token) or refuse it (5.2: invalid_scope); the endpoint's note makes
+      // a refusal the error response of 5.2, never a server error.
+      const known = inScopeScopes.find((s) => grant?.includes(s)) ?? 'read:federated_connections_tokens';
+      const resource = known.slice(known.indexOf(':') + 1);
+      const values: Array<[string, string]> = [
+        [known, 'a scope the client holds'],
+        ['read:conformance_nonexistent', 'a scope of the <verb>:<resource> form no API defines'],
+        [`conformance-verb:${resource}`, `an unknown verb of a resource the client holds (${resource})`],
+        ['conformance_nonexistent', 'a scope-token without a colon that no API defines'],
+        ['urn:conformance:nonexistent', 'a scope-token in URN form that no API defines'],
+        [`${known} read:conformance_nonexistent`, 'a scope the client holds and one no API defines'],
+      ];
+      // The JSON body too, where the endpoint takes one at all (not documented: a server may refuse it whole).
+      const json = await tokenExchange(config, creds, JSON_BODY);
+      const forms: TokenRequestForm[] = [
+        DOCUMENTED,
+        ...(json.status === 200 && typeof accessToken(json) === 'string' ? [JSON_BODY] : []),
+      ];
+      for (const form of forms)
+        for (const [scope, what] of values) {
+          const ex = await tokenExchange(config, creds, form, { in: 'body' }, { scope });
+          const sent = `scope ${JSON.stringify(scope)} (${what}) in ${describeForm(form)}`;
+          const token = accessToken(ex);
+          if (ex.status === 200 && typeof token === 'string') {
+            // Issued: narrowed, ignored or taken, but within the client's grant (RFC 6749 3.3: the server
+            // "MAY fully or partially ignore the scope requested"; it grants no scope the client is not granted).
+            const issued = grantedScope(ex.json, token, scope);
+            const beyond = issued.scope.split(' ').filter((s) => s && grant !== undefined && !grant.includes(s));
+            must(scopeValues.oauthTokenEndpoint, beyond.length === 0, {
+              expected: `a token within the client's grant (the run's token: ${grant?.join(' ') ?? '(not readable)'}), to ${sent}`,
+              actual: `a token granted ${beyond.join(' ')} (${issued.from})`,
+              exchange: ex,
+            });
+            observe('oauth.token.error-shape', `a token request with ${what}`, 'a token (200)');
+            continue;
+          }
+          mustRefuseToken(
+            scopeValues.oauthTokenEndpoint,
+            ex,
+            `${sent}: a token, or refused with the error response (RFC 6749 5.2: invalid_scope)`,
+          );
+        }
     },
   );
 
@@ -1137,9 +1195,11 @@ test.describe('the token endpoint answers each request on its own @auth', () => 
 test.describe('token lifetime @auth @token-sets', () => {
   /** The longest a run waits for a token to expire. */
   const EXPIRY_WAIT_MAX_S = 60;
-  const expiry = declareRules('auth.token.expired');
+  // The 401 an expired token gets is a 401 of the listing like any other: a Bearer challenge (RFC 9110 11.6.1,
+  // RFC 6750 3: error="invalid_token" names an expired token) and a JSON error body, as every other 401 check holds.
+  const expiry = declareRules('auth.token.expired', 'http.json-error-bodies', 'http.unauthorized.challenge');
   test(
-    'should refuse a token once the expires_in its token response announced has passed (plus the leeway), having served it before (RFC 6749 5.1, RFC 6750 3.1, RFC 7519 4.1.4)',
+    'should refuse a token once the expires_in its token response announced has passed (plus the leeway), having served it before, with 401, a Bearer challenge and a JSON error body (RFC 6749 5.1, RFC 6750 3 and 3.1, RFC 7519 4.1.4, RFC 9110 11.6.1)',
     expiry,
     async ({ anonApi, config }) => {
       const creds = requireFixture(
@@ -1186,6 +1246,8 @@ test.describe('token lifetime @auth @token-sets', () => {
         actual: `status ${after.status}`,
         exchange: after,
       });
+      mustBeJsonErrorBody(expiry, after);
+      mustFollowStatusChecklist(expiry, after);
     },
   );
 });
