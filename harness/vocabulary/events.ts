@@ -81,6 +81,25 @@ export async function cursorNow(conn: SseConnection, c: Config): Promise<string 
   }
 }
 
+/**
+ * The time marker of a stream late in its life: the first heartbeat it sends once it has been open as long as a
+ * check gives an event to arrive (waitMs), so that what a check finds at a stream's start is found again where
+ * any check's wait may reach (a server may renew or re-plan a subscription while it is open). `openedAt` is
+ * when the stream's head arrived: the server opened it before. Undefined where no heartbeat came within a
+ * heartbeat's wait after that (the frequency is not shown), or the stream ended.
+ */
+export async function lateHeartbeat(conn: SseConnection, openedAt: number, c: Config): Promise<SseMessage | undefined> {
+  const late = openedAt + waitMs(c);
+  return conn
+    .waitFor(
+      (m) => m.event === 'offset-only' && m.receivedAt >= late,
+      Math.max(0, late - Date.now()) + heartbeatWaitMs(c),
+      0,
+      `a heartbeat once the stream had been open ${waitMs(c)} ms`,
+    )
+    .catch(() => undefined);
+}
+
 /** An RFC 3339 timestamp of 20 characters (the limit of from_timestamp), to the second. */
 export const timestamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
