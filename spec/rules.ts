@@ -115,7 +115,7 @@ export const rules = [
     operations: ALL_OPS,
     requirement:
       'All paths are relative to {base_url} (RFC 9110 15.5.6: "The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods").',
-    note: 'Every 405 answered on a path of an operation carries an Allow header (it may be empty only for a resource that takes no method at all): a comma-separated list of method tokens (RFC 9110 10.2.1) that does not hold the method the 405 refused. Whether a method the path does not take gets 405 is not shown: only a 405 that arrives is held to this.',
+    note: 'Every 405 answered on a path of an operation carries an Allow header (it may be empty only for a resource that takes no method at all): a comma-separated list of method tokens (RFC 9110 10.2.1) that does not hold the method the 405 refused. Whether a method the path does not take gets 405 is not shown: only a 405 that arrives is held to this. On a path respelt as RFC 3986 makes the same or with a slash appended, where the target answers it as the plain path, each 405 lists the methods the 405 of the plain path lists.',
   },
   {
     id: 'http.path-id.percent-encoding',
@@ -161,7 +161,7 @@ export const rules = [
     operations: ['token-sets.list'],
     requirement:
       'The token-set listing is Generally Available; the client grant field `default_for` is marked generally available.',
-    note: 'A Generally Available operation is not announced as deprecated: its answers carry no Deprecation header (RFC 9745) naming a time already past (a time to come is left open: "Deprecation policy and compatibility guarantees: not shown"). The label of the member default_for has no mark on the wire.',
+    note: 'A Generally Available operation is not announced as deprecated: its answers carry no Deprecation header (RFC 9745) naming a time already past (a time to come is left open: "Deprecation policy and compatibility guarantees: not shown"). The label of the member default_for has no mark on the wire. Every answer of the token-set listing is held to it: 200, 401, 403, 404 and the 429s of the rate-limit probe.',
   },
 
   // ---------------------------------------------------------- authentication
@@ -179,7 +179,7 @@ export const rules = [
     section: S.auth,
     operations: ALL_OPS,
     requirement: 'Bearer scheme: header `Authorization: Bearer <ACCESS_TOKEN>`; the token is a JWT.',
-    note: "A header that is not a bearer JWT (another scheme, an empty token, a token that is not a JWT) is refused with a 4xx; so is the run's own token re-packed as a JWS JSON serialization (flattened or general, base64url-encoded or not: RFC 7519 1, a JWT is in the compact serialization).",
+    note: 'A header that is not a bearer JWT (another scheme, an empty token, a token that is not a JWT) is refused with a 4xx; so is the run\'s own token re-packed as a JWS JSON serialization (flattened or general, base64url-encoded or not: RFC 7519 1, a JWT is in the compact serialization). The run\'s token after "Bearer" and a separator HTTP does not take for SP (a no-break space as the octet A0 or in UTF-8, NEL, U+2000, U+3000, U+FEFF, VT, FF, FS) is refused with a 4xx too; HTAB is left open.',
   },
   {
     id: 'auth.jwt.signature',
@@ -471,7 +471,7 @@ export const rules = [
     section: S.ep2,
     operations: ['experiments.transition'],
     requirement: 'Request body: object with `status`: enum string, required.',
-    note: 'A missing body, or a body without status, gets a 4xx.',
+    note: 'A missing body, or a body without status, gets a 4xx. So does a body without status holding a near miss of its name (state, Status, status_, fullwidth letters, a literal %XX or \\u in the name) with a valid target.',
   },
   {
     id: 'experiments.transition.table',
@@ -776,7 +776,7 @@ export const rules = [
     section: S.ep4,
     operations: ['events.subscribe'],
     requirement: 'Query `event_type`: optional, repeatable (one occurrence per type).',
-    note: 'With event_type given once or repeated, only those types arrive.',
+    note: 'With event_type given once or repeated, only those types arrive. At every point in the life of the stream: events caused again once the stream has been open as long as a check waits for an event are filtered alike.',
   },
   {
     id: 'events.filter.all-when-absent',
@@ -1065,7 +1065,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Path `language`: enum string, required; allowed value: `en`.',
-    note: 'Another language gets a 4xx, alone and right after a success of the same body at en (relation: the state before the request).',
+    note: 'Another language gets a 4xx, alone and right after a success of the same body at en (relation: the state before the request). The near misses of en as a path segment (a format extension such as .json, a matrix parameter, a prefix) get a 4xx.',
   },
   {
     id: 'custom-text.put.page.enum',
@@ -1073,7 +1073,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Path `page`: enum string, required; allowed value: `get-started`.',
-    note: 'Another page gets a 4xx, alone and right after a success of the same body at get-started (relation: the state before the request).',
+    note: 'Another page gets a 4xx, alone and right after a success of the same body at get-started (relation: the state before the request). The near misses of get-started as a path segment (a format extension such as .json, a matrix parameter, a prefix) get a 4xx.',
   },
   {
     id: 'custom-text.put.html.basic-allowed',
