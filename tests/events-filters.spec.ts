@@ -83,11 +83,16 @@ test.describe('events stream @sse', () => {
       // the marker): the sequence again, types not asked first, organization.deleted last; nothing else before it.
       const newest = open.at(-1)!;
       const beat = await lateHeartbeat(newest.conn, newest.at, config);
-      if (beat === undefined) open.forEach((o) => o.conn.close());
-      test.skip(
-        beat === undefined,
-        `No heartbeat came within ${heartbeatWaitMs(config)} ms of the stream being open ${waitMs(config)} ms (the heartbeat frequency is not shown): the filter was judged just after opening only`,
-      );
+      if (beat === undefined) {
+        // The heartbeat frequency is not shown: the filter stands judged just after opening, and the report says
+        // the later judgement was not made (not a skip: what was judged is kept).
+        open.forEach((o) => o.conn.close());
+        test.info().annotations.push({
+          type: 'not judged',
+          description: `No heartbeat came within ${heartbeatWaitMs(config)} ms of the stream being open ${waitMs(config)} ms (the heartbeat frequency is not shown): the filter was judged just after opening only`,
+        });
+        return;
+      }
       const n = nonce();
       await events.causer.causeSequence(n);
       for (const { conn, wanted, at } of open) {

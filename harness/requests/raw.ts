@@ -27,7 +27,6 @@ export class RawAnswer extends Error {
  * path, headers, body) is taken from the client; the client never sees the answer.
  */
 export class RawDispatcher extends Dispatcher {
-  sent = false;
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs: number,
@@ -36,7 +35,6 @@ export class RawDispatcher extends Dispatcher {
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers): boolean {
-    this.sent = true;
     rawExchange(opts, this.baseUrl, this.timeoutMs).then(
       (ex) => handler.onError?.(new RawAnswer(ex)),
       (e: Error) => handler.onError?.(e),

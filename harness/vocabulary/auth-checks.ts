@@ -673,15 +673,20 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
     },
   );
 
-  const malformed: Declaration<'auth.bearer.malformed' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
-    Partial<Declared<'token-sets.list.unauthorized'>> = listing
-    ? declareRules(
-        'auth.bearer.malformed',
-        'token-sets.list.unauthorized',
-        'http.json-error-bodies',
-        'http.unauthorized.challenge',
-      )
-    : declareRules('auth.bearer.malformed', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  // A header that is not a bearer JWT: refused (401 on the token-set listing, a 4xx elsewhere), with the challenge.
+  const malformedRules = (): Declaration<
+    'auth.bearer.malformed' | 'http.json-error-bodies' | 'http.unauthorized.challenge'
+  > &
+    Partial<Declared<'token-sets.list.unauthorized'>> =>
+    listing
+      ? declareRules(
+          'auth.bearer.malformed',
+          'token-sets.list.unauthorized',
+          'http.json-error-bodies',
+          'http.unauthorized.challenge',
+        )
+      : declareRules('auth.bearer.malformed', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  const malformed = malformedRules();
   test('should refuse a malformed Authorization header', malformed, async ({ api, anonApi, config }) => {
     const target = await lookUp(api, config);
     await around(api, config, async () => {
@@ -756,15 +761,7 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
 
   // The separator between the scheme and the run's own token, partitioned (NOT_SP_SEPARATORS): each that is not
   // SP, where a reader splitting on its own idea of white space (a Unicode \s, str.split, trim) finds the token.
-  const separators: Declaration<'auth.bearer.malformed' | 'http.json-error-bodies' | 'http.unauthorized.challenge'> &
-    Partial<Declared<'token-sets.list.unauthorized'>> = listing
-    ? declareRules(
-        'auth.bearer.malformed',
-        'token-sets.list.unauthorized',
-        'http.json-error-bodies',
-        'http.unauthorized.challenge',
-      )
-    : declareRules('auth.bearer.malformed', 'http.json-error-bodies', 'http.unauthorized.challenge');
+  const separators = malformedRules();
   test(
     'should refuse the run\'s token after "Bearer" and a separator that HTTP does not take for SP (a no-break space as the octet A0 or in UTF-8, NEL, Unicode spaces in UTF-8, VT, FF, FS), or with a no-break space before or after it (RFC 6750 2.1: credentials = "Bearer" 1*SP b64token; RFC 9110 11.4, 5.5)',
     separators,
