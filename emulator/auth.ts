@@ -384,7 +384,12 @@ async function tokenHandler(
   const cached = ctx.deviations.cachedTokenResponse(client.clientId);
   if (cached !== undefined) return cached;
   const accessToken = await ctx.deviations.accessToken(
-    await ctx.auth.issue(client, ctx.origin, scopes, ctx.deviations.tokenIssueOverrides(audience)),
+    await ctx.auth.issue(
+      client,
+      ctx.origin,
+      scopes,
+      ctx.deviations.tokenIssueOverrides(audience, basic === null ? undefined : ctx.origin),
+    ),
   );
   const response = {
     access_token: accessToken,

@@ -121,7 +121,9 @@ export function counted(
   request: FastifyRequest,
   limit: () => ApiError | undefined,
 ): ApiError | undefined {
-  return d.countsRequest(admittedFromCache.has(request), request.method) ? limit() : undefined;
+  return d.countsRequest(admittedFromCache.has(request), request.method, request.headers.authorization)
+    ? limit()
+    : undefined;
 }
 
 /** The limiter's decision on `key`, as a fault changes it (the fault layer told of the request counted). */

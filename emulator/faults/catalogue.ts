@@ -55,6 +55,7 @@ import { round36 } from './blind/round-36.ts';
 import { round37 } from './blind/round-37.ts';
 import { round38 } from './blind/round-38.ts';
 import { round39 } from './blind/round-39.ts';
+import { round40 } from './blind/round-40.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -854,6 +855,7 @@ export const faults = [
   ...round37,
   ...round38,
   ...round39,
+  ...round40,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -716,7 +716,162 @@ const textPutKey = (r: FastifyRequest): string => `${r.principal?.clientId ?? ''
 /** blind round 38: a tag whose quoted attribute value holds a > (`custom-text-gt-in-attribute-value-ends-tag`). */
 const GT_IN_QUOTED_ATTRIBUTE = /<[A-Za-z][A-Za-z0-9]*\s[^<>]*?=\s*(?:"[^"]*>[^"]*"|'[^']*>[^']*')/;
 
+/** blind round 40: how long a bearer token the fixed header buffer holds (`bearer-long-token-500`). */
+const BEARER_BUFFER_CHARS = 4096;
+/** blind round 40: the bearer token of a request as the header carries it (undefined: none). */
+const bearerOf = (request: FastifyRequest): string | undefined =>
+  /^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+/** blind round 40: the alg a bearer JWT's protected header names, read without verifying it (`disallowed-alg-401-no-challenge`). */
+const bearerAlgOf = (request: FastifyRequest): unknown => {
+  const segment = bearerOf(request)?.split('.')[0];
+  if (segment === undefined || segment === '') return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
+    return isPlainObject(header) ? header['alg'] : undefined;
+  } catch {
+    return undefined;
+  }
+};
+/** blind round 40: the streams read by GET /event-streams/{id}, least recently read first, per emulator (`event-streams-list-ordered-by-last-read`). */
+const streamReads = new WeakMap<State, Map<string, number>>();
+/** blind round 40: the stored streams in the order of last_read_at NULLS FIRST (`event-streams-list-ordered-by-last-read`). */
+const streamsByLastRead = (state: State): Json[] => {
+  const reads = perState(streamReads, state);
+  const all = state.eventStreams as unknown as Json[];
+  const never = all.filter((s) => !reads.has(String(s['id'])));
+  const read = [...reads.keys()].map((id) => all[state.eventStreamIndexOf(id)!]!).filter(Boolean);
+  return [...never, ...read];
+};
+/** blind round 40: an absolute URL whose authority carries a port, in an href (`custom-text-href-with-port-refused`). */
+const HREF_WITH_PORT =
+  /\shref\s*=\s*(?:"[a-z][a-z0-9+.-]*:\/\/[^"/?#]*:\d*[^"]*"|'[a-z][a-z0-9+.-]*:\/\/[^'/?#]*:\d*[^']*'|[a-z][a-z0-9+.-]*:\/\/[^\s"'>/?#]*:\d*[^\s>]*)/i;
+/** blind round 40: the kid a key carries, if a string with a slash (`keys-kid-with-slash-refused`). */
+const kidWithSlash = (k: unknown): boolean =>
+  isPlainObject(k) && typeof k['kid'] === 'string' && k['kid'].includes('/');
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 40
+  {
+    by: 'token-response-pragma-missing',
+    on: ['oauth.token'],
+    // The success writer sets Cache-Control only; the HTTP/1.0 shim's Pragma is gone.
+    reshape: (a) => ({ ...a, headers: { ...a.headers, pragma: undefined } }),
+  },
+  {
+    by: 'bearer-long-token-500',
+    on: 'every',
+    answers: 'errors',
+    // The token copied into a fixed buffer before it is parsed.
+    when: (a, q) => a.status === 401 && (bearerOf(q.request)?.length ?? 0) > BEARER_BUFFER_CHARS,
+    reshape: () => error('internal_error'),
+  },
+  {
+    by: 'disallowed-alg-401-no-challenge',
+    on: 'every',
+    answers: 'errors',
+    // The alg guard in front of the verifier answers its own 401.
+    when: (a, q) => {
+      if (a.status !== 401) return false;
+      const alg = bearerAlgOf(q.request);
+      return alg !== undefined && alg !== 'RS256';
+    },
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'token-sets-empty-list-text-plain',
+    on: ['token-sets.list'],
+    // The empty list written as a literal with the default media type.
+    when: (a) => Array.isArray(a.body) && a.body.length === 0,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' }, body: '[]' }),
+  },
+  {
+    by: 'transition-allocation-is-control-null',
+    on: ['experiments.transition'],
+    // A nullable column with only true written: false reads back null.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['allocations']),
+    reshape: (a) =>
+      body(a, (e) => ({
+        ...e,
+        allocations: (e['allocations'] as Json[]).map((x) =>
+          x['is_control'] === false ? { ...x, is_control: null } : x,
+        ),
+      })),
+  },
+  {
+    by: 'transition-segment-authentication-flow-omitted',
+    on: ['experiments.transition'],
+    // The segment experiments' mapper has no authentication_flow.
+    when: (a) => isPlainObject(a.body) && a.body['allocation_strategy'] === 'segment',
+    reshape: (a) => body(a, (e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'authentication_flow'))),
+  },
+  {
+    by: 'transition-pause-answered-before-commit',
+    on: ['experiments.transition'],
+    // The pause is queued; the answer is the row read before the queued write lands.
+    when: (a, q) => askedStatus(q) === 'paused' && isPlainObject(a.body) && a.body['status'] === 'paused',
+    reshape: (a) => body(a, (e) => ({ ...e, status: 'active' })),
+  },
+  {
+    by: 'client-grant-answer-id-from-client-id',
+    on: ['client-grants.get'],
+    // The mapper fills id from the client_id column beside it.
+    when: (a) => isPlainObject(a.body) && typeof a.body['client_id'] === 'string',
+    reshape: (a) => body(a, (g) => ({ ...g, id: g['client_id'] })),
+  },
+  {
+    by: 'client-grant-missing-authorization-details-types-null',
+    on: ['client-grants.get'],
+    // An unset list marshalled as null, not left out.
+    when: (a) => isPlainObject(a.body) && a.body['authorization_details_types'] === undefined,
+    reshape: (a) => body(a, (g) => ({ ...g, authorization_details_types: null })),
+  },
+  {
+    by: 'event-stream-get-subscriptions-as-type-strings',
+    on: ['event-streams.get'],
+    // The detail cache keeps each subscription as its event type name.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['subscriptions']),
+    reshape: (a) =>
+      body(a, (s) => ({
+        ...s,
+        subscriptions: (s['subscriptions'] as Json[]).map((x) => (isPlainObject(x) ? x['event_type'] : x)),
+      })),
+  },
+  {
+    by: 'event-streams-list-ordered-by-last-read',
+    on: ['event-streams.get'],
+    // The detail read stamps last_read_at (the answer itself is unchanged).
+    when: (a, q) => {
+      if (isPlainObject(a.body) && typeof a.body['id'] === 'string') {
+        const reads = perState(streamReads, q.state);
+        reads.delete(a.body['id']);
+        reads.set(a.body['id'], Date.now());
+      }
+      return false;
+    },
+    reshape: (a) => a,
+  },
+  {
+    by: 'event-streams-list-ordered-by-last-read',
+    on: ['event-streams.list'],
+    // Ordered by last_read_at NULLS FIRST; next names the page's last stream.
+    when: (a, q) => isPlainObject(a.body) && perState(streamReads, q.state).size > 0,
+    reshape: (a, q) => {
+      const order = streamsByLastRead(q.state);
+      const take = Number(singleQuery(q.request, 'take') ?? TAKE_DEFAULT);
+      const from = singleQuery(q.request, 'from');
+      const lastId = from === undefined ? undefined : Buffer.from(from, 'base64url').toString('utf8').slice(4);
+      const start = lastId === undefined ? 0 : order.findIndex((s) => s['id'] === lastId) + 1;
+      const page = order.slice(start, start + take);
+      const last = page.at(-1);
+      return {
+        ...a,
+        body:
+          start + take < order.length && last !== undefined
+            ? { eventStreams: page, next: encodeStreamCursor(String(last['id'])) }
+            : { eventStreams: page },
+      };
+    },
+  },
   // blind round 39
   {
     by: 'expired-token-401-no-challenge',
@@ -5025,6 +5180,40 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 40
+  {
+    by: 'live-envelope-svcstream-number',
+    frames: ['message'],
+    // The stream's numeric row key written where its identifier was expected.
+    when: (f, at) => !at.history && typeof ((f.data as Json)['event'] as Json | undefined)?.['svcstream'] === 'string',
+    reshape: (f) =>
+      envelope(f, (e) => {
+        e['svcstream'] = rowKeyOf(String(e['svcstream']));
+      }),
+  },
+  {
+    by: 'context-client-metadata-empty-as-array',
+    frames: ['message'],
+    // An empty map serialised as an empty list.
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const client = e.data.context['client'] as Json | undefined;
+        if (client && isPlainObject(client['metadata']) && Object.keys(client['metadata']).length === 0)
+          client['metadata'] = [];
+      }),
+  },
+  {
+    by: 'connection-created-federated-access-tokens-flattened',
+    frames: ['message'],
+    // The setting read from a single boolean column.
+    when: isConnectionCreated,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const options = e.data.object['options'] as Json | undefined;
+        const setting = options?.['federated_connections_access_tokens'];
+        if (options && isPlainObject(setting)) options['federated_connections_access_tokens'] = setting['active'];
+      }),
+  },
   // blind round 39
   {
     by: 'event-object-astral-replaced',
@@ -5791,6 +5980,22 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 40
+  {
+    by: 'keys-kid-with-slash-refused',
+    on: 'custom-signing-keys.put',
+    // The kid made a path of the key store, unescaped.
+    when: (r) => keysOf(r).some(kidWithSlash),
+    error: () => apiError('invalid_body', 'keys: kid is not a valid key name'),
+  },
+  {
+    by: 'custom-text-href-with-port-refused',
+    on: 'custom-text.put',
+    // The URL pattern's authority is a host name without a port.
+    when: (r) =>
+      textsOf(r).some(([, v]) => typeof v === 'string' && htmlViolation(v) === undefined && HREF_WITH_PORT.test(v)),
+    error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
+  },
   // blind round 39
   {
     by: 'token-json-scalar-body-500',

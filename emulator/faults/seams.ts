@@ -9,7 +9,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { audienceOf } from '../context.js';
 import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
 import { OAuthError, TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
@@ -27,7 +27,7 @@ import type { RateLimitOptions } from '../options.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus, Jwk } from '../state.js';
 import type { FaultName } from './catalogue.js';
-import { htmlViolation } from '../html-policy.js';
+import { ALLOWED_TAGS, htmlViolation } from '../html-policy.js';
 import {
   claimedPrincipal,
   customKeyPrincipal,
@@ -109,6 +109,9 @@ const FIXED_CACHE_LIFETIME_MS = 600_000;
 const PARENT_USER_ROUTE_SCOPES: readonly string[] = ['update:users', 'delete:users'];
 /** blind round 39: when the keep-alive renews a live subscription (`event-filter-lost-on-keepalive-renewal`). */
 const KEEPALIVE_RENEWAL_MS = 1_000;
+
+/** blind round 40: the clock tolerance of the events stream's verifier, in seconds (`events-expired-token-hour-leeway`). */
+const SSE_CLOCK_TOLERANCE_SECONDS = 3_600;
 
 /** The documented scope of the token-set listing (`token-sets-any-read-scope`). */
 const TOKEN_SETS_SCOPE = 'read:federated_connections_tokens';
@@ -493,6 +496,21 @@ export class Deviations {
     origin: string,
     customKeys: () => readonly object[] | null = () => null,
   ): Promise<Principal | undefined> {
+    // blind round 40: the events stream verifies with a clock tolerance of an hour (`events-expired-token-hour-leeway`).
+    if (this.on('events-expired-token-hour-leeway') && operation === 'events.subscribe') {
+      try {
+        const key = await importJWK(auth.jwks().keys[0]!, 'RS256');
+        await jwtVerify(token, key, {
+          algorithms: ['RS256'],
+          issuer: `${origin}/`,
+          audience: audienceOf(origin),
+          clockTolerance: SSE_CLOCK_TOLERANCE_SECONDS,
+        });
+        return claimedPrincipal(auth, token);
+      } catch {
+        return undefined;
+      }
+    }
     // blind round 39: a token verified within the last ten minutes admitted from the second-level cache (`verify-cache-entry-fixed-lifetime`).
     if (this.on('verify-cache-entry-fixed-lifetime')) {
       const kept = this.fixedLifetimeCache.get(token);
@@ -1068,7 +1086,14 @@ export class Deviations {
   }
 
   /** Whether a request is counted by the rate limiter, given whether its token came from the verification cache. */
-  countsRequest(fromCache: boolean, method?: string): boolean {
+  countsRequest(fromCache: boolean, method?: string, authorization?: string): boolean {
+    // blind round 40: the limiter's key found with a case-sensitive "Bearer " prefix (`rate-limit-lowercase-scheme-uncounted`).
+    if (
+      this.on('rate-limit-lowercase-scheme-uncounted') &&
+      authorization !== undefined &&
+      !authorization.startsWith('Bearer ')
+    )
+      return false;
     // The limiter mounted on the mutating methods only.
     if (this.on('rate-limit-writes-only') && (method === 'GET' || method === 'HEAD')) return false;
     return !(this.on('rate-limit-skipped-on-verify-cache-hit') && fromCache);
@@ -1370,6 +1395,16 @@ export class Deviations {
   storedAfterPut<T extends object>(request: FastifyRequest, stored: T | undefined, sent: T): T;
   storedAfterPut(request: FastifyRequest, stored: unknown, sent: unknown): unknown {
     const operation = operationOf(request);
+    // blind round 40: the form body handled by the legacy "add keys" handler (`keys-put-form-appends`).
+    if (
+      this.on('keys-put-form-appends') &&
+      operation === 'custom-signing-keys.put' &&
+      mediaTypeOf(request) === 'application/x-www-form-urlencoded'
+    )
+      return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
+    // blind round 40: the text keys trimmed before the map is stored (`custom-text-keys-trimmed`).
+    if (this.on('custom-text-keys-trimmed') && operation === 'custom-text.put' && isMap(sent))
+      return Object.fromEntries(Object.entries(sent).map(([k, v]) => [k.trim(), v]));
     // blind round 38: keys upserted by kid under a case-insensitive unique index (`keys-kid-unique-index-case-insensitive`).
     if (this.on('keys-kid-unique-index-case-insensitive') && operation === 'custom-signing-keys.put') {
       const rows = new Map<unknown, unknown>();
@@ -1746,6 +1781,16 @@ export class Deviations {
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
   keptDespiteMarkup(value: string): string | undefined {
+    // blind round 40: the tag allow-list matched with startsWith (`custom-text-tag-name-prefix-allowed`).
+    if (this.on('custom-text-tag-name-prefix-allowed')) {
+      const seen = value.replace(/<(\/?)([A-Za-z][A-Za-z0-9]*)/g, (m, slash: string, name: string) => {
+        const lower = name.toLowerCase();
+        if (ALLOWED_TAGS.has(lower)) return m;
+        const as = [...ALLOWED_TAGS].filter((t) => lower.startsWith(t)).sort((x, y) => y.length - x.length)[0];
+        return as === undefined ? m : `<${slash}${as}`;
+      });
+      if (seen !== value && htmlViolation(seen) === undefined) return value;
+    }
     // blind round 37: every double-quoted run blanked out before the tag scan, in text as in attributes (`custom-text-quoted-text-skipped-by-tag-scan`).
     if (this.on('custom-text-quoted-text-skipped-by-tag-scan')) {
       const seen = value.replace(/"[^"]*"/g, '""');
@@ -1904,6 +1949,8 @@ export class Deviations {
 
   /** Whether an event_type value outside the list is accepted as a type (`event-type-payload-types-accepted`: the payload types). */
   acceptsAsEventType(value: string): boolean {
+    // blind round 40: an allow-list object literal looked up with in, which finds inherited members (`event-type-prototype-names-accepted`).
+    if (this.on('event-type-prototype-names-accepted') && value in ({} as Record<string, unknown>)) return true;
     if (this.on('event-type-glob-accepted') && value.includes('*')) return true;
     // Validated by shape (<resource>.<action> of a known resource), not against the list.
     if (this.on('event-type-validated-by-pattern')) return EVENT_TYPE_SHAPE.test(value);
@@ -2097,6 +2144,9 @@ export class Deviations {
 
   /** blind round 38: the bytes an SSE message is written as: UTF-8, or per UTF-16 code unit (`sse-astral-characters-cesu8`). */
   sseBytes(wire: string): string | Buffer {
+    // blind round 40: written with the socket's default latin1 encoding (`sse-live-data-latin1-encoded`).
+    if (this.on('sse-live-data-latin1-encoded') && /[\u0080-\u00ff]/.test(wire) && !/[^\u0000-\u00ff]/.test(wire))
+      return Buffer.from(wire, 'latin1');
     return this.on('sse-astral-characters-cesu8') && /[\uD800-\uDFFF]/.test(wire) ? cesu8Bytes(wire) : wire;
   }
 
@@ -2188,6 +2238,16 @@ export class Deviations {
         return parse(nonFiniteAsNull(text));
       }
     }
+    // blind round 40: a tolerant parser strips a trailing comma, then dereferences the hole (`keys-json-trailing-comma-500`).
+    if (this.on('keys-json-trailing-comma-500') && operation === 'custom-signing-keys.put') {
+      try {
+        return parse(text);
+      } catch (e) {
+        if (/,\s*[\]}]/.test(text))
+          throw apiError('internal_error', "TypeError: Cannot read properties of undefined (reading 'kty')");
+        throw e;
+      }
+    }
     if (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') {
       try {
         return parse(text);
@@ -2223,6 +2283,7 @@ export class Deviations {
       (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put') ||
       (this.on('keys-json-nan-accepted') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-json-trailing-data-ignored') && operation === 'custom-signing-keys.put') ||
+      (this.on('keys-json-trailing-comma-500') && operation === 'custom-signing-keys.put') ||
       (this.on('keys-kid-escaped-surrogates-replaced') && operation === 'custom-signing-keys.put') ||
       (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition') ||
       (this.on('transition-draft-guard-on-raw-json') && operation === 'experiments.transition') ||
@@ -2741,12 +2802,18 @@ export class Deviations {
   }
 
   /** What a token is issued with besides the conforming claims (`token-nbf-in-future`: a not-before skewed the wrong way). */
-  tokenIssueOverrides(audience?: string): {
+  tokenIssueOverrides(
+    audience?: string,
+    basicOrigin?: string,
+  ): {
     notBeforeSkewSeconds?: number;
     audience?: string;
     issuedAt?: number;
     ttlSeconds?: number;
   } {
+    // blind round 40: the Basic branch writes aud with the API identifier's trailing slash stripped (`token-basic-issued-audience-without-slash`).
+    if (this.on('token-basic-issued-audience-without-slash') && basicOrigin !== undefined)
+      return { audience: audienceOf(basicOrigin).replace(/\/$/, '') };
     // The default lifetime for every client, whatever expires_in says (`token-exp-default-lifetime-for-every-client`).
     if (this.on('token-exp-default-lifetime-for-every-client')) return { ttlSeconds: TOKEN_TTL_SECONDS };
     // blind round 29: the lifetime setting read as milliseconds (`token-exp-ttl-in-wrong-unit`).
