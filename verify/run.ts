@@ -957,11 +957,24 @@ function printBlindRounds(s: VerifySummary): void {
     );
 }
 
+/**
+ * The checks that caught a fault, by their own title: a check of the vocabulary that runs once per operation
+ * (harness/vocabulary/) is named once, with the number of operations it caught the fault on.
+ */
+function leafTitles(caughtBy: readonly string[], separator = '; '): string {
+  const counts = new Map<string, number>();
+  for (const t of caughtBy) {
+    const leaf = t.split(' › ').at(-1)!;
+    counts.set(leaf, (counts.get(leaf) ?? 0) + 1);
+  }
+  return [...counts].map(([leaf, n]) => (n > 1 ? `${leaf} (×${n})` : leaf)).join(separator);
+}
+
 function printSummary(s: VerifySummary): void {
   console.log(`\n${'fault'.padEnd(40)} ${'rule'.padEnd(46)} caught by`);
   for (const r of s.faults)
     console.log(
-      `${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('; ') : `— MISSED${r.disputed ? ` (disputed: ${r.disputed})` : ''}`}`,
+      `${r.fault.padEnd(40)} ${r.rule.padEnd(46)} ${r.caughtBy.length ? leafTitles(r.caughtBy) : `— MISSED${r.disputed ? ` (disputed: ${r.disputed})` : ''}`}`,
     );
   console.log(`\n${formatCoverage(s.coverage)}`);
   printBlindRounds(s);
@@ -1134,7 +1147,7 @@ const faultTable = (rows: FaultRow[]) => [
   '|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.fault} | ${r.rule} | ${r.how} | ${r.caughtBy.length ? r.caughtBy.map((t) => t.split(' › ').at(-1)).join('<br>') : '**missed**'} |`,
+      `| ${r.fault} | ${r.rule} | ${r.how} | ${r.caughtBy.length ? leafTitles(r.caughtBy, '<br>') : '**missed**'} |`,
   ),
 ];
 
