@@ -3,7 +3,9 @@
  * `event_type`: only the requested types arrive, every type when it is
  * absent, and an unknown type is refused, in every near spelling of an
  * allowed one (its partitions: a comma-joined list, padded, another case, a
- * trailing dot, invisible characters, look-alike letters).
+ * trailing dot, invisible characters, look-alike letters), and every name a
+ * store of the allow-list finds without listing it (members every JavaScript
+ * object inherits, Python's dunder names, a listed type's own namespace).
  *
  * organization.deleted is caused last: once it has arrived, whatever was
  * caused before it has too, so nothing waits by sleeping.
@@ -26,9 +28,10 @@ import {
   nearMisses,
   nearMissSpellings,
 } from '../harness/vocabulary/partitions.ts';
+import { PROTO_KEY, PROTOTYPE_MEMBER_KEYS } from '../harness/vocabulary/body-partitions.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { must, mustBeJsonErrorBody, mustRefuse } from '../harness/vocabulary/must.ts';
-import { test } from '../harness/fixtures/fixtures.ts';
+import { atReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import type { SseConnection } from '../harness/requests/sse.ts';
 import { causedBy, nonce, requireTrigger } from '../harness/fixtures/triggers.ts';
 
@@ -178,7 +181,7 @@ test.describe('events stream @sse', () => {
 
   const unknown = declareRules('events.filter.unknown-rejected', 'http.json-error-bodies');
   test(
-    'should refuse an unknown event_type, the payload types offset-only and error, and every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters), alone or among listed ones, with a JSON body whatever the value holds (a quotation mark, a reverse solidus, a control character)',
+    'should refuse an unknown event_type, the payload types offset-only and error, every near spelling of an allowed one (a comma-joined list, padded, in another case, with a trailing dot, look-alike letters), and every name an allow-list store finds unlisted (partition of unknown names by how allow-lists are stored: the members of Object.prototype, ECMA-262 20.1.3 and B.2.2, __proto__ included; Python dunder names; prototype, length; a listed namespace and its inherited members), alone or among listed ones, with a JSON body whatever the value holds (a quotation mark, a reverse solidus, a control character)',
     unknown,
     async ({ events, config }) => {
       // event_type is "repeatable (one occurrence per type)" and its allowed values are the listed types: a value
@@ -224,9 +227,30 @@ test.describe('events stream @sse', () => {
           'a near miss of a listed type',
         ]),
       ];
-      // Against an external target, two within the request budget: a comma-joined list, itself a type no one
-      // listed, and a type holding a quotation mark.
-      for (const [t, what] of config.embedded ? [...spellings, ...more] : [spellings[1]!, spellings[2]!])
+      // Partition of unknown names by how an allow-list is stored, not by what they resemble: a plain object looked
+      // up with `in` or `obj[value]` finds every member it inherits (ECMA-262 20.1.3 and the accessors of B.2.2,
+      // __proto__ among them), a class or enum read by attribute finds Python's dunder names, a function or array
+      // its prototype and length, and an allow-list nested by namespace (user → created) finds the namespace alone
+      // and the members it inherits. None is listed in Events, so each is refused before any stream opens.
+      const inherited: Array<[string, string]> = [
+        ...[...PROTOTYPE_MEMBER_KEYS.map((k) => k.key), PROTO_KEY].map((t): [string, string] => [
+          t,
+          'a member every JavaScript object inherits',
+        ]),
+        ...['__class__', '__init__', '__dict__', '__doc__'].map((t): [string, string] => [
+          t,
+          'a name every Python object or class answers',
+        ]),
+        ['prototype', 'a member of every JavaScript function'],
+        ['length', 'a member of every JavaScript array, string and function'],
+        ['user', 'the namespace of listed types, a key of an allow-list nested by namespace'],
+        ['user.constructor', 'a listed namespace followed by an inherited member'],
+      ];
+      // Against an external target, within the request budget: a comma-joined list, itself a type no one listed,
+      // and a type holding a quotation mark; with writes on (beyond a read-only run's budget), the first member
+      // every object inherits too.
+      const external = [spellings[1]!, spellings[2]!, ...(atReadOnlyBudget(config) ? [] : [inherited[0]!])];
+      for (const [t, what] of config.embedded ? [...spellings, ...more, ...inherited] : external)
         await refused(t, what);
       if (!config.embedded) return;
       // Partition of where the stream starts: the filter is the same query parameter however the stream starts
