@@ -329,6 +329,37 @@ const TEXT_KIDS = [
   'conformance-a+b c&d=e%41',
 ] as const;
 
+/**
+ * Kids from the partition of a free-form string by the characters special where a server stores or routes it
+ * (RFC 7517 4.5: "The kid value is a case-sensitive string"; "The structure of the kid value is unspecified"; the
+ * document: kid, string, nothing more): those of a path or URL (RFC 3986 2.2, 3.3: / \ a dot segment, a
+ * percent-encoded slash, ? # ; . and a space), those a document store gives meaning to (a leading $ or ., a name
+ * every JavaScript object holds), those JSON escapes (RFC 8259 7: " and \; control characters left out, the
+ * document shows none), and Unicode (Latin-1, CJK, beyond the BMP, a combining sequence NFC would compose). Each
+ * is a string a server stores and answers as it is; no length or character is forbidden by the document.
+ */
+const SPECIAL_KIDS: ReadonlyArray<{ what: string; kid: string }> = [
+  { what: 'a slash inside', kid: 'conformance/2024/rotation-1' },
+  { what: 'a leading slash', kid: '/conformance-rooted' },
+  { what: 'a backslash', kid: 'conformance\\windows' },
+  { what: 'a dot-dot segment', kid: '../conformance-parent' },
+  { what: 'a dot-dot segment alone', kid: '..' },
+  { what: 'a percent-encoded slash', kid: 'conformance%2Fencoded' },
+  { what: 'a query', kid: 'conformance?query=1' },
+  { what: 'a fragment', kid: 'conformance#fragment' },
+  { what: 'a semicolon', kid: 'conformance;matrix=1' },
+  { what: 'dots, as a file name', kid: 'conformance.key.json' },
+  { what: 'spaces', kid: 'conformance key with spaces' },
+  { what: 'a leading $', kid: '$conformance' },
+  { what: 'a leading dot', kid: '.conformance' },
+  { what: 'a member every JavaScript object holds', kid: '__proto__' },
+  { what: 'a quotation mark', kid: 'conformance-"quoted"' },
+  { what: 'Latin-1', kid: 'conformance-clé-ñ' },
+  { what: 'CJK', kid: 'conformance-鍵' },
+  { what: 'beyond the BMP', kid: 'conformance-🔑' },
+  { what: 'a combining sequence (e U+0301)', kid: 'conformance-cafe\u0301' },
+];
+
 /** The keys of a set, of the types taken. */
 async function keysOf(set: KeySet, taken: readonly SigningKeyType[], tag: string): Promise<Record<string, unknown>[]> {
   const keys: Record<string, unknown>[] = [];
@@ -374,6 +405,64 @@ test.describe('custom signing keys @custom-signing-keys @writes', () => {
       observe('custom-signing-keys.put.status', 'JSON PUT answered', String(ex.status));
     });
   });
+
+  const specialKids = declareRules(
+    'custom-signing-keys.put.json',
+    'custom-signing-keys.put.replaces',
+    schemaRules('jwks'),
+  );
+  test(
+    'should take a kid of every partition of the characters special where a string is stored or routed (RFC 7517 4.5: "a case-sensitive string"): / \\ .. %2F ? # ; . a space, a leading $ or ., __proto__, a quotation mark, Latin-1, CJK, beyond the BMP, a combining sequence; each key answered, and read back, with its kid exactly as sent (relation)',
+    specialKids,
+    async ({ api }) => {
+      await withCustomSigningKeysRestored(api, async (readable) => {
+        const keys = await Promise.all(SPECIAL_KIDS.map(({ kid }) => publicJwk(kid)));
+        const named = (kids: ReadonlyArray<{ what: string; kid: string }>) =>
+          kids.map(({ what, kid }) => `${what} ${JSON.stringify(kid)}`).join(', ');
+        const ex = await putJson(api, keys);
+        if (is4xx(ex.status)) {
+          // A set of many keys may be refused (no maximum is shown): then each key, alone, is taken.
+          observe(
+            'custom-signing-keys.put.status',
+            `a JWKS of ${keys.length} keys, kids of every partition`,
+            String(ex.status),
+          );
+          for (const [i, key] of keys.entries()) {
+            const alone = await putJson(api, [key]);
+            must(specialKids.customSigningKeysPutJson, is2xx(alone.status), {
+              expected: `a 2xx: a valid JWKS of one key whose kid holds ${named([SPECIAL_KIDS[i]!])} (kid is a string, RFC 7517 4.5)`,
+              actual: `status ${alone.status} (and ${ex.status} to the ${keys.length} keys together)`,
+              exchange: alone,
+            });
+            const differ = keysDiffer([key], alone.json);
+            must(specialKids.customSigningKeysPutReplaces, differ === undefined, {
+              expected: `the key answered with its kid exactly as sent (${named([SPECIAL_KIDS[i]!])})`,
+              actual: differ ?? '',
+              exchange: alone,
+            });
+          }
+          return;
+        }
+        mustSucceed(specialKids.customSigningKeysPutJson, ex);
+        mustMatchSchema('jwks', ex.json, ex);
+        const differ = keysDiffer(keys, ex.json);
+        must(specialKids.customSigningKeysPutReplaces, differ === undefined, {
+          expected: `the ${keys.length} keys sent, each with its kid exactly as sent: ${named(SPECIAL_KIDS)}`,
+          actual: differ ?? '',
+          exchange: ex,
+        });
+        // The set read back (GET is not shown: only where the target offers it) holds the keys the PUT answered.
+        if (!readable) return;
+        const back = await storedKeys(api);
+        const stored = is2xx(back.ex.status) ? keysDiffer(keys, back.ex.json) : `status ${back.ex.status}`;
+        must(specialKids.customSigningKeysPutReplaces, stored === undefined, {
+          expected: `the set read back: the ${keys.length} keys the PUT answered, each kid exactly as sent`,
+          actual: stored ?? '',
+          exchange: back.ex,
+        });
+      });
+    },
+  );
 
   const ignored = declareRules('custom-signing-keys.put.json', schemaRules('jwks'));
   test(
