@@ -94,6 +94,7 @@ function exchangeOf(
   };
   const headers: Record<string, string> = {};
   if (a.cacheControl !== undefined) headers['cache-control'] = a.cacheControl;
+  if (a.pragma !== undefined) headers['pragma'] = a.pragma;
   if (a.wwwAuthenticate !== undefined) headers['www-authenticate'] = a.wwwAuthenticate;
   return {
     method: 'POST',
@@ -147,7 +148,7 @@ async function rawTokenExchange(
   const hide = (v: string) =>
     v === creds.clientSecret ? '<client_secret>' : secrets.includes(v) ? '<another client_secret>' : v;
   const headers: Record<string, string> = {};
-  for (const name of ['cache-control', 'www-authenticate']) {
+  for (const name of ['cache-control', 'pragma', 'www-authenticate']) {
     const v = res.headers.get(name);
     if (v !== null) headers[name] = v;
   }
@@ -233,7 +234,8 @@ test.describe('token endpoint @auth', () => {
         detail: issued ? undefined : await otherForms(config, creds),
       });
       mustMatchSchema('token-response', ex.json, ex);
-      // RFC 6749 5.1's checklist (token_type Bearer, RFC 6750 4; Cache-Control: no-store), as on every token response.
+      // RFC 6749 5.1's checklist (token_type Bearer, RFC 6750 4; Cache-Control: no-store, Pragma: no-cache), as on
+      // every token response.
       mustFollowTokenResponseChecklist(endpoint, ex);
       const { expires_in, token_type, scope } = ex.json as { expires_in?: number; token_type: string; scope?: string };
       if (issued && scope === undefined) {
@@ -387,7 +389,7 @@ test.describe('token endpoint @auth', () => {
         return;
       }
       // Taken, it is a token response like the documented one's: RFC 6749 5.1's checklist (Cache-Control: no-store
-      // on every response holding a token), whichever media type carried the request.
+      // and Pragma: no-cache on every response holding a token), whichever media type carried the request.
       mustFollowTokenResponseChecklist(notAnObject, asObject);
       const params = {
         grant_type: 'client_credentials',

@@ -19,6 +19,8 @@ export interface TokenAnswer {
   contentType: string;
   /** The Cache-Control header (RFC 6749 5.1: a token response carries no-store). */
   cacheControl?: string;
+  /** The Pragma header (RFC 6749 5.1: a token response carries no-cache too). */
+  pragma?: string;
   /** The WWW-Authenticate header (RFC 9110 11.6.1: a 401 carries a challenge). */
   wwwAuthenticate?: string;
   json: unknown;
@@ -147,6 +149,7 @@ export async function requestToken(
     status: res.status,
     contentType: res.headers.get('content-type') ?? '',
     cacheControl: res.headers.get('cache-control') ?? undefined,
+    pragma: res.headers.get('pragma') ?? undefined,
     wwwAuthenticate: res.headers.get('www-authenticate') ?? undefined,
     json: parseJsonBytes(bytes),
     text: Buffer.from(bytes).toString('utf8'),

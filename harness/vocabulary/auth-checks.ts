@@ -269,6 +269,53 @@ function percentEncodedTokens(token: string): Array<{ what: string; value: strin
   ];
 }
 
+/** RFC 6750 2.1's b64token characters but the dot, so that a token of them is one segment: no JWS or JWE. */
+const B64TOKEN_NO_DOT = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~+/';
+
+/** Where a header becomes large: over 1 KiB a server may refuse the field as too large (RFC 9110 5.4). */
+const LARGE_HEADER_CHARS = 1024;
+
+/**
+ * Bearer tokens that are no valid JWT, by length (RFC 6750 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" /
+ * "~" / "+" / "/" ) *"=", no bound): one segment of b64token characters 1 KiB long (the reference, short of any
+ * header limit: refused as the other invalid tokens are), then the bounds a fixed buffer is commonly sized to (4 KiB
+ * and one, 4 KiB, 4 KiB less one, 8 KiB), and the run's own token with a claim padding its payload out to about
+ * 6 KiB (a JWS whose signature no longer holds: the verifier reads it whole before it refuses it). Every one well
+ * under the 16 KiB a server commonly holds its whole header section to. `jws`: JWS-shaped, refused for its signature
+ * (auth.jwt.signature), perhaps otherwise than a token that is no JWT (RFC 6750 3.1: invalid_request or invalid_token).
+ */
+function longTokens(token: string): Array<{ what: string; value: string; jws: boolean }> {
+  const chars = (n: number) => B64TOKEN_NO_DOT.repeat(Math.ceil(n / B64TOKEN_NO_DOT.length)).slice(0, n);
+  const oneSegment = (n: number, what: string) => ({
+    what: `${what} (${n} b64token characters, one segment)`,
+    value: chars(n),
+    jws: false,
+  });
+  // base64url spells 3 octets in 4 characters: the padding claim that takes the whole token to about 6 KiB.
+  const pad = 'x'.repeat(Math.max(0, Math.ceil(((6 * 1024 - token.length) * 3) / 4)));
+  const padded =
+    changedPayloadToken(token, (p) => ({ ...p, conformance_padding: pad })) ??
+    [
+      { alg: 'RS256', typ: 'JWT' },
+      { sub: 'conformance', conformance_padding: pad },
+    ]
+      .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url'))
+      .concat('A'.repeat(342))
+      .join('.');
+  return [
+    oneSegment(1024, '1 KiB'),
+    oneSegment(4097, '4 KiB and one'),
+    {
+      what: `the run's token with its payload padded by a claim to ${padded.length} characters (a JWS whose signature no longer holds)`,
+      value: padded,
+      jws: true,
+    },
+    oneSegment(8192, '8 KiB'),
+    oneSegment(4096, '4 KiB'),
+    oneSegment(4095, '4 KiB less one'),
+  ];
+}
+
 /** A challenge of this scheme among the challenges of a WWW-Authenticate value (RFC 9110 11.6.1; several fields joined by commas or lines). */
 export function hasChallenge(value: string | undefined, scheme?: string): boolean {
   if (!value?.trim()) return false;
@@ -485,7 +532,7 @@ export function mustBeJwt(d: Declared<'oauth.token.jwt'>, token: unknown, how: s
  * access_token REQUIRED, a non-empty string; token_type REQUIRED, and for the tokens the operations
  * take "Bearer" (RFC 6750 4, 6.1.1), compared case-insensitively (RFC 6749 5.1: "the token_type value
  * is case insensitive", 7.1); expires_in, where given, a lifetime in seconds: a number not below 0;
- * scope, where given, a string; Cache-Control: no-store. Lifetime and the other members: not shown.
+ * scope, where given, a string; Cache-Control: no-store; Pragma: no-cache. Lifetime and the other members: not shown.
  */
 export function mustFollowTokenResponseChecklist(d: Declared<'oauth.token.response'>, ex: Exchange): void {
   const body = ex.json;
@@ -545,6 +592,29 @@ export function mustFollowTokenResponseChecklist(d: Declared<'oauth.token.respon
     actual: `Cache-Control: ${cache || '(none)'}`,
     exchange: ex,
   });
+  // RFC 6749 5.1: "as well as the "Pragma" response header field with a value of "no-cache"". Read as RFC 9111 5.4
+  // reads it: a list of directives (several field lines joined), no-cache among them, in any case (RFC 5234 2.3).
+  const pragma = ex.headers['pragma'];
+  must(d.oauthTokenResponse, pragma !== undefined && pragmaDirectives(pragma).includes('no-cache'), {
+    expected: 'Pragma: no-cache on the token response (RFC 6749 5.1; RFC 9111 5.4: no-cache among its directives)',
+    actual: `Pragma: ${pragma === undefined ? '(none)' : JSON.stringify(pragma)}`,
+    exchange: ex,
+  });
+}
+
+/**
+ * The directives of a Pragma value (RFC 9111 5.4: Pragma = [ pragma-directive *( "," OWS pragma-directive ) ],
+ * pragma-directive = "no-cache" / extension-pragma, extension-pragma = token [ "=" ( token / quoted-string ) ]),
+ * several field lines joined by commas or line feeds (RFC 9110 5.3), empty list elements skipped (5.6.1): each
+ * directive lower-cased as it stands, with its argument if it has one (a comma in a quoted-string splits nothing).
+ */
+export function pragmaDirectives(value: string): string[] {
+  const out: string[] = [];
+  for (const m of value.matchAll(/(?:[^,\n"]|"(?:[^"\\]|\\.)*"?)+/g)) {
+    const directive = m[0].trim();
+    if (directive) out.push(directive.replace(/^([^="]*)/, (name) => name.toLowerCase()));
+  }
+  return out;
 }
 
 /** The tokens whose original this worker has already sent, per target (the changed-payload check). */
@@ -758,6 +828,59 @@ function credentialChecks({ id, probe, around, lookUp }: Probing): void {
       }
     });
   });
+
+  // The token's length, partitioned (longTokens): RFC 6750 2.1's b64token has no bound, and RFC 9110 5.4 lets a
+  // server refuse a field it finds too large with a 4xx (431, or 400; 413 is seen too). An invalid token is refused
+  // at every length, never with a 5xx (a fixed buffer the token overflows), and as the short one is, but for a
+  // refusal as too large. On the embedded emulator every length on every operation; against an external target one
+  // per operation, the reference left out (the listing's 401 is the document's); in a read-only run against a
+  // tenant, at its request budget, only on the token-set listing and the client grant.
+  const lengths = malformedRules();
+  test(
+    'should refuse a bearer token that is no valid JWT at every length around the bounds buffers are sized to (1 KiB, 4 KiB less one, 4 KiB, 4 KiB and one, 8 KiB, a JWS padded to 6 KiB) with a 4xx, as the short one is (401 on the token-set listing) or as too large (400, 413, 431), never a 5xx (RFC 6750 2.1: b64token has no length bound; RFC 9110 5.4)',
+    lengths,
+    async ({ api, anonApi, config }) => {
+      const tokens = longTokens(config.runToken ?? 'conformance-no-token');
+      const [reference] = tokens;
+      const sent = config.embedded
+        ? tokens
+        : atReadOnlyBudget(config) && OPERATION_INDEX[id] >= 2
+          ? []
+          : shareOut(config, id, tokens.slice(1), tokens.length - 1);
+      test.skip(
+        sent.length === 0,
+        "Against an external target the long tokens go to the token-set listing and the client grant only (the read-only run's request budget)",
+      );
+      const target = await lookUp(api, config);
+      await around(api, config, async () => {
+        // The status the 1 KiB token that is no JWT got: the other tokens that are no JWT get it too, but for a
+        // refusal as too large (where it is 401, RFC 6750 3.1 invalid_token; another 4xx off the listing is open).
+        let short: number | undefined;
+        for (const t of sent) {
+          const ex = await probe(anonApi, config, { header: `Bearer ${t.value}` }, target);
+          const why = `Authorization: Bearer, then ${t.what}: no valid JWT`;
+          mustRefuse(lengths.authBearerMalformed, ex, why);
+          mustBeJsonErrorBody(lengths, ex);
+          const large = t.value.length > LARGE_HEADER_CHARS;
+          const tooLarge = large && [400, 413, 431].includes(ex.status);
+          if (lengths.tokenSetsListUnauthorized)
+            must(lengths.tokenSetsListUnauthorized, ex.status === 401 || tooLarge, {
+              expected: `status 401, an invalid token on the token-set listing${large ? ', or 400, 413 or 431, the header refused as too large (RFC 9110 5.4)' : ''} (${why})`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          if (t === reference) short = ex.status;
+          else if (short === 401 && !t.jws)
+            must(lengths.authBearerMalformed, ex.status === 401 || tooLarge, {
+              expected: `status 401, as the 1 KiB token that is no JWT got, or 400, 413 or 431, the header refused as too large (RFC 9110 5.4): the length does not make a token valid (${why})`,
+              actual: `status ${ex.status}`,
+              exchange: ex,
+            });
+          mustFollowStatusChecklist(lengths, ex);
+        }
+      });
+    },
+  );
 
   // The separator between the scheme and the run's own token, partitioned (NOT_SP_SEPARATORS): each that is not
   // SP, where a reader splitting on its own idea of white space (a Unicode \s, str.split, trim) finds the token.
