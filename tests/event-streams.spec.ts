@@ -98,6 +98,8 @@ async function walk(
   maxPages = MAX_PAGES,
   /** Given, the first page is the one this worker read already (readOnce). */
   config?: Config,
+  /** Given, what the check does between two pages (after each page with a next): `what` says it, for a duplicate. */
+  meanwhile?: { between: (page: Page, n: number) => Promise<void>; what: () => string },
 ): Promise<{ ids: string[]; streams: Array<{ id?: string }>; pages: number; last: Page }> {
   const ids: string[] = [];
   const streams: Array<{ id?: string }> = [];
@@ -115,7 +117,7 @@ async function walk(
     for (const s of body.eventStreams) {
       must('event-streams.list.next.no-duplicates', !ids.includes(s.id!), {
         expected: 'each stream once in a walk',
-        actual: `stream ${s.id} again on page ${n}`,
+        actual: `stream ${s.id} again on page ${n}${meanwhile ? ` (${meanwhile.what()})` : ''}`,
         exchange: ex,
       });
       ids.push(s.id!);
@@ -134,6 +136,7 @@ async function walk(
       exchange: ex,
     });
     followed.add(body.next!);
+    await meanwhile?.between(body, n);
     shortBefore = body.eventStreams.length < size ? ex : undefined;
     from = body.next;
   }
@@ -387,6 +390,73 @@ test.describe('event streams @event-streams', () => {
       });
     }
   });
+
+  /**
+   * Relation between a walk and the reads made during it: GET is safe (RFC 9110 9.2.1: reading is not writing), so
+   * reading streams by id between the pages of a walk changes nothing the walk returns. After each page: its last
+   * stream (the one its next may name), its first, one of the first page (a further one on each page), and the
+   * stream the plain walk lists after this page's last (not yet listed). Each page size the walks above use, against
+   * an external target the one of about two pages. Judged against the plain walks taken just before and just after:
+   * where those two differ (streams created or deleted by others meanwhile), only the duplicates are judged.
+   */
+  const readMeanwhile = declareRules(
+    'event-streams.list.next.terminates',
+    'event-streams.list.next.no-duplicates',
+    'event-streams.list.next.no-gap',
+    'event-streams.list.take.page-size',
+    schemaRules('event-stream-page'),
+  );
+  test(
+    'should walk every page by next to the same streams in the same order, no duplicate and no gap, whatever streams are read by id during the walk, listed ones and ones not yet listed (relation: GET is safe, RFC 9110 9.2.1)',
+    readMeanwhile,
+    async ({ api, config }) => {
+      const before = await walk(api, 100);
+      test.skip(before.ids.length < 2, 'The target lists fewer than two event streams: no walk has two pages');
+      const few = Math.max(1, Math.ceil(before.ids.length / (config.embedded ? 5 : 2)));
+      const walks: Array<{ how: string; ids: string[]; reads: string[] }> = [];
+      for (const take of config.embedded ? [few, 7, 1, undefined] : [few]) {
+        const how = `take=${take ?? '(absent)'}`;
+        const reads: string[] = [];
+        let firstIds: string[] = [];
+        const bound = Math.max(MAX_PAGES, Math.ceil(before.ids.length / (take ?? 50)) + 2);
+        const between = async (p: Page, n: number) => {
+          const listed = p.eventStreams.map((s) => String(s.id));
+          if (n === 1) firstIds = listed;
+          const last = listed[listed.length - 1]!;
+          const at = before.ids.indexOf(last);
+          const ahead = at === -1 ? undefined : before.ids[at + 1];
+          for (const id of new Set([last, listed[0]!, firstIds[(n - 1) % firstIds.length]!, ahead])) {
+            if (id === undefined) continue;
+            await api.get(one(id));
+            reads.push(id);
+          }
+        };
+        const what = () =>
+          `walk with ${how}, streams read by id after each page so far: ${reads.slice(-8).join(', ')}${reads.length > 8 ? ` (last 8 of ${reads.length})` : ''}`;
+        const read = await walk(api, take, false, bound, undefined, { between, what });
+        walks.push({ how, ids: read.ids, reads });
+      }
+      const after = await walk(api, 100);
+      // The plain walks disagree: the listing changed meanwhile (by others), so no walk can be held to either.
+      if (before.ids.join() !== after.ids.join()) {
+        test.info().annotations.push({
+          type: 'note',
+          description: `The plain walks at take=100 before and after the walks with reads differ (${before.ids.length} and ${after.ids.length} streams): the listing changed meanwhile, so the walks with reads were judged for duplicates only`,
+        });
+        return;
+      }
+      for (const w of walks) {
+        const at = before.ids.findIndex((id, i) => id !== w.ids[i]);
+        must(readMeanwhile.eventStreamsListNextNoGap, at === -1 && w.ids.length === before.ids.length, {
+          expected: `the walk with ${w.how}, ${w.reads.length} streams read by id during it, gives the ${before.ids.length} streams of the plain take=100 walks taken before and after it, in their order (GET is safe: RFC 9110 9.2.1)`,
+          actual:
+            at === -1
+              ? `${w.ids.length} streams`
+              : `position ${at}: ${before.ids[at]} expected, ${w.ids[at] ?? '(none)'} read${w.reads.includes(before.ids[at]!) ? ` (${before.ids[at]} was read by id during the walk)` : ''}`,
+        });
+      }
+    },
+  );
 
   const asListed = declareRules(
     'event-streams.get.success',
