@@ -48,6 +48,18 @@ const MAX_RESET_WAIT_MS = 20_000;
  * that may have reset (a token bucket refills): only those answered before it are held to a 429.
  */
 const AFTER_429 = 3;
+/**
+ * Other spellings of the same Authorization, sent right after the first window's 429 (and its AFTER_429): the
+ * auth-scheme is case-insensitive (RFC 9110 11.1, RFC 6750 2.1) and one or more spaces may follow it (1*SP, RFC 6750
+ * 2.1, RFC 9110 11.4). The limit is the token's, not the header's spelling: each is over the limit as the 429 was.
+ * In order of weight, so that a short budget spends itself on the case first.
+ */
+const RESPELLINGS = [
+  { scheme: 'bearer', header: (t: string) => `bearer ${t}` },
+  { scheme: 'BEARER', header: (t: string) => `BEARER ${t}` },
+  { scheme: 'bEaReR', header: (t: string) => `bEaReR ${t}` },
+  { scheme: 'Bearer and two spaces', header: (t: string) => `Bearer  ${t}` },
+] as const;
 
 /** The form of X-RateLimit-Reset, for the observation: epoch seconds or seconds to go, with or without a fraction. */
 function resetForm(v: string | undefined): string {
@@ -66,6 +78,8 @@ interface Found {
   second: Seen[];
   after429: Seen[];
   afterSecond429: Seen[];
+  /** Absent in a probe kept by an earlier version of this file. */
+  respelt?: Seen[];
 }
 
 interface Seen {
@@ -74,6 +88,8 @@ interface Seen {
   at: number;
   /** When its request was sent (ms; absent in a probe kept by an earlier version of this file). */
   sent?: number;
+  /** How its Authorization spelt the scheme, where not `Bearer` and one space (RESPELLINGS; never the token). */
+  scheme?: string;
 }
 
 test.describe('rate limit of the token-set listing @rate-limit @token-sets', () => {
@@ -91,9 +107,11 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   const after429: Seen[] = [];
   /** The answers to the requests sent right after the fresh window's 429 (AFTER_429), within the probe's budget. */
   const afterSecond429: Seen[] = [];
+  /** The answers to the same token with the scheme spelt otherwise (RESPELLINGS), sent after after429. */
+  const respelt: Seen[] = [];
   /** Every 429 the probe got, in order: the first, those right after it, the fresh window's and those after it. */
   const refusals = (): Seen[] =>
-    [seen.at(-1), ...after429, second.at(-1), ...afterSecond429].filter(
+    [seen.at(-1), ...after429, ...respelt, second.at(-1), ...afterSecond429].filter(
       (x): x is Seen => x !== undefined && x.ex.status === 429,
     );
   /**
@@ -169,6 +187,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       [after429, found.after429],
       // A probe kept by an earlier version of this file has none.
       [afterSecond429, found.afterSecond429 ?? []],
+      [respelt, found.respelt ?? []],
     ] as const)
       into.splice(0, into.length, ...from);
   }
@@ -201,6 +220,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         second: [],
         after429: [],
         afterSecond429: [],
+        respelt: [],
       });
       await probe(config);
       found = {
@@ -212,6 +232,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         second: [...second],
         after429: [...after429],
         afterSecond429: [...afterSecond429],
+        respelt: [...respelt],
       };
       mkdirSync(dirname(kept), { recursive: true });
       writeFileSync(kept, JSON.stringify(found));
@@ -230,10 +251,10 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const api = new Api(pool, config, token);
     const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
     /** One request of the probe: its answer, when it was sent and when the answer arrived. */
-    const send = async (): Promise<Seen> => {
+    const send = async (spelling?: (typeof RESPELLINGS)[number]): Promise<Seen> => {
       const sent = Date.now();
-      const ex = await api.get(path, { see429: true });
-      return { ex, at: Date.now(), sent };
+      const ex = await api.get(path, { see429: true, ...(spelling && { auth: { header: spelling.header(token) } }) });
+      return { ex, at: Date.now(), sent, ...(spelling && { scheme: spelling.scheme }) };
     };
     /** The answer that said Remaining 0, and until when its window lasts. */
     let spent: { seen: Seen; until: number } | undefined;
@@ -257,9 +278,15 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // A few more requests at once, within the probe's budget: each that is refused is a 429 like the first.
       while (after429.length < AFTER_429 && seen.length + after429.length < config.rateLimitProbeMax)
         after429.push(await send());
+      // The same token with the scheme spelt otherwise, within the same window and the probe's budget: the limit
+      // is the token's, whatever the case of its scheme (RFC 9110 11.1) or the spaces after it.
+      for (const spelling of RESPELLINGS)
+        if (seen.length + after429.length + respelt.length < config.rateLimitProbeMax)
+          respelt.push(await send(spelling));
       // Waiting as X-RateLimit-Reset says must work: one request once the window has reset (the latest Reset
       // of the 429s, in case the refused requests were counted too).
-      const resets = [seen.at(-1)!, ...after429.filter((x) => x.ex.status === 429)]
+      const resets = [seen.at(-1)!, ...after429, ...respelt]
+        .filter((x) => x.ex.status === 429)
         .map((x) => resetDelayMs(x.ex.headers['x-ratelimit-reset'], x.at))
         .filter((d): d is number => d !== undefined);
       const delay = resets.length ? Math.max(...resets) : undefined;
@@ -462,7 +489,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // them, they describe its limit. Whether a 429 comes within the probe or not, a Remaining above the Limit or
       // below 0, or an epoch Reset already past when the answer arrived, describes no limit at all.
       let judged = 0;
-      for (const x of [...seen, ...after429, ...second, ...afterSecond429]) {
+      for (const x of [...seen, ...after429, ...respelt, ...second, ...afterSecond429]) {
         const h = x.ex.headers;
         const [limit, remaining, reset] = [
           num(h['x-ratelimit-limit']),
@@ -496,7 +523,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       observe(
         'rate-limit.values',
         'answers of the probe carrying the headers',
-        `${judged} of ${seen.length + after429.length + second.length + afterSecond429.length}`,
+        `${judged} of ${seen.length + after429.length + respelt.length + second.length + afterSecond429.length}`,
       );
     },
   );
@@ -509,7 +536,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       test.skip(!seen.length, 'The probe sent no request');
       // In the order sent: each request went after the answer before it arrived, the bound where a probe kept by an
       // earlier version of this file did not record when its request was sent.
-      const all = [...seen, ...after429, ...second, ...afterSecond429];
+      const all = [...seen, ...after429, ...respelt, ...second, ...afterSecond429];
       for (const [i, x] of all.entries())
         mustNotBeDeprecated(lifecycle.versioningLifecycle, x.ex, x.sent ?? all[i - 1]?.at ?? x.at);
     },
@@ -542,6 +569,44 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       test.skip(
         judged === 0,
         "No request after a 429 was answered before that 429's X-RateLimit-Reset (no numeric Reset, the probe's budget spent, or the window's extent passed): no window to judge",
+      );
+    },
+  );
+
+  const respelling = declareRules('token-sets.list.rate-limit.status');
+  test(
+    "should answer 429 over the limit to the same token whatever the spelling of its auth-scheme (bearer, BEARER, bEaReR: case-insensitive, RFC 9110 11.1 and RFC 6750 2.1; two spaces after it, 1*SP): the limit is the token's, so no spelling is admitted before the 429's X-RateLimit-Reset",
+    respelling,
+    async () => {
+      need429(respelling.tokenSetsListRateLimitStatus);
+      const refused = seen.at(-1)!;
+      test.skip(
+        respelt.length === 0,
+        `The probe's budget (CONFORMANCE_RATE_LIMIT_PROBE_MAX) was spent by the 429 and the requests right after it: no other spelling sent`,
+      );
+      // Only those answered within the window the 429 refused in: after its Reset the window may have renewed.
+      const within = beforeResetOf(refused, respelt);
+      for (const x of within) {
+        // Admitted is the limit bypassed. A spelling refused otherwise (401 or 400: the bearer check read the
+        // scheme or the spaces strictly) admits nothing either; the bearer rules decide that, not this one.
+        must(respelling.tokenSetsListRateLimitStatus, x.ex.status >= 300, {
+          expected: `a refusal, 429, to the same token with the scheme spelt ${x.scheme}, answered ${x.at - refused.at} ms after the 429 (X-RateLimit-Limit ${refused.ex.headers['x-ratelimit-limit']}), before its X-RateLimit-Reset ${refused.ex.headers['x-ratelimit-reset']} (less ${RESET_TOLERANCE_MS} ms): the token is still over its limit`,
+          actual: `status ${x.ex.status}, X-RateLimit-Remaining ${x.ex.headers['x-ratelimit-remaining']}: admitted, the limit bypassed by the spelling of the scheme`,
+          exchange: x.ex,
+        });
+      }
+      const otherwise = within.filter((x) => x.ex.status !== 429).map((x) => `${x.scheme}: ${x.ex.status}`);
+      if (otherwise.length)
+        test.info().annotations.push({ type: 'refused otherwise than 429', description: otherwise.join(', ') });
+      const late = respelt.filter((x) => !within.includes(x)).map((x) => x.scheme);
+      if (late.length)
+        test.info().annotations.push({
+          type: 'not judged',
+          description: `answered after the 429's X-RateLimit-Reset (less ${RESET_TOLERANCE_MS} ms), or no numeric Reset: ${late.join(', ')}`,
+        });
+      test.skip(
+        within.length === 0,
+        "No respelt request was answered before the 429's X-RateLimit-Reset (no numeric Reset, or the window's extent passed): no window to judge",
       );
     },
   );
