@@ -10,18 +10,17 @@ import { EventSource } from 'eventsource';
 import { authorizationKind, type Api } from '../harness/requests/client.ts';
 import type { Config } from '../harness/run/config.ts';
 import { fetchHonouring429 } from '../harness/requests/rate-limit.ts';
-import { subscribe, type SseConnection, type SseMessage } from '../harness/requests/sse.ts';
+import { subscribe, type SseMessage } from '../harness/requests/sse.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
-import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
+import { declareRules } from '../harness/vocabulary/declare.ts';
 import {
   checkMessage,
   cursorNow,
-  describeMessage,
-  envelopeOf,
   ev,
   heartbeatWaitMs,
   isEvent,
   messageRules,
+  mustCarryWritten,
   streamExchange,
   waitMs,
 } from '../harness/vocabulary/events.ts';
@@ -31,12 +30,14 @@ import {
   CAUSED_CONNECTION_STRATEGY,
   causeAndRead,
   causedBy,
+  COMBINING_TEXT,
   NAME_BEYOND_BMP,
   nonEmptyConnectionArrays,
   nonce,
   ownClientId,
   requirePassive,
   requireTrigger,
+  SCRIPTS_TEXT,
   TriggerError,
   UTF8_FORMS_TEXT,
   type Created,
@@ -46,32 +47,6 @@ test.describe.configure({ timeout: 120_000 });
 
 /** Passive checks read this many events at most. */
 const PASSIVE_EVENTS = 20;
-
-/**
- * The bytes of a message are UTF-8 (WHATWG SSE: event streams are always UTF-8; RFC 8259 8.1: JSON exchanged
- * MUST be UTF-8): a message holding bytes a strict decoder refuses (CESU-8's surrogate halves, ED A0 BD...)
- * carries U+FFFD where the server meant a character, so its data line is not the JSON payload it was.
- */
-function mustBeUtf8(d: Declared<'events.message.data-json'>, conn: SseConnection, m: SseMessage): void {
-  must(
-    d.eventsMessageDataJson,
-    m.undecodable === undefined,
-    ev(
-      conn,
-      'a message whose bytes are UTF-8 (a strict decoder reads every line)',
-      m.undecodable?.join('; ') ?? '',
-      describeMessage(m),
-    ),
-  );
-}
-
-/** A string as its code points, U+XXXX each, for evidence. */
-const codePoints = (s: string) =>
-  [...s].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
-
-/** The value at a path of member names, where every step is an object. */
-const at = (v: unknown, path: readonly string[]): unknown =>
-  path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);
 
 test.describe('events stream @sse', () => {
   const eventStream = declareRules('events.content-type');
@@ -152,38 +127,57 @@ test.describe('events stream @sse', () => {
   });
 
   const wellFormed = declareRules('events.content-type', messageRules);
-  test('should send only well-formed messages for the events it streams', wellFormed, async ({ events, config }) => {
-    requireTrigger(config);
-    const { conn, caused } = await causeAndRead(wellFormed, events, config);
-    for (const m of conn.messages.slice(0, caused.at(-1)!.index + 1)) {
-      checkMessage(wellFormed, conn, m);
-      mustBeUtf8(wellFormed, conn, m);
-    }
-  });
+  test(
+    'should send well-formed UTF-8 messages for the events it streams, each created object carrying the text written in every Unicode partition: the Latin-1 supplement alone, Cyrillic and CJK, combining sequences not normalised, beyond the BMP',
+    wellFormed,
+    async ({ events, config }) => {
+      requireTrigger(config);
+      // Partition of the text the standard sequence writes (harness/fixtures/triggers.ts), by the widest code
+      // point of each message (a writer may choose its encoding by what a message fits): the organization's
+      // display name the Latin-1 supplement alone (LATIN1_TEXT), the user's given and family names Cyrillic and
+      // CJK (SCRIPTS_TEXT) and combining sequences (COMBINING_TEXT), its user_metadata beyond the BMP; heartbeats
+      // ASCII. (a) Every message's bytes are UTF-8 (checkMessage), (b) each create's event carries what it wrote.
+      const { conn, caused, n } = await causeAndRead(wellFormed, events, config);
+      for (const m of conn.messages.slice(0, caused.at(-1)!.index + 1)) checkMessage(wellFormed, conn, m);
+      for (const { type, c } of events.causer.written) {
+        const m = caused.find((x) => x.event === type);
+        if (m) mustCarryWritten(wellFormed.eventsMessageDataJson, conn, m, c, n);
+      }
+    },
+  );
 
   const connectionCreated = declareRules(messageRules, 'events.connection-created.object');
   test(
-    'should send connection.created with the documented object, naming the connection created, its arrays empty and non-empty (enabled_clients, domain_aliases, non_persistent_attrs: items of strings)',
+    'should send connection.created with the documented object, naming the connection created, its arrays empty and non-empty (enabled_clients, domain_aliases, non_persistent_attrs: items of strings), its display name the name (ASCII) or its own (Cyrillic, CJK, combining sequences) as written',
     connectionCreated,
     async ({ events, config }) => {
       requireTrigger(config);
       const conn = await events.subscribe({ query: { event_type: 'connection.created' } });
       // Partition of the object's arrays, empty and non-empty: an empty array shows nothing of what its items are,
       // so the connection created is created once with the arrays left to the server, once with one item in each
-      // array a create may set (the schema validation of checkMessage judges the items).
+      // array a create may set (the schema validation of checkMessage judges the items). And of its display name:
+      // the name itself, in ASCII, then one of its own whose widest characters are within the BMP (Cyrillic, CJK,
+      // combining sequences left decomposed: a message that fits no single-octet encoding and needs no surrogate),
+      // sent again as the name where the target refuses it (the create is not one of the document's operations).
       const client = ownClientId(config);
-      for (const [what, members] of [
-        ['its arrays left to the server', () => ({})],
+      for (const [what, members, ascii] of [
+        ['its arrays left to the server', () => ({}), undefined],
         [
-          `one item in each array a create may set${client === undefined ? " (enabled_clients left out: the run's client id is not known)" : ''}`,
+          `one item in each array a create may set${client === undefined ? " (enabled_clients left out: the run's client id is not known)" : ''}, a display name of its own`,
+          (n: string) => ({
+            ...nonEmptyConnectionArrays(n, config),
+            display_name: `${SCRIPTS_TEXT} ${COMBINING_TEXT} ${n}`,
+          }),
           (n: string) => nonEmptyConnectionArrays(n, config),
         ],
       ] as const) {
         const n = nonce();
         const extra = members(n);
         let id: string;
+        let written: Created;
         try {
-          ({ id } = await events.causer.createConnectionWith(n, extra));
+          written = await events.causer.createConnectionWith(n, extra, ascii?.(n));
+          ({ id } = written);
         } catch (e) {
           // The create is not one of the document's operations: which members it takes is not shown. A refusal of
           // the arrays set is written down (the plain create above already caused the event judged), not failed.
@@ -208,6 +202,8 @@ test.describe('events stream @sse', () => {
             differ.map(([k]) => `${k} ${JSON.stringify(object?.[k])}`).join(', '),
           ),
         );
+        // Relation: the display name (and whatever else the create sent with the nonce) is the text written.
+        mustCarryWritten(connectionCreated.eventsMessageDataJson, conn, m, written, n);
       }
     },
   );
@@ -308,11 +304,8 @@ test.describe('events stream @sse', () => {
       );
       conn.close();
       const last = Math.max(-1, ...got.map((m) => m?.index ?? -1));
-      // (a) Every message read up to the last caused one is UTF-8, whatever else it is.
-      for (const m of conn.messages.slice(0, last + 1)) {
-        checkMessage(beyondBmp, conn, m);
-        mustBeUtf8(beyondBmp, conn, m);
-      }
+      // (a) Every message read up to the last caused one is UTF-8 (checkMessage), whatever else it is.
+      for (const m of conn.messages.slice(0, last + 1)) checkMessage(beyondBmp, conn, m);
       for (const [i, { type, c }] of created.entries()) {
         const m = got[i];
         must(
@@ -320,31 +313,8 @@ test.describe('events stream @sse', () => {
           m !== undefined,
           ev(conn, `the ${type} caused after connecting (nonce ${n})`, `not within ${waitMs(config)} ms`),
         );
-        // (b) Relation: where data.object carries a member the suite sent (at the same path, holding the nonce),
-        // it is the text sent, code point for code point, or the text the create answered for it (a server that
-        // normalises what it stores says so there too).
-        const object = at(envelopeOf(m!), ['data', 'object']);
-        const paths = Object.entries(c.sent).flatMap(([k, v]) =>
-          typeof v === 'string' ? [[k]] : v && typeof v === 'object' ? Object.keys(v).map((kk) => [k, kk]) : [],
-        );
-        for (const path of paths) {
-          const sent = at(c.sent, path);
-          const echoed = at(object, path);
-          if (typeof sent !== 'string' || !sent.includes(n) || typeof echoed !== 'string' || !echoed.includes(n))
-            continue;
-          const answered = at(c.answered, path);
-          const expected = typeof answered === 'string' && answered.includes(n) ? answered : sent;
-          must(
-            beyondBmp.eventsMessageDataJson,
-            echoed === expected,
-            ev(
-              conn,
-              `data.object.${path.join('.')} of the ${type} the text ${expected === sent ? 'sent' : 'the create answered'}: ${codePoints(expected.slice(expected.indexOf(n) + n.length))} after the nonce`,
-              `${codePoints(echoed.slice(echoed.indexOf(n) + n.length))} after the nonce`,
-              describeMessage(m!),
-            ),
-          );
-        }
+        // (b) Relation: data.object carries the text the suite sent, code point for code point (or as answered).
+        mustCarryWritten(beyondBmp.eventsMessageDataJson, conn, m!, c, n);
       }
       if (refused.length) test.info().annotations.push({ type: 'refused write', description: refused.join('; ') });
     },
@@ -405,10 +375,7 @@ test.describe('events stream @sse', () => {
     const conn = await events.subscribe();
     const got = await conn.collect(PASSIVE_EVENTS, isEvent, config.eventsWaitMs, 'events').catch(() => conn.events);
     // Every message that arrived is judged, heartbeats included, before the skip for want of events.
-    for (const m of conn.messages) {
-      checkMessage(passive, conn, m);
-      mustBeUtf8(passive, conn, m);
-    }
+    for (const m of conn.messages) checkMessage(passive, conn, m);
     test.skip(
       got.length === 0,
       `No event arrived within ${config.eventsWaitMs} ms (CONFORMANCE_EVENTS_WAIT_MS); CONFORMANCE_EVENTS_TRIGGER=management-api causes some`,

@@ -158,6 +158,7 @@ export function checkMessage(d: MessageRules, conn: SseConnection, m: SseMessage
       describeMessage(m),
     ),
   );
+  mustBeUtf8(d.eventsMessageDataJson, conn, m);
   const payload = m.payload as { type?: unknown; event?: { type?: unknown } };
   if (m.event === 'offset-only') {
     mustMatchSchema('sse-offset-only-payload', payload, streamExchange(conn), `payload of ${describeMessage(m)}`);
@@ -195,6 +196,76 @@ export function checkMessage(d: MessageRules, conn: SseConnection, m: SseMessage
       ),
     );
     if (m.event === 'connection.created') checkConnectionCreated(conn, m);
+  }
+}
+
+/**
+ * The bytes of a message are UTF-8 (WHATWG HTML 9.2.5: event streams are always UTF-8, "Streams must be decoded
+ * using the UTF-8 decode algorithm"; RFC 8259 8.1: JSON exchanged MUST be UTF-8). The harness decodes as an
+ * EventSource does (errors become U+FFFD) and holds every line to a strict decoder besides: a message with bytes
+ * the strict one refuses (Latin-1's one octet per character, E9 FC; CESU-8's surrogate halves, ED A0 BD...)
+ * carries U+FFFD where the server meant a character, so its data line is not the JSON payload it was. Part of
+ * checkMessage, so every message the suite judges is held to it, live and replayed alike.
+ */
+export function mustBeUtf8(rule: RuleRef<'events.message.data-json'>, conn: SseConnection, m: SseMessage): void {
+  must(
+    rule,
+    m.undecodable === undefined,
+    ev(
+      conn,
+      'a message whose bytes are UTF-8 (a strict decoder reads every line)',
+      m.undecodable?.join('; ') ?? '',
+      describeMessage(m),
+    ),
+  );
+}
+
+/** A string as its code points, U+XXXX each, for evidence. */
+export const codePoints = (s: string) =>
+  [...s].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+
+/** The value at a path of member names, where every step is an object. */
+export const at = (v: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);
+
+/**
+ * Relation, a write and its event: where data.object of the event a create caused carries a member the suite
+ * sent (at the same path, one level into objects, both holding the nonce `n`), it is the text sent, code point
+ * for code point (no normalisation), or the text the create answered for it (a server that normalises what it
+ * stores says so there too). Members the event leaves out are not judged: the payload shapes of user and
+ * organization events are not shown.
+ */
+export function mustCarryWritten(
+  rule: RuleRef<'events.message.data-json'>,
+  conn: SseConnection,
+  m: SseMessage,
+  written: { sent: Record<string, unknown>; answered: Record<string, unknown> },
+  n: string,
+): void {
+  const object = at(envelopeOf(m), ['data', 'object']);
+  const paths = Object.entries(written.sent).flatMap(([k, v]) =>
+    typeof v === 'string' ? [[k]] : v && typeof v === 'object' ? Object.keys(v).map((kk) => [k, kk]) : [],
+  );
+  for (const path of paths) {
+    const sent = at(written.sent, path);
+    const echoed = at(object, path);
+    if (typeof sent !== 'string' || !sent.includes(n) || typeof echoed !== 'string' || !echoed.includes(n)) continue;
+    const answered = at(written.answered, path);
+    const expected = typeof answered === 'string' && answered.includes(n) ? answered : sent;
+    const shown = (s: string) => {
+      const rest = s.replace(n, '<nonce>');
+      return `${JSON.stringify(rest)} (${codePoints(rest)})`;
+    };
+    must(
+      rule,
+      echoed === expected,
+      ev(
+        conn,
+        `data.object.${path.join('.')} of the ${m.event} the text ${expected === sent ? 'sent' : 'the create answered'}: ${shown(expected)}`,
+        shown(echoed),
+        describeMessage(m),
+      ),
+    );
   }
 }
 
