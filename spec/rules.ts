@@ -179,7 +179,7 @@ export const rules = [
     section: S.auth,
     operations: ALL_OPS,
     requirement: 'Bearer scheme: header `Authorization: Bearer <ACCESS_TOKEN>`; the token is a JWT.',
-    note: 'A header that is not a bearer JWT (another scheme, an empty token, a token that is not a JWT) is refused with a 4xx; so is the run\'s own token re-packed as a JWS JSON serialization (flattened or general, base64url-encoded or not: RFC 7519 1, a JWT is in the compact serialization). The run\'s token after "Bearer" and a separator HTTP does not take for SP (a no-break space as the octet A0 or in UTF-8, NEL, U+2000, U+3000, U+FEFF, VT, FF, FS) is refused with a 4xx too; HTAB is left open.',
+    note: 'A header that is not a bearer JWT (another scheme, an empty token, a token that is not a JWT) is refused with a 4xx; so is the run\'s own token re-packed as a JWS JSON serialization (flattened or general, base64url-encoded or not: RFC 7519 1, a JWT is in the compact serialization). The run\'s token after "Bearer" and a separator HTTP does not take for SP (a no-break space as the octet A0 or in UTF-8, NEL, U+2000, U+3000, U+FEFF, VT, FF, FS) is refused with a 4xx too; HTAB is left open. A token that is no valid JWT is refused with a 4xx at every length (RFC 6750 2.1: b64token has no bound), from 1 KiB to 8 KiB around the sizes buffers are given: 401 where a short invalid token gets 401, or 400, 413 or 431 where the header is refused as too large (RFC 9110 5.4), never a 5xx.',
   },
   {
     id: 'auth.jwt.signature',
@@ -265,7 +265,7 @@ export const rules = [
     operations: ['oauth.token'],
     requirement:
       'OAuth 2.0 client-credentials scheme (RFC 6749 5.1: the response carries `access_token` and `token_type`, and the header Cache-Control: no-store).',
-    note: 'The token response validates against schemas/token-response.schema.json, and carries Cache-Control: no-store (RFC 6749 5.1, a MUST: a token is not to be cached).',
+    note: 'The token response validates against schemas/token-response.schema.json, and carries Cache-Control: no-store and Pragma: no-cache (RFC 6749 5.1, a MUST for both: a token is not to be cached; Pragma read as RFC 9111 5.4 reads it, no-cache among its directives, in any case).',
   },
   {
     id: 'oauth.token.jwt',
@@ -396,7 +396,7 @@ export const rules = [
     section: S.errors,
     operations: ['token-sets.list'],
     requirement: '429: Too many requests.',
-    note: "With the rate-limit probe on, a request over the limit is answered 429. Numeric limits are not shown: reaching no limit within the probe budget is an observation, not a failure. Every request over the limit within a window is answered 429, not only the first: the requests sent right after a window's 429 and answered before its X-RateLimit-Reset (less a second of rounding) are 429 too.",
+    note: "With the rate-limit probe on, a request over the limit is answered 429. Numeric limits are not shown: reaching no limit within the probe budget is an observation, not a failure. Every request over the limit within a window is answered 429, not only the first: the requests sent right after a window's 429 and answered before its X-RateLimit-Reset (less a second of rounding) are 429 too. The limit is the token's, not the spelling of its Authorization header: once a token is over its limit, the same token with the auth-scheme in another case (bearer, BEARER: RFC 9110 11.1, RFC 6750 2.1) or two spaces after it is not admitted before the 429's X-RateLimit-Reset.",
   },
   {
     id: 'token-sets.list.rate-limit.headers',
@@ -647,6 +647,7 @@ export const rules = [
     section: S.events,
     operations: ['events.subscribe'],
     requirement: 'Each data line carries a JSON payload.',
+    note: 'The stream is text/event-stream, which is UTF-8 (WHATWG HTML 9.2.5): a message whose bytes a strict UTF-8 decoder refuses (Latin-1 octets, CESU-8 surrogates) breaks this rule, on a live stream and in the history. The text a write stored comes back in its event code point for code point, whatever the widest character of the message: the Latin-1 supplement alone, the BMP (Cyrillic, CJK), beyond the BMP, combining sequences left decomposed.',
   },
   {
     id: 'events.payload.offset',
@@ -791,7 +792,7 @@ export const rules = [
     section: S.ep4,
     operations: ['events.subscribe'],
     requirement: 'Allowed values are listed in Events.',
-    note: 'An event_type outside the list gets a 4xx.',
+    note: "An event_type outside the list gets a 4xx. Outside the list includes every name an allow-list store may find without listing it: the members every JavaScript object inherits (constructor, toString, __proto__), Python dunder names, prototype, length, and a listed type's namespace alone (user); each is refused before any stream opens.",
   },
   {
     id: 'events.from-and-timestamp',
@@ -894,7 +895,7 @@ export const rules = [
     section: S.ep6,
     operations: ['event-streams.list'],
     requirement: '`next`: pass it as `from` to get the next page.',
-    note: 'A walk by next never returns a stream twice.',
+    note: 'A walk by next never returns a stream twice. GET is safe (RFC 9110 9.2.1): a walk during which listed streams, and streams not yet listed, are read by id gives the same streams in the same order as a walk without reads, none twice and none missing.',
   },
   {
     id: 'event-streams.list.next.no-gap',
@@ -962,7 +963,7 @@ export const rules = [
     section: S.ep7,
     operations: ['custom-signing-keys.put'],
     requirement: 'Request content types: `application/json`. Success: JWKS object with `keys` (the resulting keys).',
-    note: 'A valid JWKS sent as JSON gets a 2xx with a JWKS.',
+    note: 'A valid JWKS sent as JSON gets a 2xx with a JWKS. kid is any case-sensitive string (RFC 7517 4.5): kids holding path or URL characters (/ \\ .. %2F ? # ;), characters a store treats specially (a leading $ or ., __proto__), a quotation mark or Unicode of any plane are taken, and each key is answered, and read back, with its kid exactly as sent.',
   },
   {
     id: 'custom-signing-keys.put.form',
