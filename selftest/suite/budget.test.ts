@@ -5,10 +5,12 @@
  *
  * The count is not one number: a listing looked up, a narrowed token and the
  * tenant's history are fetched once per worker, and which worker runs which
- * check first is the scheduler's choice. Here it counts 169 to 171 (the
- * checks of blind rounds 38 and 39 among them); the ceiling leaves room for
- * that spread, and fails a change that adds a check's worth of requests to
- * the read-only run.
+ * check first is the scheduler's choice. Here it counted 169 to 171 before
+ * blind round 40, and 181 in each of two runs after it (its walk of the
+ * stream listing with reads by id between the pages, and the bearer tokens of
+ * every length, run read-only too); the ceiling leaves room for that spread,
+ * and fails a change that adds a check's worth of requests to the read-only
+ * run.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -19,7 +21,7 @@ import { runSuite } from './run-suite.ts';
 
 test.setTimeout(120_000);
 
-test('should send at most 180 requests and no write in the default read-only run', async () => {
+test('should send at most 195 requests and no write in the default read-only run', async () => {
   const emu = await startEmulator({ heartbeatMs: 1000 });
   // A counting proxy in front of the emulator sees every request the run sends.
   const writes: string[] = [];
@@ -70,7 +72,7 @@ test('should send at most 180 requests and no write in the default read-only run
     };
     test.info().annotations.push({ type: 'requests', description: JSON.stringify(report.requests) });
     expect(report.requests.total).toBeGreaterThan(50);
-    expect(report.requests.total).toBeLessThanOrEqual(180);
+    expect(report.requests.total).toBeLessThanOrEqual(195);
     expect(writes).toEqual([]);
   } finally {
     proxy.closeAllConnections();
