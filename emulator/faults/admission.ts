@@ -121,7 +121,7 @@ export function counted(
   request: FastifyRequest,
   limit: () => ApiError | undefined,
 ): ApiError | undefined {
-  return d.countsRequest(admittedFromCache.has(request), request.method, request.headers.authorization)
+  return d.countsRequest(admittedFromCache.has(request), request.method, request.headers.authorization, request.url)
     ? limit()
     : undefined;
 }

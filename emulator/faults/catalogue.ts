@@ -56,6 +56,7 @@ import { round37 } from './blind/round-37.ts';
 import { round38 } from './blind/round-38.ts';
 import { round39 } from './blind/round-39.ts';
 import { round40 } from './blind/round-40.ts';
+import { round41 } from './blind/round-41.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -856,6 +857,7 @@ export const faults = [
   ...round38,
   ...round39,
   ...round40,
+  ...round41,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

@@ -749,7 +749,179 @@ const HREF_WITH_PORT =
 const kidWithSlash = (k: unknown): boolean =>
   isPlainObject(k) && typeof k['kid'] === 'string' && k['kid'].includes('/');
 
+/** blind round 41: an href that carries a fragment (`custom-text-href-fragment-refused`). */
+const HREF_WITH_FRAGMENT = /<a\b[^>]*?\shref\s*=\s*(?:"[^"]*#[^"]*"|'[^']*#[^']*'|[^\s"'>]*#[^\s>]*)/i;
+/** blind round 41: the deprecation headers of the legacy scope read:user_idp_tokens (`token-sets-403-legacy-scope-deprecation`). */
+const LEGACY_SCOPE_DEPRECATION = {
+  deprecation: '@1719792000',
+  link: '<https://docs.conformance.test/deprecations/read-user-idp-tokens>; rel="deprecation"; type="text/html"',
+} as const;
+/** blind round 41: the tenant prefix of the unique stream name the store keeps (`event-stream-name-tenant-qualified`). */
+const STREAM_NAME_TENANT = 'conformance';
+/** blind round 41: the edge proxy's limit on a path segment (`token-sets-long-id-proxy-html-400`). */
+const PROXY_SEGMENT_MAX = 300;
+/** blind round 41: a JSON value as Python's repr writes it (`transition-404-body-python-repr`). */
+function pythonRepr(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(v)) return `[${v.map(pythonRepr).join(', ')}]`;
+  return `{${Object.entries(v as Json)
+    .map(([k, x]) => `${pythonRepr(k)}: ${pythonRepr(x)}`)
+    .join(', ')}}`;
+}
+/** blind round 41: how long ago a time was, as the admin UI's humanize filter writes it (`token-set-recent-last-used-humanized`). */
+function humanizedAgo(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 90) return `${minutes} minutes ago`;
+  return `${Math.round(minutes / 60)} hours ago`;
+}
+/** blind round 41: an RSA exponent re-encoded from a 32-bit integer, four octets wide (`keys-rsa-exponent-four-octets`). */
+function exponentFourOctets(e: string): string {
+  const bytes = Buffer.from(e, 'base64url');
+  if (bytes.length === 0 || bytes.length > 4) return e;
+  const out = Buffer.alloc(4);
+  bytes.copy(out, 4 - bytes.length);
+  return out.toString('base64url');
+}
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 41
+  {
+    by: 'transition-second-move-created-at-omitted',
+    on: ['experiments.transition'],
+    // The write-through cache's row after the first move: the changed columns merged onto the list projection.
+    when: (a, q) => {
+      const id = isPlainObject(a.body) ? String(a.body['id']) : '';
+      const again = q.seen.has(id);
+      q.seen.add(id);
+      return again;
+    },
+    reshape: (a) =>
+      body(a, (e) => {
+        const { created_at: _created, ...rest } = e;
+        return rest;
+      }),
+  },
+  {
+    by: 'keys-kidless-key-numeric-kid',
+    on: ['custom-signing-keys.put'],
+    // A key sent without kid answered with the row's serial key as its kid.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k, i) =>
+          isPlainObject(k) && k['kid'] === undefined ? { ...k, kid: i + 1 } : k,
+        ),
+      })),
+  },
+  {
+    by: 'keys-rsa-exponent-four-octets',
+    on: ['custom-signing-keys.put'],
+    // e parsed into an int and written back from its four-octet big-endian form.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          isPlainObject(k) && k['kty'] === 'RSA' && typeof k['e'] === 'string'
+            ? { ...k, e: exponentFourOctets(k['e']) }
+            : k,
+        ),
+      })),
+  },
+  {
+    by: 'event-streams-later-pages-ids-unprefixed',
+    on: ['event-streams.list'],
+    // The keyset query of a page after the first reads the raw table: the row key without its est_ type prefix.
+    when: (a, q) => singleQuery(q.request, 'from') !== undefined && isPlainObject(a.body),
+    reshape: (a) =>
+      streams(a, (s) =>
+        typeof s['id'] === 'string' && s['id'].startsWith('est_') ? { ...s, id: s['id'].slice(4) } : s,
+      ),
+  },
+  {
+    by: 'event-stream-status-auto-suspended',
+    on: ['event-streams.get', 'event-streams.list'],
+    // The delivery worker's own status for a stream it switched off after failures, written over disabled.
+    reshape: (a) =>
+      streams(a, (s) =>
+        s['status'] === 'disabled' && s['updated_at'] !== s['created_at'] ? { ...s, status: 'suspended' } : s,
+      ),
+  },
+  {
+    by: 'event-stream-name-tenant-qualified',
+    on: ['event-streams.get', 'event-streams.list'],
+    // The unique name the store keeps (tenant/name) answered without the tenant stripped.
+    reshape: (a) =>
+      streams(a, (s) => (typeof s['name'] === 'string' ? { ...s, name: `${STREAM_NAME_TENANT}/${s['name']}` } : s)),
+  },
+  {
+    by: 'token-sets-403-legacy-scope-deprecation',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The nudge meant for holders of read:user_idp_tokens sent on every 403 of the listing.
+    when: (a) => a.status === 403,
+    reshape: (a) => ({ ...a, headers: { ...a.headers, ...LEGACY_SCOPE_DEPRECATION } }),
+  },
+  {
+    by: 'token-sets-long-id-proxy-html-400',
+    on: ['token-sets.list'],
+    answers: 'errors',
+    // The edge proxy refuses a path segment over its limit with its own page.
+    when: (a, q) => a.status === 400 && codePoints(param(q.request, 'id')) > PROXY_SEGMENT_MAX,
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' },
+      body: '<html><head><title>400 Bad Request</title></head><body><center><h1>400 Bad Request</h1></center><hr><center>edge</center></body></html>\n',
+    }),
+  },
+  {
+    by: 'transition-404-body-python-repr',
+    on: ['experiments.transition'],
+    answers: 'errors',
+    // The experiments service's not-found handler returns str(error) under the JSON media type.
+    when: (a) => a.status === 404 && isPlainObject(a.body),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: pythonRepr(a.body),
+    }),
+  },
+  {
+    by: 'token-set-recent-last-used-humanized',
+    on: ['token-sets.list'],
+    // The admin UI's humanize filter applied by the shared serializer to times within the last day.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a) =>
+      items(a, (t) => {
+        const used = typeof t['last_used_at'] === 'string' ? Date.parse(t['last_used_at']) : NaN;
+        const ago = Date.now() - used;
+        return Number.isFinite(ago) && ago >= 0 && ago < 86_400_000 ? { ...t, last_used_at: humanizedAgo(ago) } : t;
+      }),
+  },
+  {
+    by: 'transition-segment-strategy-service-enum',
+    on: ['experiments.transition'],
+    // The targeting service's own enum name for segment experiments, passed through by the move's answer.
+    when: (a) => isPlainObject(a.body) && a.body['allocation_strategy'] === 'segment',
+    reshape: (a) => body(a, (e) => ({ ...e, allocation_strategy: 'segment_based' })),
+  },
+  {
+    by: 'transition-name-localised-with-accept-language',
+    on: ['experiments.transition'],
+    // The i18n middleware's localisable fields answered as a language map when the request names a language.
+    when: (a, q) => isPlainObject(a.body) && typeof q.request.headers['accept-language'] === 'string',
+    reshape: (a, q) =>
+      body(a, (e) => ({
+        ...e,
+        name: { [String(q.request.headers['accept-language']).split(/[,;]/, 1)[0]!.trim() || 'en']: e['name'] },
+      })),
+  },
   // blind round 40
   {
     by: 'token-response-pragma-missing',
@@ -5180,6 +5352,50 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 41
+  {
+    by: 'live-geo-time-zone-object',
+    frames: ['message'],
+    // The live path's geo lookup (a newer GeoIP client) returns the time zone as an object.
+    when: (f, at) => !at.history && typeof (contextRequestOf(f) as Json | undefined)?.['geo'] === 'object',
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const geo = (e.data.context['request'] as Json)['geo'] as Json;
+        if (typeof geo['time_zone'] === 'string')
+          geo['time_zone'] = { name: geo['time_zone'], abbreviation: 'CET', offset_seconds: 3600 };
+      }),
+  },
+  {
+    by: 'envelope-type-subresource-underscored',
+    frames: ['message'],
+    // The envelope type built from the internal enum (ORGANIZATION_MEMBER_ROLE_ASSIGNED) that joins the sub-resource with _.
+    when: (f) => String(((f.data as Json)['event'] as Json | undefined)?.['type'] ?? '').split('.').length === 4,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const [a, b, c, d] = String(e['type']).split('.');
+        e['type'] = `${a}.${b}_${c}.${d}`;
+      }),
+  },
+  {
+    by: 'history-payload-offset-json-encoded-twice',
+    frames: ['message'],
+    // The archive's offset column holds JSON text, and the payload writer encodes it again.
+    when: (f, at) => at.history && typeof (f.data as Json)['offset'] === 'string',
+    reshape: (f) => ({ ...f, data: { ...(f.data as Json), offset: JSON.stringify((f.data as Json)['offset']) } }),
+  },
+  {
+    by: 'updated-events-object-as-json-patch',
+    frames: ['message'],
+    // The change-data-capture feed's diff sent for an update where the object after it was expected.
+    when: (f, at) => !at.history && f.event.endsWith('.updated'),
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const object = e.data.object;
+        (e.data as Json)['object'] = isPlainObject(object)
+          ? Object.entries(object).map(([k, value]) => ({ op: 'replace', path: `/${k}`, value }))
+          : object;
+      }),
+  },
   // blind round 40
   {
     by: 'live-envelope-svcstream-number',
@@ -5980,6 +6196,22 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 41
+  {
+    by: 'custom-text-href-fragment-refused',
+    on: 'custom-text.put',
+    // The link validator's pattern stops the URL at #: a link with a fragment is no URL to it.
+    when: (r) =>
+      textsOf(r).some(([, v]) => typeof v === 'string' && htmlViolation(v) === undefined && HREF_WITH_FRAGMENT.test(v)),
+    error: () => apiError('invalid_body', 'href must be an absolute http, https or mailto URL'),
+  },
+  {
+    by: 'client-grant-org-required-filtered-404',
+    on: 'client-grants.get',
+    // The read reuses the listing's query, whose filter leaves out grants organisations must use.
+    when: (r, state) => state.clientGrants.get(param(r, 'id'))?.organization_usage === 'require',
+    error: () => apiError('inexistent_client_grant'),
+  },
   // blind round 40
   {
     by: 'keys-kid-with-slash-refused',

@@ -110,6 +110,9 @@ const PARENT_USER_ROUTE_SCOPES: readonly string[] = ['update:users', 'delete:use
 /** blind round 39: when the keep-alive renews a live subscription (`event-filter-lost-on-keepalive-renewal`). */
 const KEEPALIVE_RENEWAL_MS = 1_000;
 
+/** blind round 41: the documented maximum length of the events stream's from (`from-over-length-dropped-beside-timestamp`). */
+const FROM_MAX_CHARACTERS = 1024;
+
 /** blind round 40: the clock tolerance of the events stream's verifier, in seconds (`events-expired-token-hour-leeway`). */
 const SSE_CLOCK_TOLERANCE_SECONDS = 3_600;
 
@@ -983,6 +986,11 @@ export class Deviations {
 
   /** The access token handed out for a signed JWT. */
   async accessToken(jwt: string): Promise<string> {
+    // blind round 41: the signer encodes the signature with the standard base64 alphabet, padding stripped (`token-signature-standard-base64`).
+    if (this.on('token-signature-standard-base64')) {
+      const [h = '', p = '', sig = ''] = jwt.split('.');
+      return `${h}.${p}.${sig.replace(/-/g, '+').replace(/_/g, '/')}`;
+    }
     // blind round 38: a narrowed token handed out as an opaque reference (`token-narrowed-token-opaque-reference`).
     if (this.on('token-narrowed-token-opaque-reference')) {
       const scope = (decodeJwt(jwt) as { scope?: unknown }).scope;
@@ -1069,7 +1077,8 @@ export class Deviations {
     // blind round 29: the API's verifier parses the payload twice as well (`token-claims-json-string-payload`).
     if (this.on('token-claims-json-string-payload')) return this.claimsStringTokens.get(token) ?? token;
     // Segments decoded by a decoder that reads both base64 alphabets: + and / taken for - and _.
-    if (this.on('jwt-signature-std-base64-accepted')) return token.replace(/\+/g, '-').replace(/\//g, '_');
+    if (this.on('jwt-signature-std-base64-accepted') || this.on('token-signature-standard-base64'))
+      return token.replace(/\+/g, '-').replace(/\//g, '_');
     if (this.on('bearer-padded-token-accepted')) return token.replace(/=+$/, '');
     if (this.on('token-jwt-padded-base64'))
       return token
@@ -1086,7 +1095,9 @@ export class Deviations {
   }
 
   /** Whether a request is counted by the rate limiter, given whether its token came from the verification cache. */
-  countsRequest(fromCache: boolean, method?: string, authorization?: string): boolean {
+  countsRequest(fromCache: boolean, method?: string, authorization?: string, url?: string): boolean {
+    // blind round 41: the limiter's route table matched against the URL with its query string (`rate-limit-route-key-with-query-string`).
+    if (this.on('rate-limit-route-key-with-query-string') && url?.includes('?')) return false;
     // blind round 40: the limiter's key found with a case-sensitive "Bearer " prefix (`rate-limit-lowercase-scheme-uncounted`).
     if (
       this.on('rate-limit-lowercase-scheme-uncounted') &&
@@ -1188,6 +1199,8 @@ export class Deviations {
   transitionBody(request: FastifyRequest, experiments: ReadonlyMap<string, { status: ExperimentStatus }>): unknown {
     const body = this.validatedStatusOf(request.body);
     const query: unknown = request.query;
+    // blind round 41: the handler shared with the bulk move reads an array body as its list of moves, the first applied (`transition-array-body-first-element`).
+    if (this.on('transition-array-body-first-element') && Array.isArray(body)) return body[0];
     const current = () => experiments.get(param(request, 'id'))?.status;
     // blind round 39: the target read from status, falling back to the v1 member state (`transition-state-member-alias`).
     if (
@@ -1642,6 +1655,8 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // blind round 41: the export's guard against spreadsheet formulas applied when the text is stored (`custom-text-formula-prefix-escaped`).
+    if (this.on('custom-text-formula-prefix-escaped') && /^[=+\-@]/.test(value)) return `'${value}`;
     // blind round 35: plain text read back from the old export format's escapes (`custom-text-backslash-escapes-read`).
     if (this.on('custom-text-backslash-escapes-read') && !value.includes('<') && !value.includes('&'))
       return value.replace(/\\([ntr\\])/g, (_m, c: string) => EXPORT_ESCAPES[c]!);
@@ -2207,6 +2222,9 @@ export class Deviations {
     // A JSON-with-comments reader (`custom-text-json-comments-accepted`).
     if (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put')
       return parse(commentsStripped(text));
+    // blind round 41: the handler reads body.keys of the parser's undefined for no content (`keys-empty-json-body-500`).
+    if (this.on('keys-empty-json-body-500') && operation === 'custom-signing-keys.put' && text.trim() === '')
+      throw apiError('internal_error', "TypeError: Cannot read properties of undefined (reading 'keys')");
     // body-parser's default for no content (`custom-text-empty-json-body-as-empty-map`).
     if (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put' && text.trim() === '')
       return {};
@@ -2288,6 +2306,7 @@ export class Deviations {
       (this.on('transition-duplicate-status-first-validated') && operation === 'experiments.transition') ||
       (this.on('transition-draft-guard-on-raw-json') && operation === 'experiments.transition') ||
       (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put') ||
+      (this.on('keys-empty-json-body-500') && operation === 'custom-signing-keys.put') ||
       (this.on('custom-text-markup-checked-on-raw-json') && operation === 'custom-text.put')
     );
   }
@@ -3315,7 +3334,15 @@ export class Deviations {
   }
 
   /** The from cursor as read, before its length is checked (`from-padding-stripped-before-length-check`). */
-  cursorRead(from: string | undefined): string | undefined {
+  cursorRead(from: string | undefined, fromTimestamp?: string): string | undefined {
+    // blind round 41: the timestamp branch reads the cursor only where it fits the cursor column, a longer one taken as none (`from-over-length-dropped-beside-timestamp`).
+    if (
+      this.on('from-over-length-dropped-beside-timestamp') &&
+      fromTimestamp !== undefined &&
+      from !== undefined &&
+      [...from].length > FROM_MAX_CHARACTERS
+    )
+      return undefined;
     // blind round 38: the token tag of an offset taken off once the refusal checked it (`events-offset-bound-to-token`).
     if (this.on('events-offset-bound-to-token') && from !== undefined) from = from.replace(OFFSET_TAG, '');
     // blind round 37: whether the stream being opened resumes (`event-type-unchecked-on-resume`).

@@ -73,7 +73,7 @@ const heartbeatFrame = (offset: string): SseFrame => ({ event: OFFSET_ONLY, id: 
 
 function readQuery(ctx: EmulatorContext, request: FastifyRequest): StreamStart {
   const d = ctx.deviations;
-  let from = d.cursorRead(singleQuery(request, 'from'));
+  let from = d.cursorRead(singleQuery(request, 'from'), singleQuery(request, 'from_timestamp'));
   const fromTimestamp = singleQuery(request, 'from_timestamp');
   const types = d.eventTypesAsked(repeatedQuery(request, 'event_type'), clientOf(request));
   for (const t of d.eventTypesValidated(types)) {
