@@ -20,6 +20,7 @@ import {
 } from '../harness/vocabulary/must.ts';
 import { requireFixture, requireWrites, test } from '../harness/fixtures/fixtures.ts';
 import { authChecks } from '../harness/vocabulary/auth-checks.ts';
+import { codePoints } from '../harness/vocabulary/events.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
 import { customTextPath, withCustomTextRestored } from '../harness/fixtures/restore.ts';
 import type { Config } from '../harness/run/config.ts';
@@ -389,10 +390,6 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
         ...WHITE_SPACE_SPELLINGS,
         ...FORMAT_SPELLINGS,
       ];
-      const codePoints = (v: unknown) =>
-        typeof v === 'string'
-          ? [...v].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ')
-          : JSON.stringify(v);
       await withCustomTextRestored(api, id, async () => {
         for (const media of MEDIA)
           for (const { what, value } of values) {
@@ -409,7 +406,7 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
             const got = answered(ex, key);
             must(exact.customTextPutResultingMap, got === value, {
               expected: `${key} answered exactly as sent: ${what} [${codePoints(value)}]`,
-              actual: `${key}: ${got === undefined ? 'left out of the answer' : `[${codePoints(got)}]`}`,
+              actual: `${key}: ${got === undefined ? 'left out of the answer' : `[${typeof got === 'string' ? codePoints(got) : JSON.stringify(got)}]`}`,
               exchange: ex,
             });
           }
