@@ -3,7 +3,9 @@
  * 429 with X-RateLimit-Limit, -Remaining and -Reset, which describe the rate
  * limit. Numeric values and windows are not shown: the probe sends at most
  * CONFORMANCE_RATE_LIMIT_PROBE_MAX requests, reaching no limit within them is
- * an observation, and header values are read in any numeric form.
+ * an observation, and header values are read in any numeric form. Over the
+ * limit, the same request under another spelling (of its Authorization's
+ * scheme, of its request target's query or path) is served no more.
  * The listing is Generally Available (Versioning): no answer of the probe,
  * a 429 no more than a 200, announces it as deprecated.
  * Runs after every other check (its own Playwright project), and only with
@@ -60,6 +62,38 @@ const RESPELLINGS = [
   { scheme: 'bEaReR', header: (t: string) => `bEaReR ${t}` },
   { scheme: 'Bearer and two spaces', header: (t: string) => `Bearer  ${t}` },
 ] as const;
+/**
+ * Other spellings of the same request target, sent right after RESPELLINGS: its query component (RFC 3986 3.4, the
+ * request-target of RFC 9110 7.1) and its path's equivalent forms. The listing names no query parameter, so a query
+ * is one it does not name: a server may ignore it or refuse it (400), but the request is still the listing, and the
+ * limit is the operation's and the token's, not the URL's: each is over the limit as the 429 was. Not a trailing
+ * slash (RFC 3986 6.2.4 makes it another URI, one the document does not define). In order of weight.
+ */
+const TARGET_SPELLINGS = [
+  {
+    spelt: 'with a query parameter the listing does not name, ?x=1 (RFC 3986 3.4)',
+    request: (path: string) => ({ path, query: { x: '1' } }),
+  },
+  {
+    spelt: 'with a cache buster, ?_=<milliseconds> (RFC 3986 3.4)',
+    request: (path: string) => ({ path, query: { _: String(Date.now()) } }),
+  },
+  {
+    spelt: "with a parameter named like an SDK's, ?include_totals=true (RFC 3986 3.4)",
+    request: (path: string) => ({ path, query: { include_totals: 'true' } }),
+  },
+  {
+    spelt: 'with an empty query, the ? alone (RFC 3986 3.4 and 6.2.3: an empty component, its delimiter kept)',
+    request: (path: string) => ({ path, emptyQuery: true }),
+  },
+  {
+    spelt: 'with an unreserved letter of its path percent-encoded, /%75sers/ (RFC 3986 2.3 and 6.2.2.2: the same URI)',
+    request: (path: string) => ({ path: path.replace(/^\/users\//, '/%75sers/') }),
+  },
+] as const satisfies readonly {
+  spelt: string;
+  request: (path: string) => { path: string; query?: Record<string, string>; emptyQuery?: true };
+}[];
 
 /** The form of X-RateLimit-Reset, for the observation: epoch seconds or seconds to go, with or without a fraction. */
 function resetForm(v: string | undefined): string {
@@ -80,6 +114,8 @@ interface Found {
   afterSecond429: Seen[];
   /** Absent in a probe kept by an earlier version of this file. */
   respelt?: Seen[];
+  /** Absent in a probe kept by an earlier version of this file. */
+  retargeted?: Seen[];
 }
 
 interface Seen {
@@ -90,6 +126,8 @@ interface Seen {
   sent?: number;
   /** How its Authorization spelt the scheme, where not `Bearer` and one space (RESPELLINGS; never the token). */
   scheme?: string;
+  /** How its request target was spelt, where not the listing's path alone (TARGET_SPELLINGS). */
+  target?: string;
 }
 
 test.describe('rate limit of the token-set listing @rate-limit @token-sets', () => {
@@ -109,11 +147,23 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   const afterSecond429: Seen[] = [];
   /** The answers to the same token with the scheme spelt otherwise (RESPELLINGS), sent after after429. */
   const respelt: Seen[] = [];
+  /** The answers to the same token with the request target spelt otherwise (TARGET_SPELLINGS), sent after respelt. */
+  const retargeted: Seen[] = [];
   /** Every 429 the probe got, in order: the first, those right after it, the fresh window's and those after it. */
   const refusals = (): Seen[] =>
-    [seen.at(-1), ...after429, ...respelt, second.at(-1), ...afterSecond429].filter(
-      (x): x is Seen => x !== undefined && x.ex.status === 429,
-    );
+    [
+      seen.at(-1),
+      ...after429,
+      ...respelt,
+      ...retargeted.filter(onListingPath),
+      second.at(-1),
+      ...afterSecond429,
+    ].filter((x): x is Seen => x !== undefined && x.ex.status === 429);
+  /**
+   * Whether an answer is to the listing's path as the document spells it, whatever its query: a server that does
+   * not decode /%75sers/ may refuse it as a path of its own, not the listing's 429 the headers rule is about.
+   */
+  const onListingPath = (x: Seen): boolean => x.ex.target.split('?', 1)[0] === seen[0]?.ex.target.split('?', 1)[0];
   /**
    * Of `after` (answers to requests sent after the 429 `refused`, with the same token), those that arrived before
    * the moment its X-RateLimit-Reset names, less RESET_TOLERANCE_MS: still within the window the 429 refused in,
@@ -188,6 +238,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // A probe kept by an earlier version of this file has none.
       [afterSecond429, found.afterSecond429 ?? []],
       [respelt, found.respelt ?? []],
+      [retargeted, found.retargeted ?? []],
     ] as const)
       into.splice(0, into.length, ...from);
   }
@@ -221,6 +272,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         after429: [],
         afterSecond429: [],
         respelt: [],
+        retargeted: [],
       });
       await probe(config);
       found = {
@@ -233,6 +285,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         after429: [...after429],
         afterSecond429: [...afterSecond429],
         respelt: [...respelt],
+        retargeted: [...retargeted],
       };
       mkdirSync(dirname(kept), { recursive: true });
       writeFileSync(kept, JSON.stringify(found));
@@ -250,11 +303,26 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     const pool = connectionPool();
     const api = new Api(pool, config, token);
     const path = pathOf('token-sets.list', { id: config.userId ?? 'conformance-nobody' });
+    // The suite's client (undici) drops an empty query from the URL it is given: this one adds the `?` back.
+    const emptyQueryApi = new Api(
+      pool.compose((dispatch) => (opts, handler) => dispatch({ ...opts, path: `${opts.path}?` }, handler)),
+      config,
+      token,
+    );
     /** One request of the probe: its answer, when it was sent and when the answer arrived. */
     const send = async (spelling?: (typeof RESPELLINGS)[number]): Promise<Seen> => {
       const sent = Date.now();
       const ex = await api.get(path, { see429: true, ...(spelling && { auth: { header: spelling.header(token) } }) });
       return { ex, at: Date.now(), sent, ...(spelling && { scheme: spelling.scheme }) };
+    };
+    /** One request of the probe with its target spelt otherwise (TARGET_SPELLINGS), the token's Authorization as sent. */
+    const sendTo = async (spelling: (typeof TARGET_SPELLINGS)[number]): Promise<Seen> => {
+      const sent = Date.now();
+      const r: { path: string; query?: Record<string, string>; emptyQuery?: true } = spelling.request(path);
+      const ex = await (r.emptyQuery ? emptyQueryApi : api).get(r.path, { see429: true, query: r.query });
+      // The evidence shows the `?` the dispatcher added, so that its reproduction sends what was sent.
+      const shown = r.emptyQuery ? { ...ex, target: `${ex.target}?`, url: `${ex.url}?` } : ex;
+      return { ex: shown, at: Date.now(), sent, target: spelling.spelt };
     };
     /** The answer that said Remaining 0, and until when its window lasts. */
     let spent: { seen: Seen; until: number } | undefined;
@@ -283,9 +351,14 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       for (const spelling of RESPELLINGS)
         if (seen.length + after429.length + respelt.length < config.rateLimitProbeMax)
           respelt.push(await send(spelling));
+      // The same listing with its request target spelt otherwise, within the same window and the probe's budget: the
+      // limit is the operation's, whatever the query (RFC 3986 3.4) or the spelling of an equivalent path.
+      for (const spelling of TARGET_SPELLINGS)
+        if (seen.length + after429.length + respelt.length + retargeted.length < config.rateLimitProbeMax)
+          retargeted.push(await sendTo(spelling));
       // Waiting as X-RateLimit-Reset says must work: one request once the window has reset (the latest Reset
       // of the 429s, in case the refused requests were counted too).
-      const resets = [seen.at(-1)!, ...after429, ...respelt]
+      const resets = [seen.at(-1)!, ...after429, ...respelt, ...retargeted]
         .filter((x) => x.ex.status === 429)
         .map((x) => resetDelayMs(x.ex.headers['x-ratelimit-reset'], x.at))
         .filter((d): d is number => d !== undefined);
@@ -489,7 +562,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // them, they describe its limit. Whether a 429 comes within the probe or not, a Remaining above the Limit or
       // below 0, or an epoch Reset already past when the answer arrived, describes no limit at all.
       let judged = 0;
-      for (const x of [...seen, ...after429, ...respelt, ...second, ...afterSecond429]) {
+      for (const x of [...seen, ...after429, ...respelt, ...retargeted, ...second, ...afterSecond429]) {
         const h = x.ex.headers;
         const [limit, remaining, reset] = [
           num(h['x-ratelimit-limit']),
@@ -523,7 +596,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       observe(
         'rate-limit.values',
         'answers of the probe carrying the headers',
-        `${judged} of ${seen.length + after429.length + respelt.length + second.length + afterSecond429.length}`,
+        `${judged} of ${seen.length + after429.length + respelt.length + retargeted.length + second.length + afterSecond429.length}`,
       );
     },
   );
@@ -535,7 +608,9 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     async () => {
       test.skip(!seen.length, 'The probe sent no request');
       // In the order sent: each request went after the answer before it arrived, the bound where a probe kept by an
-      // earlier version of this file did not record when its request was sent.
+      // earlier version of this file did not record when its request was sent. Not the answers to other spellings
+      // of the target (TARGET_SPELLINGS): a Deprecation field is about its target URI (RFC 9745), and those URIs are
+      // not the one the document labels.
       const all = [...seen, ...after429, ...respelt, ...second, ...afterSecond429];
       for (const [i, x] of all.entries())
         mustNotBeDeprecated(lifecycle.versioningLifecycle, x.ex, x.sent ?? all[i - 1]?.at ?? x.at);
@@ -608,6 +683,46 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       test.skip(
         within.length === 0,
         "No respelt request was answered before the 429's X-RateLimit-Reset (no numeric Reset, or the window's extent passed): no window to judge",
+      );
+    },
+  );
+
+  const retargeting = declareRules('token-sets.list.rate-limit.status');
+  test(
+    "should serve the listing over the limit under no spelling of its request target (RFC 3986 3.4 and RFC 9110 7.1: a query it does not name, ?x=1, a cache buster, ?include_totals=true, an empty ?; RFC 3986 6.2.2.2: /%75sers/, the same URI): the limit is the operation's, so none is served (2xx) nor fails (5xx) before the 429's X-RateLimit-Reset: 429, another 4xx, or a redirect that serves nothing",
+    retargeting,
+    async () => {
+      need429(retargeting.tokenSetsListRateLimitStatus);
+      const refused = seen.at(-1)!;
+      test.skip(
+        retargeted.length === 0,
+        `The probe's budget (CONFORMANCE_RATE_LIMIT_PROBE_MAX) was spent by the 429 and the requests right after it: no other spelling of the target sent`,
+      );
+      // Only those answered within the window the 429 refused in: after its Reset the window may have renewed.
+      const within = beforeResetOf(refused, retargeted);
+      for (const x of within) {
+        // Served (2xx) is the limit bypassed by the spelling, and a 5xx is no answer to a request over the limit. A
+        // 4xx admits nothing: 429, or a refusal of the query the listing does not name (400, 422) or of a path the
+        // server does not decode (404); the document leaves those open. A 3xx serves nothing either: a redirect to
+        // another spelling (the normalised path, the query dropped) names a request that is itself counted.
+        must(retargeting.tokenSetsListRateLimitStatus, x.ex.status >= 300 && x.ex.status < 500, {
+          expected: `a refusal, 429 (or another 4xx, or a redirect), to the listing ${x.target}, the same token, answered ${x.at - refused.at} ms after the 429 (X-RateLimit-Limit ${refused.ex.headers['x-ratelimit-limit']}), before its X-RateLimit-Reset ${refused.ex.headers['x-ratelimit-reset']} (less ${RESET_TOLERANCE_MS} ms): the token is still over the listing's limit`,
+          actual: `status ${x.ex.status}, X-RateLimit-Remaining ${x.ex.headers['x-ratelimit-remaining']}: ${x.ex.status >= 500 ? 'a server error' : 'served, the limit bypassed by the spelling of the request target'}`,
+          exchange: x.ex,
+        });
+      }
+      const otherwise = within.filter((x) => x.ex.status !== 429).map((x) => `${x.target}: ${x.ex.status}`);
+      if (otherwise.length)
+        test.info().annotations.push({ type: 'answered otherwise than 429', description: otherwise.join('; ') });
+      const late = retargeted.filter((x) => !within.includes(x)).map((x) => x.target);
+      if (late.length)
+        test.info().annotations.push({
+          type: 'not judged',
+          description: `answered after the 429's X-RateLimit-Reset (less ${RESET_TOLERANCE_MS} ms), or no numeric Reset: ${late.join('; ')}`,
+        });
+      test.skip(
+        within.length === 0,
+        "No request with its target spelt otherwise was answered before the 429's X-RateLimit-Reset (no numeric Reset, or the window's extent passed): no window to judge",
       );
     },
   );
