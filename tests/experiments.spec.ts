@@ -27,6 +27,8 @@ import type { Exchange } from '../harness/requests/client.ts';
 import { lastEntry, ledgerFile, record, type LedgerEntry } from '../harness/fixtures/ledger.ts';
 import { declareRules, schemaRules } from '../harness/vocabulary/declare.ts';
 import { pathOf } from '../spec/operations.ts';
+import { sameJson } from '../harness/vocabulary/json.ts';
+import { NOT_ACCEPTABLE, differences, negotiationsFor } from '../harness/vocabulary/negotiation.ts';
 import { CHUNKED_FRAMINGS, LENGTH_REQUIRED, sendChunked } from '../harness/vocabulary/body-partitions.ts';
 import {
   caseVariants,
@@ -834,6 +836,99 @@ test.describe('experiment moves sent at once and chunked @experiments @writes', 
           exchange: ex,
         });
       }
+    },
+  );
+
+  const negotiated = declareRules(
+    'experiments.transition.returns-experiment',
+    'experiments.transition.requested-status',
+    'experiments.transition.same-experiment',
+    schemaRules('experiment'),
+  );
+  test(
+    'should answer a move carrying proactive negotiation fields (RFC 9110 12.5: Accept-Language a tag, a weighted list, *; Accept admitting JSON; Accept-Charset utf-8; Accept-Encoding identity) with the experiment whole by the schema, in the requested status, and in every member a move leaves alone as the move without them answers it, or refuse the fields 406 (partition of the negotiation fields; relation)',
+    negotiated,
+    async ({ api, config }) => {
+      requireWrites(config);
+      const id = requireFixture(
+        poolOf(config.experimentIds).at(-1),
+        `${VARIABLE} (needs at least 6 ids: the 5th, besides the last, is moved with negotiation fields)`,
+      );
+      // The document shows no member whose value depends on the request (harness/vocabulary/negotiation.ts).
+      // Moves between active and paused only, left in the status the ledger says this suite left it in, else as
+      // the moves sent at once above leave it (active).
+      const end = lastEntry(config, VARIABLE, id)?.status === 'paused' ? 'paused' : 'active';
+      const other = (s: unknown) => (s === 'active' ? 'paused' : 'active');
+      const plainMove = async (status: 'active' | 'paused') => {
+        const ex = await move(api, id, status);
+        left(config, id, ex, status);
+        return ex;
+      };
+      // The move without the fields, to the other status first (allowed source states are not shown).
+      let current: 'active' | 'paused' = other(end);
+      let plain = await plainMove(current);
+      if (!is2xx(plain)) plain = await plainMove((current = end));
+      test.skip(
+        !is2xx(plain),
+        `${id} takes no move to paused nor to active (${plain.status}): allowed source states are not shown, and earlier runs may have left it in a final status (ledger ${ledgerFile(config)})`,
+      );
+      mustMatchSchema('experiment', plain.json, plain, `answer to the move of ${id} without negotiation fields`);
+      const before = plain.json as Record<string, unknown>;
+      const unjudged: string[] = [];
+      for (const n of negotiationsFor(config)) {
+        const status = other(current);
+        const ex = await api.post(path(id), { json: { status }, headers: { ...n.headers } });
+        left(config, id, ex, status);
+        if (ex.status === NOT_ACCEPTABLE) {
+          unjudged.push(`the move with ${n.what} answered 406 (RFC 9110 15.5.7)`);
+          continue;
+        }
+        if (!is2xx(ex)) {
+          // Refused: the same move without the fields, from the same status (a refused move moves nothing). Where
+          // that one is taken, the fields alone were refused, and not as 406.
+          const bare = await plainMove(status);
+          must(negotiated.experimentsTransitionReturnsExperiment, ex.status < 500 && !is2xx(bare), {
+            expected: `the move answered as without the fields (${bare.status}), or 406: ${n.what} admits the JSON answer`,
+            actual: `status ${ex.status} with ${n.what}, then ${bare.status} without`,
+            exchange: ex,
+          });
+          continue;
+        }
+        current = status;
+        must(
+          negotiated.experimentsTransitionReturnsExperiment,
+          !!ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json),
+          {
+            expected: 'the updated experiment (a JSON object)',
+            actual: ex.json === undefined ? 'no JSON body' : `JSON ${JSON.stringify(ex.json).slice(0, 60)}`,
+            exchange: ex,
+          },
+        );
+        mustMatchSchema('experiment', ex.json, ex, `answer to the move of ${id} to ${status} with ${n.what}`);
+        const body = ex.json as Record<string, unknown>;
+        must(negotiated.experimentsTransitionRequestedStatus, body['status'] === status, {
+          expected: `status ${status}`,
+          actual: `status ${String(body['status'])}`,
+          exchange: ex,
+        });
+        must(negotiated.experimentsTransitionSameExperiment, body['id'] === id, {
+          expected: `experiment ${id}`,
+          actual: `experiment ${String(body['id'])}`,
+          exchange: ex,
+        });
+        const changed = differences(
+          Object.fromEntries(Object.entries(before).filter(([k]) => !MOVED.has(k))),
+          Object.fromEntries(Object.entries(body).filter(([k]) => !MOVED.has(k))),
+          sameJson,
+        );
+        must(negotiated.experimentsTransitionSameExperiment, changed.length === 0, {
+          expected: `experiment ${id} as the move without the fields answered it, but for ${[...MOVED].join(', ')}: ${n.what} chooses no other representation the document shows`,
+          actual: `differs in ${changed.slice(0, 6).join('; ')}`,
+          exchange: ex,
+        });
+      }
+      if (current !== end) await plainMove(end);
+      if (unjudged.length) test.info().annotations.push({ type: 'not judged', description: unjudged.join('; ') });
     },
   );
 });

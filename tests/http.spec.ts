@@ -9,14 +9,19 @@
  * the path serves).
  * So does a path whose segments are no percent-encoding of UTF-8 (RFC 3986
  * 2.1, 2.5), in every segment of every operation with a path parameter.
+ * A read answers the same JSON value, whatever proactive negotiation fields
+ * (RFC 9110 12.5: Accept, Accept-Charset, Accept-Encoding, Accept-Language)
+ * it carries, or refuses them 406.
  * Writes go only to ids that do not exist, so nothing on the target can change.
  */
 import { atReadOnlyBudget, requireWrites, skipBeyondReadOnlyBudget, test } from '../harness/fixtures/fixtures.ts';
 import { customTextPath } from '../harness/fixtures/restore.ts';
 import type { Api, Exchange, RequestOptions } from '../harness/requests/client.ts';
 import { isJsonMediaType } from '../harness/requests/client.ts';
-import { declareRules, type RuleRef } from '../harness/vocabulary/declare.ts';
-import { must, mustBeJsonErrorBody } from '../harness/vocabulary/must.ts';
+import { declareRules, schemaRules, type RuleRef } from '../harness/vocabulary/declare.ts';
+import { must, mustBeJsonErrorBody, mustMatchSchema } from '../harness/vocabulary/must.ts';
+import type { SchemaName } from '../schemas/index.ts';
+import { NOT_ACCEPTABLE, differences, negotiationsFor } from '../harness/vocabulary/negotiation.ts';
 import { mustFollowStatusChecklist } from '../harness/vocabulary/auth-checks.ts';
 import {
   ADMITS_JSON,
@@ -342,6 +347,108 @@ test.describe('every Accept that admits JSON is met @http', () => {
           // Judged where it is refused (4xx): whether each is refused is other rules' to decide.
           mustBeJsonErrorBody(refusedInJson, await send(accept));
         }
+    },
+  );
+});
+
+test.describe('proactive negotiation changes no answer @http', () => {
+  const alike = declareRules(
+    'token-sets.list.success',
+    'client-grants.get.success',
+    'client-grants.get.same-grant',
+    'event-streams.list.success',
+    'event-streams.get.success',
+    'event-streams.get.same-stream',
+    schemaRules('token-set-list', 'client-grant', 'event-stream-page', 'event-stream'),
+  );
+  test(
+    'should answer every read with the same JSON value, valid by its schema, whatever proactive negotiation fields it carries (RFC 9110 12.5: Accept-Language a tag, a weighted list, *; Accept admitting JSON; Accept-Charset utf-8; Accept-Encoding identity), or refuse them 406: the token-set listing, a client grant, the event-stream listing and an event stream it lists (relation: GET equals GET)',
+    alike,
+    async ({ api, config }) => {
+      // The document shows no member whose value depends on the request (harness/vocabulary/negotiation.ts): a
+      // read with the fields answers what the same read without them answers. A read-only run against a tenant,
+      // at its request budget: one read (the client grant, else the event-stream listing) with every field at
+      // once, two requests (three where the answers differ). The events stream is left out: two subscriptions
+      // never carry the same messages.
+      const budget = atReadOnlyBudget(config);
+      const sets = negotiationsFor(config, budget);
+      const unjudged: string[] = [];
+      /**
+       * The read without the fields, then with each set: a 2xx (`success`) whose JSON value is the plain read's
+       * (`same`). Returns the plain answer.
+       */
+      const relate = async (
+        [success, same]: readonly [RuleRef, RuleRef],
+        schema: SchemaName,
+        path: string,
+      ): Promise<Exchange> => {
+        let plain = await api.get(path);
+        if (plain.status < 200 || plain.status >= 300) {
+          // Whether the read succeeds is its own checks' to decide: here nothing to relate.
+          unjudged.push(`GET ${path} answered ${plain.status} without the fields`);
+          return plain;
+        }
+        for (const n of sets) {
+          const ex = await api.get(path, { headers: { ...n.headers } });
+          if (ex.status === NOT_ACCEPTABLE) {
+            unjudged.push(`GET ${path} with ${n.what} answered 406 (RFC 9110 15.5.7)`);
+            continue;
+          }
+          must(success, ex.status >= 200 && ex.status < 300, {
+            expected: `a 2xx, as without the fields (${plain.status}), or 406: ${n.what} admits the JSON answer`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          mustMatchSchema(schema, ex.json, ex, `answer to GET ${path} with ${n.what}`);
+          if (sameJson(ex.json, plain.json)) continue;
+          // Different: a read without the fields right after tells a change of the resource in between (not
+          // judged, the later sets related to the new answer) from an answer that depends on the fields.
+          const after = await api.get(path);
+          if (!sameJson(after.json, plain.json)) {
+            unjudged.push(`GET ${path} changed between two reads without the fields`);
+            plain = after;
+            continue;
+          }
+          must(same, false, {
+            expected: `the JSON value GET ${path} answers without ${n.what}, read before and after it alike (RFC 9110 12.5: the fields choose among representations; the document shows none that differ)`,
+            actual: `differs in ${differences(plain.json, ex.json, sameJson).slice(0, 6).join('; ')}`,
+            exchange: ex,
+          });
+        }
+        return plain;
+      };
+      if (config.clientGrantId)
+        await relate(
+          [alike.clientGrantsGetSuccess, alike.clientGrantsGetSameGrant],
+          'client-grant',
+          pathOf('client-grants.get', { id: config.clientGrantId }),
+        );
+      if (!budget || !config.clientGrantId) {
+        const page = (
+          await relate(
+            [alike.eventStreamsListSuccess, alike.eventStreamsListSuccess],
+            'event-stream-page',
+            pathOf('event-streams.list'),
+          )
+        ).json as { eventStreams?: unknown } | undefined;
+        if (!budget) {
+          const listed = Array.isArray(page?.eventStreams) ? (page.eventStreams as Array<{ id?: unknown }>) : [];
+          const id = config.eventStreamIds[0] ?? listed.find((s) => typeof s.id === 'string')?.id;
+          if (typeof id === 'string')
+            await relate(
+              [alike.eventStreamsGetSuccess, alike.eventStreamsGetSameStream],
+              'event-stream',
+              pathOf('event-streams.get', { id }),
+            );
+          if (config.userId)
+            await relate(
+              [alike.tokenSetsListSuccess, alike.tokenSetsListSuccess],
+              'token-set-list',
+              pathOf('token-sets.list', { id: config.userId }),
+            );
+        }
+      }
+      if (unjudged.length) test.info().annotations.push({ type: 'not judged', description: unjudged.join('; ') });
     },
   );
 });
