@@ -62,6 +62,10 @@ import {
   CONTROL_CHARACTERS,
   HYPERLINK_URLS,
   WHITE_SPACE_SPELLINGS,
+  EDGE_CHARACTERS,
+  EDGE_POSITIONS,
+  edgeCharacter,
+  htmlTextOf,
   escapedJson,
   jsonSpellings,
   type AlphabetName,
@@ -410,6 +414,82 @@ test.describe('custom text of a self-service profile @custom-text @writes', () =
               exchange: ex,
             });
           }
+      });
+    },
+  );
+
+  const edges = declareRules(
+    'custom-text.put.resulting-map',
+    'custom-text.put.json',
+    'custom-text.put.form',
+    'custom-text.put.status',
+  );
+  test(
+    'should take a value beginning or ending with a character sanitisers act on (the formula triggers = + - @ TAB CR and their fullwidth forms, Markdown starts "- " "* " "# " "> " "1. ", quote characters, a backtick, a backslash, %, &, a < starting no tag), first, last and alone, both media types, and answer it as sent: a < or a CR refused (4xx) or taken, a character HTML gives meaning to as sent or as its character reference, never another text; and any character of Unicode first and last (partition by first and last character; property)',
+    edges,
+    async ({ api, config }) => {
+      const id = profile(config);
+      const key = config.customTextKey;
+      const grid = EDGE_CHARACTERS.flatMap((edge, i) =>
+        EDGE_POSITIONS.flatMap(({ where, at }, j) =>
+          MEDIA.map((media, k) => ({ ...edge, where, media, value: at(edge.text), alternate: (i + j + k) % 2 === 0 })),
+        ),
+      );
+      // Against an external target each character first and last, in one media type each (alternating).
+      const chosen = config.embedded ? grid : grid.filter((c) => c.alternate && c.where !== 'alone');
+      await withCustomTextRestored(api, id, async () => {
+        for (const { what, where, media, value, html, refusable } of chosen) {
+          const ex = await putAs(api, id, media, { [key]: value });
+          const sent = `${JSON.stringify(value)}: ${what} ${where === 'alone' ? 'alone' : `as its ${where} character`}, sent ${media}`;
+          // A < starting no tag is an HTML parse error, a lone CR a control character: either may be refused.
+          if (refusable && ex.status >= 400 && ex.status < 500) {
+            observe('custom-text.put.status', `a value of ${what} ${where} answered`, String(ex.status));
+            continue;
+          }
+          must(media === 'json' ? edges.customTextPutJson : edges.customTextPutForm, is2xx(ex), {
+            expected: `a 2xx${refusable ? ' or a 4xx' : ''} for ${sent}: plain text, which values may be`,
+            actual: `status ${ex.status}`,
+            exchange: ex,
+          });
+          const got = answered(ex, key);
+          // A sanitiser's serialiser may write & < > " ' as character references: the same text once parsed.
+          const same =
+            got === value ||
+            (html === true &&
+              typeof got === 'string' &&
+              htmlTextOf(got) !== undefined &&
+              htmlTextOf(got) === htmlTextOf(value));
+          must(edges.customTextPutResultingMap, same, {
+            expected: `${key} answered as sent${html ? ' (or as the same text in character references)' : ''}: ${sent} [${codePoints(value)}]`,
+            actual: `${key}: ${got === undefined ? 'left out of the answer' : `${JSON.stringify(got)} [${typeof got === 'string' ? codePoints(got) : typeof got}]`}`,
+            exchange: ex,
+          });
+        }
+        // Any character first and last: every media type on every run; the characters and the text between drawn.
+        const cases = fc.record({
+          first: edgeCharacter,
+          last: edgeCharacter,
+          between: fc.integer({ min: 1, max: 40 }).chain((n) => plainText('all of Unicode', n)),
+        });
+        await fc.assert(
+          fc.asyncProperty(cases, async ({ first, last, between }) => {
+            const value = `${first}${between}${last}`;
+            for (const media of MEDIA) {
+              const ex = await putAs(api, id, media, { [key]: value });
+              must(media === 'json' ? edges.customTextPutJson : edges.customTextPutForm, is2xx(ex), {
+                expected: `a 2xx for a value of ${codePointLength(value)} characters beginning with [${codePoints(first)}] and ending with [${codePoints(last)}], sent ${media}`,
+                actual: `status ${ex.status}`,
+                exchange: ex,
+              });
+              must(edges.customTextPutResultingMap, sameText(answered(ex, key), value), {
+                expected: `${key} answered as sent: [${codePoints(value)}] (sent ${media})`,
+                actual: `${key}: ${JSON.stringify(answered(ex, key))?.slice(0, 120)}`,
+                exchange: ex,
+              });
+            }
+          }),
+          fcParams(config, 10),
+        );
       });
     },
   );

@@ -222,6 +222,81 @@ export const FORMAT_SPELLINGS: ReadonlyArray<{ what: string; value: string }> = 
 ];
 
 /**
+ * The first and the last character of a text value, where sanitisers and
+ * formatters act (partition of a value by its ends): the characters the OWASP
+ * CSV Injection cheat sheet names as formula triggers (= + - @, TAB, CR) and
+ * their fullwidth forms (U+FF1D U+FF0B U+FF0D U+FF20, which NFKC folds into
+ * them), the starts Markdown makes a list, a heading or a quote of (CommonMark
+ * 4.2, 5.1, 5.2: "- ", "* ", "# ", "> ", "1. "), the quote characters (' " and
+ * a backtick), a backslash, % and &, and a < that starts no tag (HTML
+ * 13.2.5.6: not before an ASCII letter, ! / or ?). Each is plain text: a
+ * value holding it is mapped to itself. `html` marks the characters HTML
+ * gives meaning to, which a sanitiser's serialiser may write as character
+ * references (the same text once parsed); `refusable` those a server may
+ * refuse: a < before a digit is a parse error (invalid-first-character-of-tag-
+ * name), and a lone CR is a control character (CONTROL_CHARACTERS' stance).
+ */
+export const EDGE_CHARACTERS: ReadonlyArray<{ what: string; text: string; html?: true; refusable?: true }> = [
+  { what: 'an equals sign (a formula trigger)', text: '=' },
+  { what: 'a plus sign (a formula trigger)', text: '+' },
+  { what: 'a hyphen-minus (a formula trigger)', text: '-' },
+  { what: 'a commercial at (a formula trigger)', text: '@' },
+  { what: 'a tab (a formula trigger)', text: '\t' },
+  { what: 'a lone carriage return (a formula trigger)', text: '\r', refusable: true },
+  { what: 'a fullwidth equals sign U+FF1D', text: '\uff1d' },
+  { what: 'a fullwidth plus sign U+FF0B', text: '\uff0b' },
+  { what: 'a fullwidth hyphen-minus U+FF0D', text: '\uff0d' },
+  { what: 'a fullwidth commercial at U+FF20', text: '\uff20' },
+  { what: 'a Markdown bullet "- "', text: '- ' },
+  { what: 'a Markdown bullet "* "', text: '* ' },
+  { what: 'a Markdown heading "# "', text: '# ' },
+  { what: 'a Markdown block quote "> "', text: '> ', html: true },
+  { what: 'a Markdown ordered list "1. "', text: '1. ' },
+  { what: 'an apostrophe', text: "'", html: true },
+  { what: 'a quotation mark', text: '"', html: true },
+  { what: 'a backtick', text: '`' },
+  { what: 'a backslash', text: '\\' },
+  { what: 'a percent sign', text: '%' },
+  { what: 'an ampersand starting no character reference', text: '&', html: true },
+  { what: 'a < starting no tag', text: '<', html: true, refusable: true },
+];
+
+/**
+ * Where EDGE_CHARACTERS go in a value: first, last, and alone (first and last
+ * at once). The rest starts with a digit, so that a < before it starts no
+ * tag and an & no character reference.
+ */
+export const EDGE_POSITIONS: ReadonlyArray<{ where: string; at: (text: string) => string }> = [
+  { where: 'first', at: (t) => `${t}3 steps to go.` },
+  { where: 'last', at: (t) => `3 steps to go.${t}` },
+  { where: 'alone', at: (t) => t },
+];
+
+/**
+ * Characters a value may begin or end with, drawn: any of 'all of Unicode'
+ * (TEXT_ALPHABETS), or an EDGE_CHARACTERS text that is neither refusable nor
+ * HTML's, so that a value of them is answered as sent.
+ */
+export const edgeCharacter: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: TEXT_ALPHABETS['all of Unicode'], weight: 3 },
+  {
+    arbitrary: fc.constantFrom(...EDGE_CHARACTERS.filter((e) => !e.html && !e.refusable).map((e) => e.text)),
+    weight: 2,
+  },
+);
+
+/**
+ * The text HTML makes of `value` as an element's content (13.2, by parse5:
+ * character references decoded), or undefined where it makes an element or
+ * a comment: two values of the same text are one text, however spelt.
+ */
+export function htmlTextOf(value: string): string | undefined {
+  const nodes = parseFragment(value).childNodes;
+  if (!nodes.every((n) => n.nodeName === '#text')) return undefined;
+  return nodes.map((n) => (n as DefaultTreeAdapterTypes.TextNode).value).join('');
+}
+
+/**
  * Characters a string may hold that text stores trip on, each a partition:
  * the C0 controls (U+0000 ends a C string; U+0009, U+000A and U+000D are
  * white space, in WHITE_SPACE_SPELLINGS), DEL, the C1 controls (U+0085 is a
