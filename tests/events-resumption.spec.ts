@@ -11,12 +11,13 @@
  */
 import type { Config } from '../harness/run/config.ts';
 import type { SseConnection, SseMessage } from '../harness/requests/sse.ts';
-import type { Exchange } from '../harness/requests/client.ts';
-import { declareRules, type Declared } from '../harness/vocabulary/declare.ts';
+import type { Exchange, Query } from '../harness/requests/client.ts';
+import { declareRules, type Declared, type RuleRef } from '../harness/vocabulary/declare.ts';
 import {
   cursorNow,
   cursorOf,
   ev,
+  EVENT_TYPES,
   heartbeatWaitMs,
   identity,
   isEvent,
@@ -30,7 +31,7 @@ import {
 } from '../harness/vocabulary/events.ts';
 import { must, mustBeJsonErrorBody, mustRefuse } from '../harness/vocabulary/must.ts';
 import { fc, fcParams } from '../harness/vocabulary/properties.ts';
-import { skipBeyondReadOnlyBudget, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
+import { atReadOnlyBudget, skipBeyondReadOnlyBudget, test, type EventsHarness } from '../harness/fixtures/fixtures.ts';
 import { causeAndRead, causedBy, nonce, requirePassive, requireTrigger } from '../harness/fixtures/triggers.ts';
 import { accessTokenOf, narrowedToken, requestToken, TOKEN_PATH } from '../harness/requests/tokens.ts';
 import { countRequest } from '../harness/verdicts/request-log.ts';
@@ -662,6 +663,84 @@ test.describe('events stream @sse', () => {
           fromLength.eventsFromMaxLength,
           streamExchange(conn),
           `from is at most 1024 characters; sent ${what}`,
+        );
+      }
+    },
+  );
+
+  // A partition of the whole query, not of one parameter: Endpoints 4 defines from (at most 1024 characters),
+  // from_timestamp (at most 20, RFC 3339) and event_type (the listed types), and each constraint holds whatever the
+  // other parameters hold. A server that checks a value only in the branch that reads it (from's length where it
+  // resumes, from_timestamp's where it starts, event_type's where a stream begins) takes a breaking value beside the
+  // parameter that picks another branch; so each breaking value goes beside each set of the others in a valid form
+  // (a cursor the stream gave, a timestamp an hour back, a listed type), and is refused (a 4xx) in every one. A server
+  // that refuses from with from_timestamp as a pair (the document does not exclude it) refuses too: no 2xx is asked.
+  // Not asked: a from_timestamp that is no RFC 3339 date-time beside a cursor. Its refusal is the start's rule, and
+  // beside a cursor the timestamp starts nothing ("for the initial query only"); its length is a limit (Limits),
+  // whatever the query.
+  const wholeQuery = declareRules(
+    'events.from.max-length',
+    'events.from-timestamp.max-length',
+    'events.from-timestamp.start',
+    'events.filter.unknown-rejected',
+  );
+  test(
+    "should refuse each query parameter's breaking value whatever the others hold (pairwise partition of the query): from over 1024 characters beside a valid from_timestamp, event_type, both; from_timestamp over 20 characters beside a cursor the stream gave, event_type, both; from_timestamp no RFC 3339 date-time beside event_type; an unknown event_type beside a cursor, from_timestamp, both",
+    wholeQuery,
+    async ({ events, config }) => {
+      // The cursor's combinations need a stream opened first: beyond a read-only run's budget against a tenant.
+      const cursor = atReadOnlyBudget(config) ? undefined : await cursorNow(await events.subscribe({}), config);
+      const valid: Array<[string, Query]> = [
+        ...(cursor === undefined ? [] : ([['a cursor the stream gave', { from: cursor }]] as Array<[string, Query]>)),
+        ['from_timestamp an hour back', { from_timestamp: timestamp(Date.now() - 3_600_000) }],
+        [`event_type ${EVENT_TYPES[0]!}`, { event_type: EVENT_TYPES[0]! }],
+      ];
+      // Each breaking value: the rule it breaks, what it is, the query it is, and the parameters left out beside it.
+      const breaking: Array<[RuleRef, string, Query, string[]]> = [
+        [wholeQuery.eventsFromMaxLength, 'from of 1025 characters (maximum 1024)', { from: 'a'.repeat(1025) }, []],
+        [
+          wholeQuery.eventsFromTimestampMaxLength,
+          'from_timestamp 2024-01-01T00:00:00.0Z (RFC 3339, 22 characters: maximum 20)',
+          { from_timestamp: '2024-01-01T00:00:00.0Z' },
+          [],
+        ],
+        [
+          wholeQuery.eventsFromTimestampStart,
+          'from_timestamp 2025-02-30T00:00:00Z (February 30: no RFC 3339 date-time)',
+          { from_timestamp: '2025-02-30T00:00:00Z' },
+          ['from'],
+        ],
+        [
+          wholeQuery.eventsFilterUnknownRejected,
+          'event_type user.exploded (no listed type)',
+          { event_type: 'user.exploded' },
+          [],
+        ],
+      ];
+      // Beside every non-empty set of the others, one first, then two (alone, each has its own check).
+      const cases = breaking.flatMap(([rule, what, query, leftOut]) => {
+        const others = valid.filter(([, q]) => !Object.keys(q).some((k) => k in query || leftOut.includes(k)));
+        const sets = Array.from({ length: 2 ** others.length - 1 }, (_, i) =>
+          others.filter((_, j) => (i + 1) & (1 << j)),
+        );
+        return sets
+          .sort((a, b) => a.length - b.length)
+          .map((set): [RuleRef, string, Query] => [
+            rule,
+            `${what} beside ${set.map(([w]) => w).join(' and ')}`,
+            Object.assign({}, ...set.map(([, q]) => q), query) as Query,
+          ]);
+      });
+      // Against a tenant read-only (at its request budget): from over its limit beside a timestamp, beside a type,
+      // and from_timestamp over its limit beside a type.
+      const readOnly = [cases[0]!, cases[1]!, cases.find(([r]) => r === wholeQuery.eventsFromTimestampMaxLength)!];
+      for (const [rule, what, query] of atReadOnlyBudget(config) ? readOnly : cases) {
+        const conn = await events.subscribe({ query });
+        conn.close();
+        mustRefuse(
+          rule,
+          streamExchange(conn),
+          `each parameter's constraint holds whatever the others hold; sent ${what}`,
         );
       }
     },
