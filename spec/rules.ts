@@ -396,7 +396,7 @@ export const rules = [
     section: S.errors,
     operations: ['token-sets.list'],
     requirement: '429: Too many requests.',
-    note: "With the rate-limit probe on, a request over the limit is answered 429. Numeric limits are not shown: reaching no limit within the probe budget is an observation, not a failure. Every request over the limit within a window is answered 429, not only the first: the requests sent right after a window's 429 and answered before its X-RateLimit-Reset (less a second of rounding) are 429 too. The limit is the token's, not the spelling of its Authorization header: once a token is over its limit, the same token with the auth-scheme in another case (bearer, BEARER: RFC 9110 11.1, RFC 6750 2.1) or two spaces after it is not admitted before the 429's X-RateLimit-Reset.",
+    note: "With the rate-limit probe on, a request over the limit is answered 429. Numeric limits are not shown: reaching no limit within the probe budget is an observation, not a failure. Every request over the limit within a window is answered 429, not only the first: the requests sent right after a window's 429 and answered before its X-RateLimit-Reset (less a second of rounding) are 429 too. The limit is the token's, not the spelling of its Authorization header: once a token is over its limit, the same token with the auth-scheme in another case (bearer, BEARER: RFC 9110 11.1, RFC 6750 2.1) or two spaces after it is not admitted before the 429's X-RateLimit-Reset. The limit is the operation's, not the spelling of its request target: once over it, the listing sent with a query it does not name (?x=1, a cache buster, include_totals=true, an empty ?) or with an equivalent path (/%75sers/, RFC 3986 6.2.2.2) is neither served (2xx) nor failed (5xx) before the 429's X-RateLimit-Reset; a 429, another 4xx or a redirect is correct.",
   },
   {
     id: 'token-sets.list.rate-limit.headers',
@@ -501,6 +501,7 @@ export const rules = [
     operations: ['experiments.transition'],
     requirement:
       'Experiment fields and their types (id, name, feature_flag_id, authentication_flow: string; assignment_config: object; is_valid: boolean; allocations: array of allocation; description: string).',
+    note: 'The types hold whatever proactive negotiation fields the request carries (RFC 9110 12.5: Accept-Language, an Accept admitting JSON, Accept-Charset, Accept-Encoding): no member is localisable, so name stays a string and every member a move leaves alone equals the answer of a move without them, or the fields are refused 406.',
   },
   {
     id: 'experiment.required',
@@ -704,7 +705,7 @@ export const rules = [
     section: S.payload,
     operations: ['events.subscribe'],
     requirement: 'offset: Opaque cursor for the stream position; pass it as the `from` query parameter to resume.',
-    note: 'Resuming from the offset of event k, the newest (the head) included, delivers event k+1 and every later event. How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the same stream: a refusal is a failure where the older one is accepted right after. A cursor is a position in the stream, not a session: resumed with another token of the same client, the stream gives the same events after the offset as resumed with the token that opened it.',
+    note: "Resuming from the offset of event k, the newest (the head) included, delivers event k+1 and every later event. How long a cursor stays valid is not shown, but a cursor cannot expire before an older one of the same stream: a refusal is a failure where the older one is accepted right after. A cursor is a position in the stream, not a session: resumed with another token of the same client, the stream gives the same events after the offset as resumed with the token that opened it. Every offset the stream gives out resumes, whichever part of the stream it came from: an event of the history replayed after from_timestamp or after a cursor resumes as a live one does (taken at once, so the cursor's lifetime, not shown, is not in question).",
   },
   {
     id: 'events.resume.no-duplicate',
@@ -769,7 +770,7 @@ export const rules = [
     section: S.limits,
     operations: ['events.subscribe'],
     requirement: '`from` cursor (events stream): maximum length 1024.',
-    note: 'A value of 1025 characters gets a 4xx.',
+    note: 'A value of 1025 characters gets a 4xx. The limit holds whatever else the query holds: a 1025-character from beside a valid from_timestamp, a listed event_type, or both, gets a 4xx too (a refusal of from with from_timestamp as a pair is one).',
   },
   {
     id: 'events.filter.only-requested',
@@ -1042,7 +1043,7 @@ export const rules = [
     section: S.ep8,
     operations: ['custom-text.put'],
     requirement: 'Success: object of the resulting text keys and values.',
-    note: 'After a PUT of plain-text values, the answer maps each key sent to the value sent. Keys named like members of Object.prototype (toString, constructor, valueOf, ...), and keys a store treats specially ($ first or inside, a dot, / # [ ], _ or @ first, a colon, control characters, a character beyond the BMP, white space around), are answered and stored under their own spelling wherever a plain key beside them is kept (the set of allowed keys is not shown: the whole PUT may be refused); __proto__ is only observed.',
+    note: 'After a PUT of plain-text values, the answer maps each key sent to the value sent. Keys named like members of Object.prototype (toString, constructor, valueOf, ...), and keys a store treats specially ($ first or inside, a dot, / # [ ], _ or @ first, a colon, control characters, a character beyond the BMP, white space around), are answered and stored under their own spelling wherever a plain key beside them is kept (the set of allowed keys is not shown: the whole PUT may be refused); __proto__ is only observed. A value is answered as sent whatever its first or last character (a spreadsheet formula trigger = + - @ TAB, its fullwidth form, a Markdown list, heading or quote start, a quote, backtick, backslash or %): a guard meant for an export or a renderer does not change the stored text; a value beginning or ending with a character HTML gives meaning to may come back as character references of the same text, and one with a < starting no tag or a lone CR may be refused.',
   },
   {
     id: 'custom-text.put.value.max-length',
