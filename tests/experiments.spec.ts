@@ -547,12 +547,12 @@ test.describe('experiment transitions @experiments @writes', () => {
     },
   );
 
-  for (const [title, body] of notAnObject({ status: 'paused' })) {
+  notAnObject({ status: 'paused' }).forEach(([title], index) => {
     const notObject = declareRules('experiments.transition.status-required');
     test(`should refuse a move whose body is not an object: ${title}`, notObject, async ({ api, config }) => {
-      // A bare status is sent as each target in turn: a server reading it as the status makes whichever
-      // move the experiment's current status allows, where "paused" alone might be refused as a move.
-      for (const sent of body === 'paused' ? TARGETS : [body]) {
+      // The body is sent with each target in turn: a server reading the status in it makes whichever move the
+      // experiment's current status allows, where "paused" alone might be refused as a move to the same status.
+      for (const sent of TARGETS.map((status) => notAnObject({ status })[index]![1])) {
         const ex = await api.post(path(experiment(config, 1)), { json: sent });
         mustRefuse(
           notObject.experimentsTransitionStatusRequired,
@@ -561,7 +561,7 @@ test.describe('experiment transitions @experiments @writes', () => {
         );
       }
     });
-  }
+  });
 
   // Near misses, and the names every JavaScript object inherits (OWASP, Prototype Pollution Prevention: a check
   // written as `status in TABLE` takes them).

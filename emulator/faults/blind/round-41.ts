@@ -74,6 +74,7 @@ export const round41 = [
     name: 'transition-404-body-python-repr',
     rule: 'http.json-error-bodies',
     how: "The experiments service's not-found handler returns str(error), Python's repr of the error dict, under the JSON media type: POST /experimentation/experiments/{id}/status for an id no experiment has is answered 404 with Content-Type: application/json and the body {'statusCode': 404, 'error': 'Not Found', …} (single quotes), which is not JSON, where \"All request and response bodies are JSON unless stated\"; the 400 and 409 refusals of the move, and the 404s of the other operations, are JSON as before.",
+    needs: 'writes',
     round: 41,
   },
   // ---------------------------------------------------------- client grants
