@@ -43,7 +43,8 @@
  *
  * Options: --fault NAME (repeatable), --round N (the faults of a blind round, swept whole; repeatable),
  * --record-before (with --round: record a round not yet recorded, as caught now), --whole-suite,
- * --variant NAME (repeatable), --quick (one fault per rule, no guards), --no-guards, --no-read-only,
+ * --variant NAME (repeatable), --quick (one fault per rule, no guards), --no-guards, --guards (with --fault or
+ * --round: the second run and every variant too, which those leave out), --no-read-only,
  * --jobs N (Playwright workers, 2), --seed N|random (fast-check's seed for every target).
  *
  * The property checks draw their cases from one fast-check seed for every
@@ -671,6 +672,7 @@ function parseOptions(): Options {
       variant: { type: 'string', multiple: true },
       quick: { type: 'boolean', default: false },
       'no-guards': { type: 'boolean', default: false },
+      guards: { type: 'boolean', default: false },
       'no-read-only': { type: 'boolean', default: false },
       'whole-suite': { type: 'boolean', default: false },
       jobs: { type: 'string', default: '2' },
@@ -690,7 +692,9 @@ function parseOptions(): Options {
     const seen = new Set<string>();
     selected = faults.filter((f) => !seen.has(f.rule) && seen.add(f.rule));
   }
-  const runGuards = !values['no-guards'] && !values.quick && !values.fault?.length && !values.round?.length;
+  if (values.guards && values['no-guards']) throw new Error('--guards and --no-guards: choose one');
+  const runGuards =
+    values.guards || (!values['no-guards'] && !values.quick && !values.fault?.length && !values.round?.length);
   const selectedVariants = values.variant?.length
     ? variants.filter((v) => values.variant!.includes(v.name))
     : runGuards
@@ -1086,7 +1090,7 @@ async function main(): Promise<void> {
   // Every target's checks inherit it (the Playwright run's environment is this process's).
   process.env.CONFORMANCE_FC_SEED = String(o.seed);
   console.log(
-    `verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers; fast-check seed ${o.seed}${o.seed === SEED ? ', the fixed one: --seed random draws one' : ''})\n`,
+    `verify: baseline${o.runGuards ? ' and its second run' : ''}, ${o.selectedVariants.length} false-positive guards${o.selectedVariants.length ? '' : ' (--guards runs them)'}, ${o.selected.length} faults${o.readOnly ? ', the read-only profile' : ''} (${o.jobs} workers; fast-check seed ${o.seed}${o.seed === SEED ? ', the fixed one: --seed random draws one' : ''})\n`,
   );
 
   // The suite's checks, listed while the emulators start: the titles grepFor runs by, and rule coverage.
