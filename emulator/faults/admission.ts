@@ -153,7 +153,8 @@ export function scopeRefusal(
   const { operation, scopes } = request.routeOptions.config;
   const connection = request.raw.socket ?? undefined;
   const required = d.requiredScopes(operation, scopes);
-  const held = d.scopesHeld(operation, principal.scopes, () => auth.client(principal.clientId)?.scopes ?? []);
+  // blind round 42: the request, for a deny cache keyed by its method and path (`scope-refusal-cached-by-path`).
+  const held = d.scopesHeld(operation, principal.scopes, () => auth.client(principal.clientId)?.scopes ?? [], request);
   const checked =
     d.scopesFoundForPath(operation, request.url) &&
     !d.scopeDecisionCached(principal.clientId, operation, connection, principal.tokenId) &&

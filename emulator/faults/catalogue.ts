@@ -57,6 +57,7 @@ import { round38 } from './blind/round-38.ts';
 import { round39 } from './blind/round-39.ts';
 import { round40 } from './blind/round-40.ts';
 import { round41 } from './blind/round-41.ts';
+import { round42 } from './blind/round-42.ts';
 
 export interface Fault {
   /** Stable kebab-case name. */
@@ -858,6 +859,7 @@ export const faults = [
   ...round39,
   ...round40,
   ...round41,
+  ...round42,
 ] as const satisfies readonly Fault[];
 
 /** A fault of the catalogue, by name. */

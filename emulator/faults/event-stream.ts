@@ -196,7 +196,11 @@ export class StreamFaults {
 
   /** The messages of the replayed `events`, as written, and an event a fault repeats at the hand-off to live ones. */
   replayed(events: LoggedEvent[], frame: (e: LoggedEvent) => SseFrame): string[] {
-    const messages = this.d.replayFrames(events.map((e) => this.message(e, frame, this.resumed)));
+    // blind round 42: where the stream started, for offsets written from the timestamp query's result (`timestamp-replay-offsets-result-position`).
+    const messages = this.d.replayFrames(
+      events.map((e) => this.message(e, frame, this.resumed)),
+      this.start,
+    );
     this.lastDelivered = events.at(-1)?.offset;
     const again = this.d.handoffRepeat(this.resumed, events.at(-1), this.atConnect);
     return again === undefined ? messages : [...messages, this.message(again, frame, false)];

@@ -788,7 +788,240 @@ function exponentFourOctets(e: string): string {
   return out.toString('base64url');
 }
 
+/** blind round 42: the eight operations, whose 401s a negative cache answers (`invalid-token-negative-cache-401-no-challenge`). */
+const API_OPERATIONS: readonly OperationId[] = [
+  'token-sets.list',
+  'experiments.transition',
+  'client-grants.get',
+  'events.subscribe',
+  'event-streams.get',
+  'event-streams.list',
+  'custom-signing-keys.put',
+  'custom-text.put',
+];
+/** blind round 42: the output object each grant is copied onto, one per fault layer (`client-grant-serializer-object-reused`). */
+const pooledGrant = new WeakMap<Set<string>, Json>();
+/** blind round 42: the stream collection's version, bumped by each read by id, and the version each next cursor was cut from (`event-streams-cursor-invalidated-by-reads`). */
+const collectionVersions = new WeakMap<State, { version: number; cursors: Map<string, number> }>();
+const collectionVersionOf = (state: State): { version: number; cursors: Map<string, number> } => {
+  let v = collectionVersions.get(state);
+  if (v === undefined) collectionVersions.set(state, (v = { version: 0, cursors: new Map() }));
+  return v;
+};
+/** blind round 42: the read scope of an event type's resource, user.created → read:users (`event-stream-subscriptions-filtered-by-caller-read-scopes`). */
+const readScopeOfType = (type: unknown): string => `read:${String(type).split('.', 1)[0]}s`;
+/** blind round 42: a webhook endpoint with its path masked (`event-streams-list-webhook-endpoint-path-masked`). */
+function endpointMasked(endpoint: unknown): unknown {
+  if (typeof endpoint !== 'string') return endpoint;
+  try {
+    return `${new URL(endpoint).origin}/***`;
+  } catch {
+    return '***';
+  }
+}
+/** blind round 42: the Bitcoin base58 alphabet of the interface's ids and the Flickr one of the experimentation service (`transition-answer-id-flickr-base58`). */
+const BITCOIN_BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const FLICKR_BASE58 = '123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ';
+const flickrId = (id: string): string =>
+  id.startsWith('exp_')
+    ? `exp_${[...id.slice(4)].map((c) => FLICKR_BASE58[BITCOIN_BASE58.indexOf(c)] ?? c).join('')}`
+    : id;
+/** blind round 42: a value as Mustache's {{…}} escapes it for HTML (`keys-answer-kid-html-escaped`). */
+const MUSTACHE_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '/': '&#x2F;',
+  '`': '&#x60;',
+  '=': '&#x3D;',
+};
+const mustacheEscaped = (v: string): string => v.replace(/[&<>"'`=/]/g, (c) => MUSTACHE_ESCAPES[c]!);
+/** blind round 42: the tags of a value, quoted attribute values kept whole, and a global attribute whose quoted value holds = (`custom-text-title-attribute-split-on-equals`). */
+const TAG_WITH_QUOTES = /<[A-Za-z][A-Za-z0-9]*(?:[^>"']|"[^"]*"|'[^']*')*>/g;
+const GLOBAL_ATTRIBUTE_WITH_EQUALS = /\s(?!href\b)[A-Za-z][\w:-]*\s*=\s*(?:"[^"]*=[^"]*"|'[^']*=[^']*')/i;
+const globalAttributeWithEquals = (v: string): boolean =>
+  [...v.matchAll(TAG_WITH_QUOTES)].some((m) => GLOBAL_ATTRIBUTE_WITH_EQUALS.test(m[0]));
+
 const answerMutations: readonly AnswerMutation[] = [
+  // blind round 42
+  {
+    by: 'token-response-pragma-copied-from-cache-control',
+    on: ['oauth.token'],
+    // The HTTP/1.0 shim copies the response's Cache-Control value into Pragma.
+    reshape: (a) => ({ ...a, headers: { ...a.headers, pragma: 'no-store' } }),
+  },
+  {
+    by: 'invalid-token-negative-cache-401-no-challenge',
+    on: API_OPERATIONS,
+    answers: 'errors',
+    // A token refused once is refused again by the negative cache's fast path, which sets no challenge.
+    when: (a, q) => {
+      const token = bearerOf(q.request);
+      if (a.status !== 401 || errorCode(a) !== 'invalid_token' || token === undefined) return false;
+      if (q.seen.has(token)) return true;
+      q.seen.add(token);
+      return false;
+    },
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'www-authenticate': undefined } }),
+  },
+  {
+    by: 'client-grant-serializer-object-reused',
+    on: ['client-grants.get'],
+    // One pooled output object, each grant Object.assign-ed onto it, never cleared.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => {
+      const out = pooledGrant.get(q.seen) ?? {};
+      Object.assign(out, a.body as Json);
+      pooledGrant.set(q.seen, out);
+      return { ...a, body: { ...out } };
+    },
+  },
+  {
+    by: 'event-streams-list-webhook-endpoint-path-masked',
+    on: ['event-streams.list'],
+    // The console table's projection masks the endpoint's path.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a) =>
+      streams(a, (s) => {
+        const destination = s['destination'] as Json | undefined;
+        const configuration = destination?.['configuration'] as Json | undefined;
+        if (configuration === undefined) return s;
+        return {
+          ...s,
+          destination: {
+            ...destination,
+            configuration: { ...configuration, webhook_endpoint: endpointMasked(configuration['webhook_endpoint']) },
+          },
+        };
+      }),
+  },
+  {
+    by: 'event-streams-cursor-invalidated-by-reads',
+    on: ['event-streams.get'],
+    // A read by id stamps last_read_at, which bumps the collection's version (the answer itself is unchanged).
+    when: (a, q) => {
+      if (isPlainObject(a.body)) collectionVersionOf(q.state).version++;
+      return false;
+    },
+    reshape: (a) => a,
+  },
+  {
+    by: 'event-streams-cursor-invalidated-by-reads',
+    on: ['event-streams.list'],
+    // A next cursor is bound to the collection's version it was cut from.
+    when: (a) => isPlainObject(a.body),
+    reshape: (a, q) => {
+      const v = collectionVersionOf(q.state);
+      const from = singleQuery(q.request, 'from');
+      const cutAt = from === undefined ? undefined : v.cursors.get(from);
+      if (cutAt !== undefined && cutAt !== v.version)
+        return error('invalid_cursor', 'from was cut from another version of the stream collection');
+      const next = (a.body as Json)['next'];
+      if (typeof next === 'string') v.cursors.set(next, v.version);
+      return a;
+    },
+  },
+  {
+    by: 'event-stream-subscriptions-filtered-by-caller-read-scopes',
+    on: ['event-streams.get', 'event-streams.list'],
+    // The events API's visibility rule: an event type is shown to holders of its resource's read scope.
+    when: (a, q) => isPlainObject(a.body) && q.request.principal != null,
+    reshape: (a, q) => {
+      const held = q.request.principal!.scopes;
+      return streams(a, (s) =>
+        Array.isArray(s['subscriptions'])
+          ? {
+              ...s,
+              subscriptions: (s['subscriptions'] as Json[]).filter((sub) =>
+                held.has(readScopeOfType(sub['event_type'])),
+              ),
+            }
+          : s,
+      );
+    },
+  },
+  {
+    by: 'token-sets-scope-beyond-connection-config-hidden',
+    on: ['token-sets.list'],
+    // A set holding a scope its connection no longer requests is taken for a stale grant.
+    when: (a) => Array.isArray(a.body),
+    reshape: (a, q) => ({
+      ...a,
+      body: (a.body as Json[]).filter((t) => {
+        const configured = q.state.connectionByName(String(t['connection']))?.options['scope'];
+        if (typeof configured !== 'string' || typeof t['scope'] !== 'string') return true;
+        const requested = configured.split(' ');
+        return t['scope'].split(' ').every((s) => s === '' || requested.includes(s));
+      }),
+    }),
+  },
+  {
+    by: 'transition-answer-content-encoding-passthrough',
+    on: ['experiments.transition'],
+    // The upstream's Content-Encoding copied onto a body the proxy client already decompressed.
+    when: (_a, q) => /\bgzip\b/i.test(String(q.request.headers['accept-encoding'] ?? '')),
+    reshape: (a) => ({ ...a, headers: { ...a.headers, 'content-encoding': 'gzip' } }),
+  },
+  {
+    by: 'transition-status-char9-padded',
+    on: ['experiments.transition'],
+    // status read from a CHAR(9) column, blank-padded.
+    when: (a) => isPlainObject(a.body) && typeof a.body['status'] === 'string',
+    reshape: (a) => body(a, (e) => ({ ...e, status: String(e['status']).padEnd(9, ' ') })),
+  },
+  {
+    by: 'transition-answer-id-flickr-base58',
+    on: ['experiments.transition'],
+    // The public id written with the Flickr base58 alphabet by the experimentation service.
+    when: (a) => isPlainObject(a.body) && typeof a.body['id'] === 'string',
+    reshape: (a) => body(a, (e) => ({ ...e, id: flickrId(String(e['id'])) })),
+  },
+  {
+    by: 'keys-answer-kid-html-escaped',
+    on: ['custom-signing-keys.put'],
+    // The answer rendered by a Mustache view: {{kid}} escaped for HTML.
+    when: (a) => isPlainObject(a.body) && Array.isArray(a.body['keys']),
+    reshape: (a) =>
+      body(a, (b) => ({
+        ...b,
+        keys: (b['keys'] as Json[]).map((k) =>
+          isPlainObject(k) && typeof k['kid'] === 'string' ? { ...k, kid: mustacheEscaped(k['kid']) } : k,
+        ),
+      })),
+  },
+  {
+    by: 'keys-private-member-400-text-plain',
+    on: ['custom-signing-keys.put'],
+    answers: 'errors',
+    // The JOSE library's exception rendered by the framework's default handler.
+    when: (a) => a.status === 400 && isPlainObject(a.body) && String(a.body['message']).includes('private member'),
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Bad Request: JWK holds a private member',
+    }),
+  },
+  {
+    by: 'custom-text-path-enum-400-plain-text',
+    on: ['custom-text.put'],
+    answers: 'errors',
+    // The router's enum constraint on language and page answers its own plain text.
+    when: (a, q) => {
+      if (a.status !== 400 || errorCode(a) !== 'invalid_uri') return false;
+      const params = (q.request.params ?? {}) as Record<string, string | undefined>;
+      return (
+        (params['language'] !== undefined && params['language'] !== 'en') ||
+        (params['page'] !== undefined && params['page'] !== 'get-started')
+      );
+    },
+    reshape: (a) => ({
+      ...a,
+      headers: { ...a.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Bad Request',
+    }),
+  },
   // blind round 41
   {
     by: 'transition-second-move-created-at-omitted',
@@ -5352,6 +5585,25 @@ const clientMetadataNull = (f: SseFrame): SseFrame =>
 const OUTBOX_INLINE_BYTES = 2048;
 
 const frameMutations: readonly FrameMutation[] = [
+  // blind round 42
+  {
+    by: 'history-non-oidc-connection-oidc-metadata-null',
+    frames: ['message'],
+    // oidc_metadata filled from the discovery cache, which only oidc connections have.
+    when: (f) => isConnectionCreated(f) && ((f.data as Json)['event'] as Json | undefined) !== undefined,
+    reshape: (f) =>
+      envelope(f, (e) => {
+        const options = e.data.object['options'];
+        if (e.data.object['strategy'] !== 'oidc' && isPlainObject(options)) options['oidc_metadata'] = null;
+      }),
+  },
+  {
+    by: 'live-deletion-events-offset-null',
+    frames: ['message'],
+    // The soft-delete trigger writes the envelope before the log sequences it: the payload's offset column is null.
+    when: (f, at) => !at.history && f.event.endsWith('.deleted'),
+    reshape: (f) => ({ ...f, data: { ...(f.data as Json), offset: null } }),
+  },
   // blind round 41
   {
     by: 'live-geo-time-zone-object',
@@ -6196,6 +6448,17 @@ const frameMutations: readonly FrameMutation[] = [
 // ---------------------------------------------------------------- refusals
 
 const refusals: readonly Refusal[] = [
+  // blind round 42
+  {
+    by: 'custom-text-title-attribute-split-on-equals',
+    on: 'custom-text.put',
+    // The global attributes read with attr.split("="): a quoted value holding = falls apart.
+    when: (r) =>
+      textsOf(r).some(
+        ([, v]) => typeof v === 'string' && htmlViolation(v) === undefined && globalAttributeWithEquals(v),
+      ),
+    error: () => apiError('invalid_body', 'Malformed attribute in markup'),
+  },
   // blind round 41
   {
     by: 'custom-text-href-fragment-refused',

@@ -110,6 +110,13 @@ const PARENT_USER_ROUTE_SCOPES: readonly string[] = ['update:users', 'delete:use
 /** blind round 39: when the keep-alive renews a live subscription (`event-filter-lost-on-keepalive-renewal`). */
 const KEEPALIVE_RENEWAL_MS = 1_000;
 
+/** blind round 42: how long the deny cache keeps a method and path refused for scope (`scope-refusal-cached-by-path`). */
+const DENY_CACHE_MS = 60_000;
+/** blind round 42: the sequence numbers of one block of the event store (`resume-seeks-to-block-start`). */
+const RESUME_BLOCK = 16;
+/** blind round 42: a first line that opens a Markdown list, heading or quote (`custom-text-markdown-rendered-on-store`). */
+const MARKDOWN_BLOCK = /^(?:[-*+] |\d+\. |#{1,6} |> )/;
+
 /** blind round 41: the documented maximum length of the events stream's from (`from-over-length-dropped-beside-timestamp`). */
 const FROM_MAX_CHARACTERS = 1024;
 
@@ -314,6 +321,12 @@ export class Deviations {
   /** blind round 39: each rate-limit key's count as last flushed to the shared counter, and when it is flushed next (`rate-limit-increments-flushed-each-second`). */
   private readonly flushedCounts = new Map<string, { flushed: number; nextFlushMs: number; endsAtMs: number }>();
 
+  /** blind round 42: when each method and path was last refused for scope, and the requests the deny cache refused (`scope-refusal-cached-by-path`). */
+  private readonly deniedPaths = new Map<string, number>();
+  private readonly deniedFromCache = new WeakSet<object>();
+  /** blind round 42: until when each rate-limit key sits in the penalty box (`rate-limit-429-rearms-window`). */
+  private readonly penaltyBox = new Map<string, number>();
+
   /** Whether a cached scope decision admits this client to the operation without checking the token's scopes. */
   scopeDecisionCached(
     clientId: string,
@@ -332,6 +345,9 @@ export class Deviations {
 
   /** Whether a failed scope check is deferred until after the handler ran (the request marked for the refusal). */
   defersScopeRefusal(operation: OperationId | undefined, request: object): boolean {
+    // blind round 42: a refusal remembered by method and path, unless the deny cache gave it (`scope-refusal-cached-by-path`).
+    if (this.on('scope-refusal-cached-by-path') && !this.deniedFromCache.has(request))
+      this.deniedPaths.set(deniedPathKey(request as FastifyRequest), Date.now());
     if (!this.on('transition-scope-checked-after-move') || operation !== 'experiments.transition') return false;
     scopeRefusedAfterHandler.add(request);
     return true;
@@ -653,7 +669,16 @@ export class Deviations {
     operation: OperationId | undefined,
     token: ReadonlySet<string>,
     client: () => readonly string[],
+    request?: FastifyRequest,
   ): ReadonlySet<string> {
+    // blind round 42: the deny cache keyed by method and path, the token left out of the key (`scope-refusal-cached-by-path`).
+    if (this.on('scope-refusal-cached-by-path') && request !== undefined) {
+      const at = this.deniedPaths.get(deniedPathKey(request));
+      if (at !== undefined && Date.now() - at < DENY_CACHE_MS) {
+        this.deniedFromCache.add(request);
+        return new Set();
+      }
+    }
     // blind round 37: the required scope found by bisection in a claim taken to be sorted (`scope-claim-binary-searched`).
     if (this.on('scope-claim-binary-searched')) return new BisectedScopeClaim([...token]);
     // blind round 36: scope.split(' ').indexOf(required) > 0: a scope the claim names first is not found (`token-sets-scope-index-greater-than-zero`).
@@ -1415,6 +1440,9 @@ export class Deviations {
       mediaTypeOf(request) === 'application/x-www-form-urlencoded'
     )
       return [...((stored as unknown[] | null) ?? []), ...(sent as unknown[])];
+    // blind round 42: the document mapper strips members named with a leading _ as its metadata (`custom-text-underscore-keys-dropped`).
+    if (this.on('custom-text-underscore-keys-dropped') && operation === 'custom-text.put' && isMap(sent))
+      return Object.fromEntries(Object.entries(sent).filter(([k]) => !k.startsWith('_')));
     // blind round 40: the text keys trimmed before the map is stored (`custom-text-keys-trimmed`).
     if (this.on('custom-text-keys-trimmed') && operation === 'custom-text.put' && isMap(sent))
       return Object.fromEntries(Object.entries(sent).map(([k, v]) => [k.trim(), v]));
@@ -1655,6 +1683,8 @@ export class Deviations {
 
   /** A custom text value as stored, once it passed the checks. */
   storedTextValue(value: string): string {
+    // blind round 42: the console's Markdown renderer, run on a value whose first line opens a block (`custom-text-markdown-rendered-on-store`).
+    if (this.on('custom-text-markdown-rendered-on-store') && MARKDOWN_BLOCK.test(value)) return markdownRendered(value);
     // blind round 41: the export's guard against spreadsheet formulas applied when the text is stored (`custom-text-formula-prefix-escaped`).
     if (this.on('custom-text-formula-prefix-escaped') && /^[=+\-@]/.test(value)) return `'${value}`;
     // blind round 35: plain text read back from the old export format's escapes (`custom-text-backslash-escapes-read`).
@@ -1982,6 +2012,16 @@ export class Deviations {
     live: (type: string) => boolean;
     replayed: (type: string) => boolean;
   } {
+    // blind round 42: each event judged by the type of the event before it in the pipeline (`event-filter-judged-on-previous-event`).
+    if (this.on('event-filter-judged-on-previous-event') && types !== null) {
+      let previous: string | undefined;
+      const judged = (type: string): boolean => {
+        const before = previous;
+        previous = type;
+        return before !== undefined && types.has(before);
+      };
+      return { live: judged, replayed: judged };
+    }
     const last = types === null ? undefined : [...types].at(-1);
     // blind round 39: the live subscription renewed by the keep-alive a second in, with the defaults (`event-filter-lost-on-keepalive-renewal`).
     if (this.on('event-filter-lost-on-keepalive-renewal') && types !== null) {
@@ -2077,7 +2117,9 @@ export class Deviations {
   }
 
   /** The longest from_timestamp accepted, `value` being the parameter as sent. */
-  fromTimestampMax(max: number, value?: string): number {
+  fromTimestampMax(max: number, value?: string, from?: string): number {
+    // blind round 42: the timestamp's checks sit on the branch taken without a cursor (`from-timestamp-unchecked-beside-cursor`).
+    if (this.on('from-timestamp-unchecked-beside-cursor') && from !== undefined) return Infinity;
     // blind round 36: the value read back from a VARCHAR(20) column that truncates silently (`from-timestamp-cut-to-column-width`).
     if (this.on('from-timestamp-cut-to-column-width')) return Infinity;
     // blind round 30: the length checked on the value normalised to whole seconds in UTC (`from-timestamp-length-checked-after-normalising`).
@@ -2222,6 +2264,9 @@ export class Deviations {
     // A JSON-with-comments reader (`custom-text-json-comments-accepted`).
     if (this.on('custom-text-json-comments-accepted') && operation === 'custom-text.put')
       return parse(commentsStripped(text));
+    // blind round 42: the JOSE library's JWKS parser throws on a byte order mark (`keys-json-bom-500`).
+    if (this.on('keys-json-bom-500') && operation === 'custom-signing-keys.put' && text.charCodeAt(0) === 0xfeff)
+      throw apiError('internal_error', 'ParseException: Unexpected character (U+FEFF) at position 0');
     // blind round 41: the handler reads body.keys of the parser's undefined for no content (`keys-empty-json-body-500`).
     if (this.on('keys-empty-json-body-500') && operation === 'custom-signing-keys.put' && text.trim() === '')
       throw apiError('internal_error', "TypeError: Cannot read properties of undefined (reading 'keys')");
@@ -2307,6 +2352,7 @@ export class Deviations {
       (this.on('transition-draft-guard-on-raw-json') && operation === 'experiments.transition') ||
       (this.on('custom-text-empty-json-body-as-empty-map') && operation === 'custom-text.put') ||
       (this.on('keys-empty-json-body-500') && operation === 'custom-signing-keys.put') ||
+      (this.on('keys-json-bom-500') && operation === 'custom-signing-keys.put') ||
       (this.on('custom-text-markup-checked-on-raw-json') && operation === 'custom-text.put')
     );
   }
@@ -2342,7 +2388,9 @@ export class Deviations {
   }
 
   /** Epoch ms of a from_timestamp, given the strict reading (`from-timestamp-day-rollover`: any day or hour rolls over). */
-  fromTimestampRead(value: string, strict: number | undefined): number | undefined {
+  fromTimestampRead(value: string, strict: number | undefined, from?: string): number | undefined {
+    // blind round 42: beside a cursor the timestamp is not read at all (`from-timestamp-unchecked-beside-cursor`).
+    if (this.on('from-timestamp-unchecked-beside-cursor') && from !== undefined) return strict ?? 0;
     // blind round 36: the value as the column gives it back, cut to its width (`from-timestamp-cut-to-column-width`).
     if (this.on('from-timestamp-cut-to-column-width'))
       return parseRfc3339([...value].slice(0, TIMESTAMP_COLUMN).join(''));
@@ -2491,6 +2539,8 @@ export class Deviations {
 
   /** The sequence a stream resumed from the offset of event `seq` replays after. */
   resumeAfter(seq: number, historyPosition: number): number {
+    // blind round 42: the store seeks to the block of 16 holding the event after the cursor (`resume-seeks-to-block-start`).
+    if (this.on('resume-seeks-to-block-start')) return seq - (seq % RESUME_BLOCK);
     if (this.on('resume-history-loses-one') && seq >= 1 && seq < historyPosition) return seq + 1;
     // The archive query reads from the cursor with >=.
     if (this.on('resume-history-cursor-inclusive') && seq >= 1 && seq <= historyPosition) return seq - 1;
@@ -2562,7 +2612,20 @@ export class Deviations {
   }
 
   /** The replayed messages as written: each a whole SSE message, or a batch joined by a single newline. */
-  replayFrames(messages: string[]): string[] {
+  replayFrames(
+    messages: string[],
+    start?: { from?: string | undefined; fromTimestamp?: string | undefined },
+  ): string[] {
+    // blind round 42: the timestamp query's 0-based result index written as each event's offset (`timestamp-replay-offsets-result-position`).
+    if (
+      this.on('timestamp-replay-offsets-result-position') &&
+      start?.fromTimestamp !== undefined &&
+      start.from === undefined
+    )
+      messages = messages.map((m, i) => {
+        const offset = /^id: ([^\n]+)$/m.exec(m)?.[1];
+        return offset === undefined ? m : m.split(offset).join(encodeOffset(i));
+      });
     // blind round 29: the event field written only when it changes (`replay-event-field-only-on-change`).
     if (this.on('replay-event-field-only-on-change')) {
       let before: string | undefined;
@@ -2846,6 +2909,13 @@ export class Deviations {
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
   rateDecision(key: string, d: RateLimitDecision): RateLimitDecision {
+    // blind round 42: a penalty box re-armed by every 429, beside the fixed window the headers report (`rate-limit-429-rearms-window`).
+    if (this.on('rate-limit-429-rearms-window')) {
+      const now = Date.now();
+      if (d.allowed && (this.penaltyBox.get(key) ?? 0) <= now) return d;
+      this.penaltyBox.set(key, now + d.windowMs);
+      return { ...d, allowed: false };
+    }
     // blind round 39: judged on the count last flushed to the shared counter, flushed once a second (`rate-limit-increments-flushed-each-second`).
     if (this.on('rate-limit-increments-flushed-each-second')) {
       const now = Date.now();
@@ -3560,6 +3630,27 @@ function graphemes(s: string): number {
   let n = 0;
   for (const _ of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)) n++;
   return n;
+}
+
+/** blind round 42: the key of the deny cache, method and path without the query (`scope-refusal-cached-by-path`). */
+function deniedPathKey(request: FastifyRequest): string {
+  return `${request.method} ${request.url.split('?', 1)[0]}`;
+}
+
+/** blind round 42: a value rendered as the console's Markdown renderer writes its lists, headings and quotes (`custom-text-markdown-rendered-on-store`). */
+function markdownRendered(value: string): string {
+  const lines = value.split(/\r\n|\r|\n/);
+  const heading = /^(#{1,6}) (.*)$/.exec(lines[0]!);
+  if (heading) {
+    const rest = lines.slice(1).join('\n');
+    return `<h${heading[1]!.length}>${heading[2]}</h${heading[1]!.length}>${rest === '' ? '' : `\n<p>${rest}</p>`}`;
+  }
+  if (lines[0]!.startsWith('> '))
+    return `<blockquote>\n<p>${lines.map((l) => l.replace(/^> ?/, '')).join('\n')}</p>\n</blockquote>`;
+  const ordered = /^\d+\. /.test(lines[0]!);
+  const marker = ordered ? /^\d+\. (.*)$/ : /^[-*+] (.*)$/;
+  const items = lines.map((l) => `<li>${marker.exec(l)?.[1] ?? l}</li>`).join('\n');
+  return ordered ? `<ol>\n${items}\n</ol>` : `<ul>\n${items}\n</ul>`;
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {

@@ -85,10 +85,11 @@ function readQuery(ctx: EmulatorContext, request: FastifyRequest): StreamStart {
 
   let timestampMs: number | undefined;
   if (fromTimestamp !== undefined) {
-    const max = d.fromTimestampMax(FROM_TIMESTAMP_MAX, fromTimestamp);
+    // blind round 42: the cursor beside the timestamp, for checks that sit on the branch without one (`from-timestamp-unchecked-beside-cursor`).
+    const max = d.fromTimestampMax(FROM_TIMESTAMP_MAX, fromTimestamp, from);
     if (codePoints(fromTimestamp) > max)
       throw apiError('invalid_query_string', `from_timestamp must be at most ${FROM_TIMESTAMP_MAX} characters`);
-    const ms = d.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp));
+    const ms = d.fromTimestampRead(fromTimestamp, parseRfc3339(fromTimestamp), from);
     if (ms === undefined) throw apiError('invalid_query_string', 'from_timestamp must be an RFC 3339 date-time');
     timestampMs = timestampStartOf(d, ms, request);
     // The cursor is more accurate than a timestamp, so it wins when both are given.
