@@ -362,7 +362,7 @@ test.describe('proactive negotiation changes no answer @http', () => {
     schemaRules('token-set-list', 'client-grant', 'event-stream-page', 'event-stream'),
   );
   test(
-    'should answer every read with the same JSON value, valid by its schema, whatever proactive negotiation fields it carries (RFC 9110 12.5: Accept-Language a tag, a weighted list, *; Accept admitting JSON; Accept-Charset utf-8; Accept-Encoding identity), or refuse them 406: the token-set listing, a client grant, the event-stream listing and an event stream it lists (relation: GET equals GET)',
+    'should answer every read with the same JSON value, valid by its schema, whatever proactive negotiation fields it carries (RFC 9110 12.5: Accept-Language a tag, a weighted list, *; Accept admitting JSON; Accept-Charset utf-8; Accept-Encoding identity, gzip, deflate or br alone, a weighted list: the answer in an accepted coding or none, decoding to the same value), or refuse them 406: the token-set listing, a client grant, the event-stream listing and an event stream it lists (relation: GET equals GET)',
     alike,
     async ({ api, config }) => {
       // The document shows no member whose value depends on the request (harness/vocabulary/negotiation.ts): a

@@ -25,6 +25,7 @@ import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { Config } from '../run/config.ts';
 import { countRequest } from '../verdicts/request-log.ts';
+import { mustBeJsonBodies } from '../vocabulary/must.ts';
 import { honouring429, noteRemaining, pace } from './rate-limit.ts';
 import { parseJsonBytes } from './tokens.ts';
 
@@ -133,6 +134,12 @@ export interface Exchange {
   json: unknown;
   /** Waits spent honouring 429s before this answer, in ms. */
   waitedMs: number;
+  /**
+   * Why the body could not be read as its Content-Encoding says (RFC 9110 8.4): a body labelled with a coding
+   * it is not in, or a coding this client did not offer in Accept-Encoding (12.5.3). `text` then shows the bytes
+   * as they came and `json` is undefined: no client reads a body it cannot decode.
+   */
+  undecodable?: string;
 }
 
 export class WritesDisabledError extends Error {
@@ -255,6 +262,11 @@ export class Api {
       waitedMs,
     });
     answersOfCheck?.push(ex);
+    // The answer could not be decoded as its Content-Encoding says: the target's failure, not the check's. Held
+    // here, where every request of the operations goes, to "All request and response bodies are JSON unless
+    // stated" (a 2xx to http.json-bodies, a 4xx to http.json-error-bodies), with the exchange as evidence;
+    // any other answer (a 5xx, outside a check) goes back to the check with no JSON, for its own rule to judge.
+    if (ex.undecodable !== undefined) mustBeJsonBodies([ex]);
     return ex;
   }
 }
@@ -270,12 +282,19 @@ export function collectAnswers(into: Exchange[]): () => void {
   };
 }
 
-/** An answer, read whole: status, headers (lower-cased names, repeated ones joined) and the decoded body. */
+/**
+ * An answer, read whole: status, headers (lower-cased names, repeated ones joined) and the decoded body, or
+ * the bytes as they came with why they could not be decoded.
+ */
 interface Answer {
   status: number;
   headers: Record<string, string>;
   bytes: Buffer;
+  undecodable?: string;
 }
+
+/** The Accept-Encoding this client sends unless a check sets its own: what Playwright's APIRequestContext sent. */
+export const CLIENT_ACCEPT_ENCODING = 'gzip,deflate,br';
 
 const DECODERS: Record<string, (b: Buffer) => Promise<Buffer>> = {
   gzip: promisify(gunzip),
@@ -295,7 +314,7 @@ async function answerOf(
   const res = await undiciRequest(url, {
     dispatcher,
     method: method as Dispatcher.HttpMethod,
-    headers: { 'accept-encoding': 'gzip,deflate,br', ...headers },
+    headers: { 'accept-encoding': CLIENT_ACCEPT_ENCODING, ...headers },
     body: data === undefined ? undefined : typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -306,17 +325,49 @@ async function answerOf(
     // As a Fetch Headers object joins them (RFC 9110 5.3); Set-Cookie lines stay apart.
     answerHeaders[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
   }
-  // Content codings in the order applied, undone last first (RFC 9110 8.4).
-  const codings = (answerHeaders['content-encoding'] ?? '')
+  const sent = Object.entries(headers).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+  const undecodable = bytes.length ? await decodeContent(bytes, answerHeaders['content-encoding'], sent) : undefined;
+  if (undecodable && 'decoded' in undecodable) bytes = undecodable.decoded;
+  return {
+    status: res.statusCode,
+    headers: answerHeaders,
+    bytes,
+    ...(undecodable && 'why' in undecodable ? { undecodable: undecodable.why } : {}),
+  };
+}
+
+/**
+ * A body's content codings undone, in the order applied, last first (RFC 9110 8.4), or why they cannot be:
+ * a coding this client cannot decode (none but gzip, x-gzip, deflate and br, the codings it offers: RFC 9110
+ * 12.5.3), or bytes that are not in the coding their label names. An empty body has nothing to decode (a HEAD,
+ * a 204 carry the coding the content would have).
+ */
+async function decodeContent(
+  bytes: Buffer,
+  contentEncoding: string | undefined,
+  acceptEncoding: string = CLIENT_ACCEPT_ENCODING,
+): Promise<{ decoded: Buffer } | { why: string } | undefined> {
+  const codings = (contentEncoding ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c && c !== 'identity');
-  for (const c of codings.reverse()) {
+  if (!codings.length) return undefined;
+  let decoded = bytes;
+  for (const c of [...codings].reverse()) {
     const decode = DECODERS[c];
-    if (!decode) break;
-    bytes = await decode(bytes);
+    if (!decode)
+      return {
+        why: `Content-Encoding: ${contentEncoding}: ${c} is no coding this client can decode (the request's Accept-Encoding: ${acceptEncoding})`,
+      };
+    try {
+      decoded = await decode(decoded);
+    } catch (e) {
+      return {
+        why: `Content-Encoding: ${contentEncoding}, and the body is not in ${c} (${(e as Error).message}; the request's Accept-Encoding: ${acceptEncoding})`,
+      };
+    }
   }
-  return { status: res.statusCode, headers: answerHeaders, bytes };
+  return { decoded };
 }
 
 function toExchange(
@@ -335,11 +386,11 @@ function toExchange(
     | 'waitedMs'
   >,
 ): Exchange {
-  const { bytes, headers } = res;
+  const { bytes, headers, undecodable } = res;
   const text = bytes.toString('utf8');
   // RFC 8259 8.1: a JSON text exchanged between systems MUST be UTF-8 and MUST NOT begin with a byte
   // order mark; bytes that are not UTF-8, or that begin with a BOM, are no JSON text (every check sees no JSON).
-  const json = parseJsonBytes(bytes);
+  const json = undecodable === undefined ? parseJsonBytes(bytes) : undefined;
   return {
     method,
     target: url.slice(baseUrl.length) || '/',
@@ -350,6 +401,7 @@ function toExchange(
     contentType: headers['content-type'] ?? '',
     text,
     json,
+    ...(undecodable !== undefined ? { undecodable } : {}),
   };
 }
 

@@ -25,6 +25,11 @@ export interface TokenAnswer {
   wwwAuthenticate?: string;
   json: unknown;
   text: string;
+  /**
+   * Why the body could not be decoded as its Content-Encoding says (RFC 9110 8.4): then `json` is undefined and
+   * `text` empty, as for a body no client can read; the checks judge it as they judge a body that is no JSON.
+   */
+  undecodable?: string;
 }
 
 /** How a token request is sent: the documented way is a form body to /oauth/token/ (with the slash). */
@@ -144,7 +149,22 @@ export async function requestToken(
     throw new TargetError(describeNetworkError(url, e));
   }
   // Bytes, not res.text(): the Fetch decoder drops a leading BOM, which RFC 8259 8.1 forbids.
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await res.arrayBuffer());
+  } catch (e) {
+    const coding = res.headers.get('content-encoding');
+    // A body labelled with a coding it is not in fails Fetch's decoder: the target's answer, judged by the checks
+    // as a body no client can read. Anything else (the connection cut) is no answer at all.
+    if (!coding || /^\s*identity\s*$/i.test(coding)) throw new TargetError(describeNetworkError(url, e));
+    return {
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? '',
+      json: undefined,
+      text: '',
+      undecodable: `Content-Encoding: ${coding}, and the body is not in it (${(e as Error).message})`,
+    };
+  }
   return {
     status: res.status,
     contentType: res.headers.get('content-type') ?? '',

@@ -254,7 +254,7 @@ function jsonErrorBody(r: RuleRef | RuleId, ex: Exchange): void {
   // An empty body is no JSON text (RFC 8259 2), and RFC 9110 15.5: a 4xx SHOULD explain the error in its content.
   must(r, isJsonMediaType(ex.contentType) && parsesAsJson(ex), {
     expected: "a refused request's body in JSON, with a JSON media type",
-    actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.text.trim() === '' ? 'empty' : ex.json === undefined ? 'not JSON' : 'JSON'}`,
+    actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.undecodable ?? (ex.text.trim() === '' ? 'empty' : ex.json === undefined ? 'not JSON' : 'JSON')}`,
     exchange: ex,
   });
 }
@@ -284,7 +284,7 @@ export function mustBeJsonBodies(answers: readonly Exchange[]): void {
       held('http.json-bodies');
       must('http.json-bodies', isJsonMediaType(ex.contentType) && ex.json !== undefined, {
         expected: 'a success whose body is JSON, with a JSON media type',
-        actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.json === undefined ? 'not JSON' : 'JSON'}`,
+        actual: `Content-Type ${ex.contentType || '(none)'}, body ${ex.undecodable ?? (ex.json === undefined ? 'not JSON' : 'JSON')}`,
         exchange: ex,
       });
     }
@@ -294,6 +294,8 @@ export function mustBeJsonBodies(answers: readonly Exchange[]): void {
 /** Whether an answer's body is JSON (the SSE client keeps a refusal's text without parsing it). */
 function parsesAsJson(ex: Exchange): boolean {
   if (ex.json !== undefined) return true;
+  // A body its client cannot decode as its Content-Encoding says is read by none, whatever its bytes look like.
+  if (ex.undecodable !== undefined) return false;
   try {
     JSON.parse(ex.text);
     return true;

@@ -9,6 +9,14 @@
  * Acceptable, RFC 9110 15.5.7), never answer something else.
  */
 
+/**
+ * The content codings a client decodes (RFC 9110 8.4.1: gzip, deflate; RFC 7932: br), each of which a request
+ * may accept alone: the answer comes in that coding or in none, and decodes to the same JSON value either way.
+ * (The suite's client offers all three on every request unless a check says otherwise, as Playwright did, and
+ * fails the body-format rule of an answer it cannot decode as its Content-Encoding says: harness/requests/client.ts.)
+ */
+export const CONTENT_CODINGS = ['gzip', 'deflate', 'br'] as const;
+
 /** One set of proactive negotiation fields, sent beside the client's own. */
 export interface Negotiation {
   what: string;
@@ -20,7 +28,8 @@ export interface Negotiation {
  * each field alone from its partitions: Accept-Language a single tag, a list with weights (RFC 9110 12.5.4's own
  * example), the wildcard; Accept application/json, a list that prefers it to the wildcard, the wildcard alone
  * (12.5.1); Accept-Charset utf-8 (12.5.2; RFC 8259 8.1: JSON's only charset); Accept-Encoding identity, no
- * content coding (12.5.3: the client itself sends gzip, deflate and br otherwise).
+ * content coding (12.5.3: the client itself sends gzip, deflate and br otherwise), each coding alone, and a
+ * weighted list.
  */
 export const NEGOTIATIONS: readonly Negotiation[] = [
   {
@@ -43,6 +52,14 @@ export const NEGOTIATIONS: readonly Negotiation[] = [
   { what: 'Accept: */*', headers: { accept: '*/*' } },
   { what: 'Accept-Charset: utf-8', headers: { 'accept-charset': 'utf-8' } },
   { what: 'Accept-Encoding: identity', headers: { 'accept-encoding': 'identity' } },
+  ...CONTENT_CODINGS.map((c) => ({
+    what: `Accept-Encoding: ${c} (that coding alone: the answer in it or in none, RFC 9110 8.4, 12.5.3)`,
+    headers: { 'accept-encoding': c },
+  })),
+  {
+    what: 'Accept-Encoding: gzip, deflate, br;q=1.0, identity;q=0.5, *;q=0 (weights, identity still acceptable)',
+    headers: { 'accept-encoding': 'gzip, deflate, br;q=1.0, identity;q=0.5, *;q=0' },
+  },
 ];
 
 /** The sets that carry Accept-Language, and the one with every field: what a language-sensitive server meets first. */
