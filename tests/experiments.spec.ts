@@ -846,7 +846,7 @@ test.describe('experiment moves sent at once and chunked @experiments @writes', 
     schemaRules('experiment'),
   );
   test(
-    'should answer a move carrying proactive negotiation fields (RFC 9110 12.5: Accept-Language a tag, a weighted list, *; Accept admitting JSON; Accept-Charset utf-8; Accept-Encoding identity) with the experiment whole by the schema, in the requested status, and in every member a move leaves alone as the move without them answers it, or refuse the fields 406 (partition of the negotiation fields; relation)',
+    'should answer a move carrying proactive negotiation fields (RFC 9110 12.5: Accept-Language a tag, a weighted list, *; Accept admitting JSON; Accept-Charset utf-8; Accept-Encoding identity, gzip, deflate or br alone, a weighted list) with the experiment whole by the schema, in the requested status, and in every member a move leaves alone as the move without them answers it, or refuse the fields 406 (partition of the negotiation fields; relation)',
     negotiated,
     async ({ api, config }) => {
       requireWrites(config);
