@@ -80,7 +80,7 @@ export const rules = [
     section: S.endpoints,
     operations: JSON_OPS,
     requirement: 'All request and response bodies are JSON unless stated.',
-    note: 'A success response of a JSON operation is parseable JSON with a JSON media type (application/json or +json).',
+    note: 'A success response of a JSON operation is parseable JSON with a JSON media type (application/json or +json). The body is read as its Content-Encoding says (RFC 9110 8.4): an answer in any coding the request accepted, or in none, is the same JSON value (partition of Accept-Encoding: identity, gzip, deflate, br, a weighted list), and an answer labelled with a coding it is not in, or in one the request did not accept (12.5.3), is JSON to no client: it fails this rule (a refusal fails http.json-error-bodies), with the exchange as evidence.',
   },
   {
     id: 'http.json-error-bodies',
