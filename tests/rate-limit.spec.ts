@@ -44,6 +44,22 @@ const YEAR_MS = 366 * 24 * 3_600_000;
 /** The longest the probe waits for a window to reset before trying again. */
 const MAX_RESET_WAIT_MS = 20_000;
 /**
+ * How long before the fresh window's latest announced X-RateLimit-Reset the probe asks once more (the late request):
+ * within the last RESET_TOLERANCE_MS before it, where a refusal is still due (the window runs) and where anything a
+ * 429 arms for a window's length from that moment (a window of 2 s or more) would outlast the reset and its tolerance.
+ * The request sent once that reset has passed (plus the tolerance) must be served all the same.
+ */
+const LATE_BEFORE_RESET_MS = 550;
+/**
+ * Where in the second (of the client's clock) the fresh window's first request is sent: a window counted from its
+ * first request for whole seconds then ends 100 ms before the whole second its X-RateLimit-Reset names (epoch seconds,
+ * rounded up), so that LATE_BEFORE_RESET_MS before that reset is still within the window, by 450 ms. A choice of
+ * when to send, not a wait for the target: any phase is a correct input, this one the most telling.
+ */
+const WINDOW_PHASE_MS = 900;
+/** Room kept in the check's timeout for the fresh window's late request and the one after its reset. */
+const DEADLINE_MARGIN_MS = 3_000;
+/**
  * Requests sent right after a window's first 429 (the first window's and the fresh one's): the headers describe
  * the limit on every 429, not only on the first a token gets, and every request over the limit is refused, not
  * only the first. Those answered after the 429's X-RateLimit-Reset (less RESET_TOLERANCE_MS) are in a window
@@ -116,6 +132,12 @@ interface Found {
   respelt?: Seen[];
   /** Absent in a probe kept by an earlier version of this file. */
   retargeted?: Seen[];
+  /** Absent in a probe kept by an earlier version of this file. */
+  late?: Seen;
+  /** Absent in a probe kept by an earlier version of this file. */
+  afterFreshReset?: Seen;
+  /** Absent in a probe kept by an earlier version of this file. */
+  noFreshRetry?: string;
 }
 
 interface Seen {
@@ -149,6 +171,15 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   const respelt: Seen[] = [];
   /** The answers to the same token with the request target spelt otherwise (TARGET_SPELLINGS), sent after respelt. */
   const retargeted: Seen[] = [];
+  /**
+   * The request sent in the last second before the fresh window's latest announced X-RateLimit-Reset (LATE_BEFORE_RESET_MS),
+   * after its 429 and the requests right after it: the client that asks again just before the reset.
+   */
+  let late: Seen | undefined;
+  /** The request sent once the fresh window's latest announced X-RateLimit-Reset (late's among them) had passed. */
+  let afterFreshReset: Seen | undefined;
+  /** Why no late request, or none after the fresh window's reset, was sent. */
+  let noFreshRetry: string | undefined;
   /** Every 429 the probe got, in order: the first, those right after it, the fresh window's and those after it. */
   const refusals = (): Seen[] =>
     [
@@ -158,6 +189,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       ...retargeted.filter(onListingPath),
       second.at(-1),
       ...afterSecond429,
+      late,
     ].filter((x): x is Seen => x !== undefined && x.ex.status === 429);
   /**
    * Whether an answer is to the listing's path as the document spells it, whatever its query: a server that does
@@ -230,7 +262,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
 
   /** Puts what the probe found of a target in the state above. */
   function load(found: Found): void {
-    ({ limited, unrefused, afterReset, noRetry } = found);
+    ({ limited, unrefused, afterReset, noRetry, late, afterFreshReset, noFreshRetry } = found);
     for (const [into, from] of [
       [seen, found.seen],
       [second, found.second],
@@ -273,8 +305,12 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         afterSecond429: [],
         respelt: [],
         retargeted: [],
+        late: undefined,
+        afterFreshReset: undefined,
+        noFreshRetry: undefined,
       });
-      await probe(config);
+      // The probe shares the check's timeout (none: no deadline).
+      await probe(config, testInfo.timeout ? Date.now() + testInfo.timeout : Infinity);
       found = {
         limited,
         seen: [...seen],
@@ -286,6 +322,9 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         afterSecond429: [...afterSecond429],
         respelt: [...respelt],
         retargeted: [...retargeted],
+        late,
+        afterFreshReset,
+        noFreshRetry,
       };
       mkdirSync(dirname(kept), { recursive: true });
       writeFileSync(kept, JSON.stringify(found));
@@ -296,7 +335,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
   });
 
   /** Drives one token past the limit, and on: what it finds is the state above. */
-  async function probe(config: Config): Promise<void> {
+  async function probe(config: Config, deadline: number): Promise<void> {
     const token = config.rateLimitCredentials
       ? await fetchToken(config, config.rateLimitCredentials, 'rate-limit')
       : config.runToken!;
@@ -367,8 +406,12 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       else if (delay > MAX_RESET_WAIT_MS)
         noRetry = `the 429's window resets in ${Math.round(delay / 1000)} s, past the probe's ${MAX_RESET_WAIT_MS / 1000} s wait`;
       else {
-        const waitedMs = delay + RESET_TOLERANCE_MS;
-        await new Promise((r) => setTimeout(r, waitedMs));
+        // The announced reset plus the tolerance, and on to the next WINDOW_PHASE_MS of the clock: the fresh
+        // window begins with this request, its end where the late request below finds it still running.
+        const from = Date.now();
+        await until(from + delay + RESET_TOLERANCE_MS);
+        await until(Date.now() + ((WINDOW_PHASE_MS - (Date.now() % 1000) + 1000) % 1000));
+        const waitedMs = Date.now() - from;
         const fresh = await send();
         afterReset = { ex: fresh.ex, waitedMs };
         // The window that begins with it is fresh: send on with the same token until its 429, one past the
@@ -381,9 +424,54 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
         if (second.at(-1)!.ex.status === 429)
           while (afterSecond429.length < AFTER_429 && second.length + afterSecond429.length < config.rateLimitProbeMax)
             afterSecond429.push(await send());
+        await lateAndAfterReset(config, deadline);
       }
     }
+
+    /**
+     * The fresh window's 429 was followed right away by a few requests (AFTER_429); now one more, late, in the last
+     * second before the latest reset they announced (LATE_BEFORE_RESET_MS), then nothing until that reset (its own
+     * among them) has passed: the request sent then is the one the check judges.
+     */
+    async function lateAndAfterReset(config: Config, deadline: number): Promise<void> {
+      const spent = (needed: number) =>
+        second.length + afterSecond429.length + (late ? 1 : 0) + needed > config.rateLimitProbeMax;
+      if (second.at(-1)!.ex.status !== 429) return void (noFreshRetry = 'the fresh window gave no 429');
+      const first = latestResetAt([second.at(-1)!, ...afterSecond429]);
+      if (first === undefined)
+        return void (noFreshRetry = "the fresh window's 429 gave no numeric X-RateLimit-Reset to wait for");
+      if (first - Date.now() > MAX_RESET_WAIT_MS || first + RESET_TOLERANCE_MS + DEADLINE_MARGIN_MS > deadline)
+        return void (noFreshRetry = `the fresh window resets in ${Math.round((first - Date.now()) / 1000)} s, past the probe's wait (the check's timeout, or ${MAX_RESET_WAIT_MS / 1000} s)`);
+      if (spent(2)) return void (noFreshRetry = "the probe's budget (CONFORMANCE_RATE_LIMIT_PROBE_MAX) was spent");
+      if (first - LATE_BEFORE_RESET_MS > Date.now()) {
+        await until(first - LATE_BEFORE_RESET_MS);
+        late = await send();
+      }
+      // A late request admitted may have begun a window, one that says nothing is left (Remaining 0) ends at its Reset.
+      const then = latestResetAt([second.at(-1)!, ...afterSecond429, ...(late ? [late] : [])])!;
+      if (then + RESET_TOLERANCE_MS + DEADLINE_MARGIN_MS > deadline || spent(1))
+        return void (noFreshRetry = `the late request announced a reset past the probe's wait or budget`);
+      await until(then + RESET_TOLERANCE_MS);
+      afterFreshReset = await send();
+    }
   }
+
+  /** Waits until the instant `at` (epoch ms) of the client's clock, the one the headers' reset is read by. */
+  const until = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+  /**
+   * The latest instant (epoch ms) at which the answers' X-RateLimit-Reset names an end of refusal: those of the 429s,
+   * and of the answers that said nothing is left (Remaining 0). Undefined where none gives a numeric Reset.
+   */
+  const latestResetAt = (answers: readonly Seen[]): number | undefined => {
+    const at = answers
+      .filter((x) => x.ex.status === 429 || num(x.ex.headers['x-ratelimit-remaining']) === 0)
+      .map((x) => {
+        const d = resetDelayMs(x.ex.headers['x-ratelimit-reset'], x.at);
+        return d === undefined ? undefined : x.at + d;
+      })
+      .filter((d): d is number => d !== undefined);
+    return at.length ? Math.max(...at) : undefined;
+  };
 
   const status = declareRules('token-sets.list.rate-limit.status');
   test('should answer 429 over the limit', status, async ({ config }) => {
@@ -469,11 +557,64 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
     need429(reset.rateLimitHeaderValues);
     test.skip(noRetry !== undefined, noRetry ?? '');
     must(reset.rateLimitHeaderValues, afterReset!.ex.status !== 429, {
-      expected: `no 429 ${afterReset!.waitedMs} ms after the 429s (the latest of their X-RateLimit-Reset, the first's ${limited!.headers['x-ratelimit-reset']}, plus ${RESET_TOLERANCE_MS} ms)`,
+      expected: `no 429 ${afterReset!.waitedMs} ms after the 429s (the latest of their X-RateLimit-Reset, the first's ${limited!.headers['x-ratelimit-reset']}, plus at least ${RESET_TOLERANCE_MS} ms)`,
       actual: `status ${afterReset!.ex.status}, X-RateLimit-Reset now ${afterReset!.ex.headers['x-ratelimit-reset']}`,
       exchange: afterReset!.ex,
     });
   });
+
+  const truthful = declareRules('token-sets.list.rate-limit.headers');
+  test(
+    "should name in every 429's X-RateLimit-Reset a moment after which the token is served again, whatever it sent meanwhile: after a window's 429 and several requests right after it, or a few and one more in the last second before the announced reset, the first request once the latest announced reset has passed is not refused",
+    truthful,
+    async () => {
+      need429(truthful.tokenSetsListRateLimitHeaders);
+      // Each window with what the client sent between its first 429 and the request judged. Only a 429 is judged: a
+      // 429 announcing Remaining above 0 may be another limit's (several at once), but each 429's Reset is when
+      // that refusal ends, so no reading lets the request sent after the latest of them be refused again.
+      const windows = [
+        {
+          name: 'the first window',
+          meanwhile: `its 429 and, right after it, ${after429.length + respelt.length + retargeted.length} requests (the same request, the scheme and the target spelt otherwise), then nothing`,
+          // As the probe waited: for the latest reset of the 429s.
+          refused: [seen.at(-1)!, ...after429, ...respelt, ...retargeted].filter((x) => x.ex.status === 429),
+          // The fresh window's first request: the one sent once the first window's reset had passed.
+          after: afterReset && second[0],
+          why: noRetry,
+        },
+        {
+          name: 'the fresh window',
+          meanwhile: `its 429, ${afterSecond429.length} requests right after it${late ? `, and one more ${late.ex.status === 429 ? 'refused' : `answered ${late.ex.status}`} ${LATE_BEFORE_RESET_MS} ms before the latest reset they announced` : ''}, then nothing`,
+          refused: [...second.slice(-1), ...afterSecond429, ...(late ? [late] : [])],
+          after: afterFreshReset,
+          why: noFreshRetry ?? noRetry,
+        },
+      ];
+      const judged: string[] = [];
+      const notJudged: string[] = [];
+      for (const w of windows) {
+        const resetAt = latestResetAt(w.refused);
+        if (!w.after || resetAt === undefined) {
+          notJudged.push(`${w.name}: ${w.why ?? 'no numeric X-RateLimit-Reset on its 429s'}`);
+          continue;
+        }
+        if ((w.after.sent ?? w.after.at) < resetAt + RESET_TOLERANCE_MS) {
+          notJudged.push(`${w.name}: its request after the reset went before the reset plus ${RESET_TOLERANCE_MS} ms`);
+          continue;
+        }
+        const x = w.after;
+        const h = x.ex.headers;
+        judged.push(w.name);
+        must(truthful.tokenSetsListRateLimitHeaders, x.ex.status !== 429, {
+          expected: `served, not 429: sent ${(x.sent ?? x.at) - resetAt} ms after ${new Date(resetAt).toISOString()}, the latest X-RateLimit-Reset that ${w.name}'s ${w.refused.filter((y) => y.ex.status === 429).length} 429s announced (the first's ${w.refused[0]?.ex.headers['x-ratelimit-reset']}), the client having sent ${w.meanwhile}`,
+          actual: `429 again, now with X-RateLimit-Remaining ${h['x-ratelimit-remaining']} and X-RateLimit-Reset ${h['x-ratelimit-reset']}: the reset the 429s announced did not describe the limit`,
+          exchange: x.ex,
+        });
+      }
+      if (notJudged.length) test.info().annotations.push({ type: 'not judged', description: notJudged.join('; ') });
+      test.skip(!judged.length, `No request was sent after a window's announced reset: ${notJudged.join('; ')}`);
+    },
+  );
 
   const headerValues = declareRules('rate-limit.header-values');
   test(
@@ -562,7 +703,8 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // them, they describe its limit. Whether a 429 comes within the probe or not, a Remaining above the Limit or
       // below 0, or an epoch Reset already past when the answer arrived, describes no limit at all.
       let judged = 0;
-      for (const x of [...seen, ...after429, ...respelt, ...retargeted, ...second, ...afterSecond429]) {
+      const all = [...seen, ...after429, ...respelt, ...retargeted, ...second, ...afterSecond429];
+      for (const x of [...all, ...(late ? [late] : []), ...(afterFreshReset ? [afterFreshReset] : [])]) {
         const h = x.ex.headers;
         const [limit, remaining, reset] = [
           num(h['x-ratelimit-limit']),
@@ -596,7 +738,7 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       observe(
         'rate-limit.values',
         'answers of the probe carrying the headers',
-        `${judged} of ${seen.length + after429.length + respelt.length + retargeted.length + second.length + afterSecond429.length}`,
+        `${judged} of ${all.length + (late ? 1 : 0) + (afterFreshReset ? 1 : 0)}`,
       );
     },
   );
@@ -611,7 +753,15 @@ test.describe('rate limit of the token-set listing @rate-limit @token-sets', () 
       // earlier version of this file did not record when its request was sent. Not the answers to other spellings
       // of the target (TARGET_SPELLINGS): a Deprecation field is about its target URI (RFC 9745), and those URIs are
       // not the one the document labels.
-      const all = [...seen, ...after429, ...respelt, ...second, ...afterSecond429];
+      const all = [
+        ...seen,
+        ...after429,
+        ...respelt,
+        ...second,
+        ...afterSecond429,
+        ...(late ? [late] : []),
+        ...(afterFreshReset ? [afterFreshReset] : []),
+      ];
       for (const [i, x] of all.entries())
         mustNotBeDeprecated(lifecycle.versioningLifecycle, x.ex, x.sent ?? all[i - 1]?.at ?? x.at);
     },
