@@ -413,7 +413,7 @@ export const rules = [
     operations: ['token-sets.list'],
     requirement:
       '429: the headers `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` describe the rate limit.',
-    note: 'On the 429, each value is a number in any numeric form (integer or fraction; Reset as epoch seconds or seconds to go), Limit and Remaining are not negative, and Remaining does not exceed Limit. Numeric values and windows are not shown: integers, and Remaining 0 on a 429, are not required; values on other answers are observed.',
+    note: 'On the 429, each value is a number in any numeric form (integer or fraction; Reset as epoch seconds or seconds to go), Limit and Remaining are not negative, and Remaining does not exceed Limit. Numeric values and windows are not shown: integers, and Remaining 0 on a 429, are not required; values on other answers are observed. The Reset of each 429 names when that refusal ends whatever the client sent meanwhile: the first request sent once the latest Reset announced on the 429s has passed (with a tolerance of a second for rounding) is served, after several requests right after the 429 or a late one just before that Reset (partition of what the client sends between a 429 and its Reset).',
   },
   {
     id: 'rate-limit.values',
