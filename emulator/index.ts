@@ -132,7 +132,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
-    rewriteUrl: (req) => ctx.deviations.routedUrl(req.url ?? '/'),
+    // node's HTTP server gives every request its url.
+    rewriteUrl: (req) => ctx.deviations.routedUrl(req.url!),
     // Bad percent-encoding and over-long parameters go through the catalogue too.
     frameworkErrors: (err, request, reply) => {
       if (isApiPath(request.url)) limitAnonymous(ctx, request, reply);
