@@ -3,8 +3,9 @@
  *  - the OAuth 2.0 client-credentials token endpoint (RFC 6749 §4.4) at
  *    {auth_url}/oauth/token/ (and without the slash), form or JSON bodies,
  *    client authentication in the body or by HTTP Basic (RFC 6749 §2.3.1);
- *  - RS256 JWT access tokens signed with a key pair made at start (jose),
- *    published at /.well-known/jwks.json;
+ *  - RS256 JWT access tokens signed with a key pair made at start (jose);
+ *    its publication at /.well-known/jwks.json, for the self-tests, is in
+ *    signing-key.ts;
  *  - the bearer check of every /api/v2 request (RFC 6750): signature, alg,
  *    exp, aud, iss; then the rate limit; then the route's scopes.
  *
@@ -13,7 +14,7 @@
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { generateKeyPair, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { inScopeScopes, operation } from '../spec/operations.js';
 import { sendApiError } from './answers.js';
 import { runner, sendAnswer } from './faults/answers.js';
@@ -30,10 +31,11 @@ import {
   unverified,
   type BearerOutcome,
 } from './faults/admission.js';
-import { API_PREFIX, audienceOf, JWKS_PATH, type EmulatorContext } from './context.js';
+import { API_PREFIX, audienceOf, type EmulatorContext } from './context.js';
 import { ApiError, apiError, keepConnectionIfBodyRead } from './errors.js';
 import type { RateLimitOptions, ResolvedOptions } from './options.js';
 import { HEADER_LIMIT, HEADER_REMAINING, HEADER_RESET, rateHeaders, type RateLimitDecision } from './rate-limit.js';
+import { registerJwks, sharedSigningKeyPair } from './signing-key.js';
 import { Rng } from './state.js';
 import { VerifyCache } from './verify-cache.js';
 
@@ -68,7 +70,6 @@ export const LIMITED_SCOPES = ['read:stats'] as const;
 export type ClientRole = 'full' | 'limited' | 'rateLimited' | 'expiring';
 
 export interface Client {
-  role: ClientRole;
   clientId: string;
   clientSecret: string;
   name: string;
@@ -134,7 +135,6 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
   const secret = () => `${randomBytes(30).toString('base64url')}+/:`;
   return {
     full: {
-      role: 'full',
       clientId: id(),
       clientSecret: secret(),
       name: 'Conformance full client',
@@ -143,7 +143,6 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
       tokenSeconds: TOKEN_TTL_SECONDS,
     },
     limited: {
-      role: 'limited',
       clientId: id(),
       clientSecret: secret(),
       name: 'Conformance limited client',
@@ -152,7 +151,6 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
       tokenSeconds: TOKEN_TTL_SECONDS,
     },
     rateLimited: {
-      role: 'rateLimited',
       clientId: id(),
       clientSecret: secret(),
       name: 'Conformance rate-limited client',
@@ -161,7 +159,6 @@ function makeClients(options: ResolvedOptions): Record<ClientRole, Client> {
       tokenSeconds: TOKEN_TTL_SECONDS,
     },
     expiring: {
-      role: 'expiring',
       clientId: id(),
       clientSecret: secret(),
       name: 'Conformance expiring client',
@@ -178,9 +175,6 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The signing key pair of the emulators started with sharedSigningKey, made by the first of them. */
-let sharedKeyPair: ReturnType<typeof generateKeyPair> | undefined;
-
 /** Issues and verifies the emulator's access tokens; knows its clients. */
 export class TokenAuthority {
   private readonly byId: Map<string, Client>;
@@ -190,27 +184,17 @@ export class TokenAuthority {
   private constructor(
     readonly clients: Record<ClientRole, Client>,
     private readonly privateKey: CryptoKey,
-    private readonly publicKey: CryptoKey,
-    private readonly publicJwk: JWK,
+    /** Verifies the tokens; published for the self-tests (signing-key.ts). */
+    readonly publicKey: CryptoKey,
+    /** The key id every token names in its header. */
+    readonly kid: string,
   ) {
     this.byId = new Map(Object.values(clients).map((c) => [c.clientId, c]));
   }
 
   static async create(options: ResolvedOptions): Promise<TokenAuthority> {
-    const { privateKey, publicKey } = await (options.sharedSigningKey
-      ? (sharedKeyPair ??= generateKeyPair('RS256'))
-      : generateKeyPair('RS256'));
-    const jwk = await exportJWK(publicKey);
-    const kid = randomBytes(12).toString('base64url');
-    return new TokenAuthority(makeClients(options), privateKey, publicKey, { ...jwk, kid, alg: 'RS256', use: 'sig' });
-  }
-
-  get kid(): string {
-    return this.publicJwk.kid!;
-  }
-
-  jwks(): { keys: JWK[] } {
-    return { keys: [this.publicJwk] };
+    const { privateKey, publicKey } = await (sharedSigningKeyPair(options) ?? generateKeyPair('RS256'));
+    return new TokenAuthority(makeClients(options), privateKey, publicKey, randomBytes(12).toString('base64url'));
   }
 
   client(clientId: string): Client | undefined {
@@ -219,7 +203,9 @@ export class TokenAuthority {
 
   /**
    * Signs an access token for `client`. `overrides` exist for the self-tests
-   * (an expired token, a foreign audience or issuer signed with the real key).
+   * (an expired token, a foreign audience or issuer signed with the real key)
+   * and the faults (faults/seams.ts tokenIssueOverrides; `adjust` changes the
+   * claims once they are all set).
    */
   async issue(
     client: Client,
@@ -229,8 +215,7 @@ export class TokenAuthority {
       ttlSeconds?: number;
       audience?: string;
       issuer?: string;
-      notBeforeSkewSeconds?: number;
-      issuedAt?: number;
+      adjust?: (jwt: SignJWT, now: number) => void;
     } = {},
   ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
@@ -239,26 +224,11 @@ export class TokenAuthority {
       .setIssuer(overrides.issuer ?? `${origin}/`)
       .setSubject(`${client.clientId}@clients`)
       .setAudience(overrides.audience ?? audienceOf(origin))
-      .setIssuedAt(overrides.issuedAt ?? now)
+      .setIssuedAt(now)
       .setExpirationTime(now + (overrides.ttlSeconds ?? client.tokenSeconds))
       .setJti(randomUUID());
-    if (overrides.notBeforeSkewSeconds !== undefined) jwt.setNotBefore(now + overrides.notBeforeSkewSeconds);
+    overrides.adjust?.(jwt, now);
     return jwt.sign(this.privateKey);
-  }
-
-  /** The principal of a known client, for a request admitted without a verified token. */
-  principalOf(role: ClientRole, tokenId: string): Principal {
-    const c = this.clients[role];
-    return makePrincipal(c, new Set(c.scopes), tokenId);
-  }
-
-  /**
-   * A verified token's principal from the cache, if it is there and not
-   * expired; `connection` (the request's socket) lets a token sent again on
-   * it be matched without hashing it (verify-cache.ts).
-   */
-  cached(token: string, connection?: object): Principal | undefined {
-    return this.verified.get(token, connection);
   }
 
   /** Verifies signature (RS256 only), exp, iss and aud; rejects on any failure. */
@@ -271,18 +241,21 @@ export class TokenAuthority {
       audience: audienceOf(origin),
       requiredClaims: ['exp', 'iat', 'sub', 'jti'],
     });
-    const sub = payload.sub ?? '';
+    // requiredClaims: jose refuses a token without exp, iat, sub or jti, and one whose exp is no number.
+    const sub = payload.sub!;
     const client = sub.endsWith('@clients') ? this.byId.get(sub.slice(0, -'@clients'.length)) : undefined;
-    if (client === undefined || typeof payload.scope !== 'string' || typeof payload.exp !== 'number')
-      throw new Error('unknown client');
+    if (client === undefined || typeof payload.scope !== 'string') throw new Error('unknown client');
     const principal = makePrincipal(client, new Set(payload.scope.split(' ').filter(Boolean)), String(payload.jti));
-    this.verified.set(token, principal, payload.exp * 1000);
+    this.verified.set(token, principal, payload.exp! * 1000);
     return principal;
   }
 }
 
 // ---------------------------------------------------------------------------
 // Token endpoint
+
+/** The token endpoint: its path, and its operation id as the fault layer reads it (runner, answer mutations). */
+const TOKEN_OPERATION = operation('oauth.token');
 
 const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i;
 /** A JWS compact serialisation of a signed token: three base64url segments without padding (RFC 7515 7.1). */
@@ -357,12 +330,16 @@ async function tokenHandler(
   if (!clientId || (!secret && !publicClient))
     throw new OAuthError(401, 'invalid_client', 'Client authentication is required', challenge);
   const client = ctx.deviations.authenticatingClient(clientId, secret, ctx.auth);
-  const secretOk =
-    client !== undefined &&
-    (publicClient ||
-      safeEqual(ctx.deviations.presentedSecret(secret ?? '', client.clientSecret), client.clientSecret) ||
-      !ctx.deviations.checksClientSecret);
-  if (client === undefined || !secretOk)
+  // The secret is compared only where it is present: a request without one was refused above, unless the client
+  // is public (a fault).
+  if (
+    client === undefined ||
+    !(
+      publicClient ||
+      safeEqual(ctx.deviations.presentedSecret(secret!, client.clientSecret), client.clientSecret) ||
+      !ctx.deviations.checksClientSecret
+    )
+  )
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
 
   const audience = params['audience'];
@@ -381,15 +358,23 @@ async function tokenHandler(
   }
   ctx.deviations.refuseAnotherToken(client.clientId);
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  const cached = ctx.deviations.cachedTokenResponse(client.clientId);
-  if (cached !== undefined) return cached;
+  // A fault may answer again a token response issued before (cachedTokenResponse).
+  return (
+    ctx.deviations.cachedTokenResponse(client.clientId) ??
+    (await issueTokenResponse(ctx, client, scopes, audience, basic))
+  );
+}
+
+/** RFC 6749 4.4.3 and 5.1: a new access token for `client` holding `scopes`, and the response that carries it. */
+async function issueTokenResponse(
+  ctx: EmulatorContext,
+  client: Client,
+  scopes: readonly string[],
+  audience: string,
+  basic: { id: string; secret: string } | null,
+): Promise<Record<string, unknown>> {
   const accessToken = await ctx.deviations.accessToken(
-    await ctx.auth.issue(
-      client,
-      ctx.origin,
-      scopes,
-      ctx.deviations.tokenIssueOverrides(audience, basic === null ? undefined : ctx.origin),
-    ),
+    await ctx.auth.issue(client, ctx.origin, scopes, ctx.deviations.tokenIssueOverrides(audience, basic, ctx.origin)),
   );
   const response = {
     access_token: accessToken,
@@ -425,7 +410,7 @@ function renderOAuthError(ctx: EmulatorContext, err: unknown, reply: FastifyRepl
     headers: { ...e.headers, 'cache-control': 'no-store' },
     body: ctx.deviations.oauthErrorBody(e.error, e.description),
   };
-  void sendAnswer(reply, ctx.mutations.answer(answer, reply.request, 'oauth.token'));
+  void sendAnswer(reply, ctx.mutations.answer(answer, reply.request, TOKEN_OPERATION.id));
 }
 
 // ---------------------------------------------------------------------------
@@ -543,13 +528,13 @@ export function registerAuth(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.route({
     method: 'POST',
-    url: operation('oauth.token').path,
-    config: { operation: 'oauth.token' },
+    url: TOKEN_OPERATION.path,
+    config: { operation: TOKEN_OPERATION.id },
     errorHandler: (err, _request, reply) => renderOAuthError(ctx, err, reply),
-    handler: runner(ctx, 'oauth.token', (request, reply) => tokenHandler(ctx, request, reply)),
+    handler: runner(ctx, TOKEN_OPERATION.id, (request, reply) => tokenHandler(ctx, request, reply)),
   });
 
-  app.get(JWKS_PATH, { handler: runner(ctx, undefined, async () => ctx.auth.jwks()) });
+  registerJwks(app, ctx);
 
   app.addHook('onRequest', (request, reply, done) => {
     if (!isApiRequest(ctx, request)) return done();
@@ -570,7 +555,9 @@ function bearerCheck(ctx: EmulatorContext, request: FastifyRequest, outcome: Bea
   admittedByFault(ctx.deviations, ctx.auth, request, header, bearer, outcome, () => {
     if (bearer === undefined) return outcome.refuse(header === undefined);
     const token = ctx.deviations.bearerJwt(bearer);
-    const known = ctx.auth.cached(token, request.raw.socket ?? undefined);
+    // A token verified before, not expired, costs no signature check; the request's socket lets a token sent again
+    // on it be matched without hashing it (verify-cache.ts).
+    const known = ctx.auth.verified.get(token, request.raw.socket ?? undefined);
     if (known !== undefined) return admitCached(ctx.deviations, request, known, outcome);
     ctx.auth.verify(token, ctx.origin).then(
       (principal) => admitVerified(ctx.deviations, request, token, principal, outcome),

@@ -16,9 +16,6 @@ import type { State } from './state.js';
 
 /** Path prefix of the interface: every operation lives under it (Versioning 1). */
 export const API_PREFIX = '/api/v2';
-/** Path prefix of the unauthenticated control endpoints (only with `control: true`). */
-export const CONTROL_PREFIX = '/__control';
-export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** An open SSE response, closable when the emulator shuts down. */
 export interface OpenStream {

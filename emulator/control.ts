@@ -14,7 +14,7 @@
  *  - GET /__control/state: a summary of the state, for debugging.
  */
 import type { FastifyInstance } from 'fastify';
-import { CONTROL_PREFIX, type EmulatorContext } from './context.js';
+import type { EmulatorContext } from './context.js';
 import { apiError } from './errors.js';
 import {
   groupMember,
@@ -30,6 +30,9 @@ import { isEventType, requestContext } from './events.js';
 import { switchFaults } from './faults/switch.js';
 import { isPlainObject } from './routes/shared.js';
 import { fullConnection, type State } from './state.js';
+
+/** Path prefix of the unauthenticated control endpoints (only with `control: true`). */
+export const CONTROL_PREFIX = '/__control';
 
 export const CONTROL_EVENT_MAX = 1000;
 

@@ -33,7 +33,7 @@ export const RETAINED = 10_000;
 const OFFSET_PREFIX = 'v1:';
 
 export function encodeOffset(seq: number): string {
-  return Buffer.from(OFFSET_PREFIX + seq, 'utf8').toString('base64url');
+  return Buffer.from(OFFSET_PREFIX + seq).toString('base64url');
 }
 
 /** The sequence number of a well-formed offset, or undefined. */

@@ -48,12 +48,10 @@ const DANGEROUS_STYLE = /javascript:|vbscript:|expression\(|url\(|@import|behavi
 function squash(value: string): string {
   // Browsers ignore these inside a scheme ("java\tscript:"), so the check does too.
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]+/g, '');
+  return value.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, '');
 }
 
 export function htmlViolation(value: string): string | undefined {
-  // Plain text fast path: no markup at all.
-  if (!value.includes('<') && !value.includes('&')) return undefined;
   // A value that ends inside a tag (its name, an attribute, a quoted value) is completed by whatever markup the
   // page puts after it: `Hello <b onclick="alert(1)//` is a live handler there. Checked as the page would read it,
   // with the quotes and the > that end any tag state after it.
@@ -62,41 +60,36 @@ export function htmlViolation(value: string): string | undefined {
 
 function violationIn(value: string): string | undefined {
   let violation: string | undefined;
-  let tag = '';
+  // Set by onopentagname before htmlparser2 reports any attribute of the tag.
+  let tag: string | undefined;
   const fail = (why: string) => {
     violation ??= why;
   };
-  const parser = new Parser(
-    {
-      onopentagname(name) {
-        tag = name;
-        if (!ALLOWED_TAGS.has(name)) fail(`tag <${name}> is not allowed`);
-      },
-      onattribute(name, attrValue) {
-        if (name.startsWith('on')) return fail(`event handler attribute ${name} is not allowed`);
-        const allowed = COMMON_ATTRIBUTES.has(name) || (tag === 'a' && LINK_ATTRIBUTES.has(name));
-        if (!allowed) return fail(`attribute ${name} is not allowed on <${tag}>`);
-        const squashed = squash(attrValue);
-        if (SCRIPT_URL.test(squashed)) return fail(`attribute ${name} holds a script URL`);
-        if (name === 'style' && DANGEROUS_STYLE.test(squashed))
-          return fail('style attribute holds a forbidden construct');
-        if (name === 'href' && !LINK_SCHEMES.test(squashed)) fail('href must be an absolute http, https or mailto URL');
-      },
-      onclosetag(name) {
-        if (!ALLOWED_TAGS.has(name)) fail(`tag </${name}> is not allowed`);
-      },
-      oncomment() {
-        fail('HTML comments are not allowed');
-      },
-      oncdatastart() {
-        fail('CDATA sections are not allowed');
-      },
-      onprocessinginstruction(name) {
-        fail(`declaration <${name}> is not allowed`);
-      },
+  // htmlparser2 12's defaults in HTML mode: entities decoded, tag and attribute names lower-cased; a CDATA
+  // section is read as a comment (oncomment). An end tag is reported only for an element reported open (refused
+  // there if not allowed), or for a stray </br> or </p>; other stray end tags are strayEndTag's.
+  const parser = new Parser({
+    onopentagname(name) {
+      tag = name;
+      if (!ALLOWED_TAGS.has(name)) fail(`tag <${name}> is not allowed`);
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
-  );
+    onattribute(name, attrValue) {
+      if (name.startsWith('on')) return fail(`event handler attribute ${name} is not allowed`);
+      const allowed = COMMON_ATTRIBUTES.has(name) || (tag === 'a' && LINK_ATTRIBUTES.has(name));
+      if (!allowed) return fail(`attribute ${name} is not allowed on <${tag}>`);
+      const squashed = squash(attrValue);
+      if (SCRIPT_URL.test(squashed)) return fail(`attribute ${name} holds a script URL`);
+      if (name === 'style' && DANGEROUS_STYLE.test(squashed))
+        return fail('style attribute holds a forbidden construct');
+      if (name === 'href' && !LINK_SCHEMES.test(squashed)) fail('href must be an absolute http, https or mailto URL');
+    },
+    oncomment() {
+      fail('HTML comments are not allowed');
+    },
+    onprocessinginstruction(name) {
+      fail(`declaration <${name}> is not allowed`);
+    },
+  });
   parser.write(value);
   parser.end();
   return violation ?? strayEndTag(value);

@@ -19,8 +19,8 @@ import Fastify, { type FastifyBodyParser, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { sendApiError } from './answers.js';
 import { isApiPath, limitAnonymous, registerAuth, TokenAuthority, type ClientRole } from './auth.js';
-import { API_PREFIX, audienceOf, CONTROL_PREFIX, type EmulatorContext } from './context.js';
-import { registerControl } from './control.js';
+import { API_PREFIX, audienceOf, type EmulatorContext } from './context.js';
+import { CONTROL_PREFIX, registerControl } from './control.js';
 import { ApiError, apiError, drainUnreadBody, toApiError } from './errors.js';
 import { EventLog } from './events.js';
 import { Mutations } from './faults/mutations.js';
@@ -132,7 +132,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Fast
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
-    rewriteUrl: (req) => ctx.deviations.routedUrl(req.url ?? '/'),
+    // node's HTTP server gives every request its url.
+    rewriteUrl: (req) => ctx.deviations.routedUrl(req.url!),
     // Bad percent-encoding and over-long parameters go through the catalogue too.
     frameworkErrors: (err, request, reply) => {
       if (isApiPath(request.url)) limitAnonymous(ctx, request, reply);

@@ -9,7 +9,7 @@
  * of it is one a check can see.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal, TokenAuthority } from '../auth.js';
+import { makePrincipal, type Principal, type TokenAuthority } from '../auth.js';
 import type { ApiError } from '../errors.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import { operationOf } from './requests.js';
@@ -27,6 +27,12 @@ const admittedFromCache = new WeakSet<FastifyRequest>();
 /** The Authorization header a request is read with (a fault takes one from the query when there is none). */
 export function authorizationOf(d: Deviations, request: FastifyRequest): string | undefined {
   return request.headers.authorization ?? d.bearerFromQuery(operationOf(request), request.query);
+}
+
+/** The principal of the full client with all its scopes, for a request a fault admits without a verified token. */
+function fullClientPrincipal(auth: TokenAuthority, tokenId: string): Principal {
+  const c = auth.clients.full;
+  return makePrincipal(c, new Set(c.scopes), tokenId);
 }
 
 /**
@@ -53,7 +59,7 @@ export function admittedByFault(
   if (remembered !== undefined) return admitCached(d, request, remembered, outcome);
   const peer = { ip: request.ip, method: request.method, forwardedFor: request.headers['x-forwarded-for'] };
   if (d.letsInWithoutBearer(operationOf(request), header, bearer, request.headers['last-event-id'], request.url, peer))
-    return outcome.admit(auth.principalOf('full', `address:${request.ip}`));
+    return outcome.admit(fullClientPrincipal(auth, `address:${request.ip}`));
   check();
 }
 

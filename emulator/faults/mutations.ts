@@ -20,7 +20,7 @@ import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { operations, type OperationId } from '../../spec/operations.js';
 import { isApiPath, OAuthError } from '../auth.js';
-import { CONTROL_PREFIX } from '../context.js';
+import { CONTROL_PREFIX } from '../control.js';
 import { apiError, type ErrorBody, type ErrorCode } from '../errors.js';
 import { decodeOffset, encodeOffset, EVENT_TYPES, type EventLog, type LoggedEvent } from '../events.js';
 import { ALLOWED_TAGS, htmlViolation } from '../html-policy.js';

@@ -9,7 +9,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type SignJWT } from 'jose';
 import { audienceOf } from '../context.js';
 import { operation as operationSpec, type OperationId } from '../../spec/operations.js';
 import { OAuthError, TOKEN_TTL_SECONDS, type Client, type Principal, type TokenAuthority } from '../auth.js';
@@ -28,6 +28,7 @@ import type { RateLimitDecision } from '../rate-limit.js';
 import type { ExperimentStatus, Jwk } from '../state.js';
 import type { FaultName } from './catalogue.js';
 import { ALLOWED_TAGS, htmlViolation } from '../html-policy.js';
+import { publicJwks } from '../signing-key.js';
 import {
   claimedPrincipal,
   customKeyPrincipal,
@@ -443,6 +444,11 @@ export class Deviations {
     return !this.on('no-snapshot-routes');
   }
 
+  /** The routes served of `defs`: all of them, or none of the snapshot routes (`no-snapshot-routes`). */
+  servedRoutes<T extends { snapshot?: boolean }>(defs: T[]): T[] {
+    return this.servesSnapshotRoutes ? defs : defs.filter((def) => !def.snapshot);
+  }
+
   /** The private members (d, p, q, ..., k) the custom signing key at `index` of a PUT is refused for holding. */
   privateKeyMembers(index: number, members: readonly string[], form = false, kty?: unknown): readonly string[] {
     if (this.on('keys-private-members-stored')) return [];
@@ -518,7 +524,7 @@ export class Deviations {
     // blind round 40: the events stream verifies with a clock tolerance of an hour (`events-expired-token-hour-leeway`).
     if (this.on('events-expired-token-hour-leeway') && operation === 'events.subscribe') {
       try {
-        const key = await importJWK(auth.jwks().keys[0]!, 'RS256');
+        const key = await importJWK((await publicJwks(auth)).keys[0]!, 'RS256');
         await jwtVerify(token, key, {
           algorithms: ['RS256'],
           issuer: `${origin}/`,
@@ -1801,27 +1807,28 @@ export class Deviations {
     return this.on('custom-text-page-slug-normalised') ? page.toLowerCase().replace(/_/g, '-') : page;
   }
 
-  /** Whether a language or page outside the documented ones is accepted in the custom text path. */
-  acceptsCustomTextPath(part: 'language' | 'page', value = '', allowed: readonly string[] = []): boolean {
+  /** Whether a language outside the documented ones is accepted in the custom text path. */
+  acceptsCustomTextLanguage(value: string, allowed: readonly string[]): boolean {
     // blind round 32: three-letter codes mapped to two-letter ones first (`custom-text-language-iso639-2-alias`).
-    if (part === 'language' && this.on('custom-text-language-iso639-2-alias'))
-      return allowed.includes(ISO639_2_TO_1[value] ?? value);
-    // blind round 32: the Universal Login prompt screens share the table (`custom-text-page-universal-login-screens`).
-    if (part === 'page' && this.on('custom-text-page-universal-login-screens'))
-      return UNIVERSAL_LOGIN_SCREENS.includes(value);
+    if (this.on('custom-text-language-iso639-2-alias')) return allowed.includes(ISO639_2_TO_1[value] ?? value);
     // blind round 31: the tenant's enabled Universal Login languages (`custom-text-language-tenant-enabled-list`).
-    if (part === 'language' && this.on('custom-text-language-tenant-enabled-list'))
-      return TENANT_LANGUAGES.includes(value);
+    if (this.on('custom-text-language-tenant-enabled-list')) return TENANT_LANGUAGES.includes(value);
     // Languages matched by their primary subtag: en-US, en_GB pass as en.
-    if (part === 'language' && this.on('custom-text-language-region-accepted'))
+    if (this.on('custom-text-language-region-accepted'))
       return allowed.some((l) => new RegExp(`^${l}[-_][A-Za-z0-9]+$`, 'i').test(value));
-    if (part === 'language' && this.on('custom-text-language-case-insensitive'))
+    if (this.on('custom-text-language-case-insensitive'))
       return allowed.some((l) => l.toLowerCase() === value.toLowerCase());
-    if (part === 'page' && this.on('custom-text-page-regex-unanchored'))
-      return allowed.some((p) => new RegExp(p).test(value));
-    if (part === 'page' && this.on('custom-text-page-case-insensitive'))
+    return this.on('custom-text-any-language');
+  }
+
+  /** Whether a page outside the documented ones is accepted in the custom text path. */
+  acceptsCustomTextPage(value: string, allowed: readonly string[]): boolean {
+    // blind round 32: the Universal Login prompt screens share the table (`custom-text-page-universal-login-screens`).
+    if (this.on('custom-text-page-universal-login-screens')) return UNIVERSAL_LOGIN_SCREENS.includes(value);
+    if (this.on('custom-text-page-regex-unanchored')) return allowed.some((p) => new RegExp(p).test(value));
+    if (this.on('custom-text-page-case-insensitive'))
       return allowed.some((p) => p.toLowerCase() === value.toLowerCase());
-    return part === 'language' ? this.on('custom-text-any-language') : this.on('custom-text-any-page');
+    return this.on('custom-text-any-page');
   }
 
   /** The value kept for a custom text value with markup outside the allow-list (undefined: refused). */
@@ -2885,26 +2892,26 @@ export class Deviations {
 
   /** What a token is issued with besides the conforming claims (`token-nbf-in-future`: a not-before skewed the wrong way). */
   tokenIssueOverrides(
-    audience?: string,
-    basicOrigin?: string,
+    audience: string,
+    basic: object | null,
+    origin: string,
   ): {
-    notBeforeSkewSeconds?: number;
     audience?: string;
-    issuedAt?: number;
     ttlSeconds?: number;
+    adjust?: (jwt: SignJWT, now: number) => void;
   } {
     // blind round 40: the Basic branch writes aud with the API identifier's trailing slash stripped (`token-basic-issued-audience-without-slash`).
-    if (this.on('token-basic-issued-audience-without-slash') && basicOrigin !== undefined)
-      return { audience: audienceOf(basicOrigin).replace(/\/$/, '') };
+    if (this.on('token-basic-issued-audience-without-slash') && basic !== null)
+      return { audience: audienceOf(origin).replace(/\/$/, '') };
     // The default lifetime for every client, whatever expires_in says (`token-exp-default-lifetime-for-every-client`).
     if (this.on('token-exp-default-lifetime-for-every-client')) return { ttlSeconds: TOKEN_TTL_SECONDS };
     // blind round 29: the lifetime setting read as milliseconds (`token-exp-ttl-in-wrong-unit`).
     if (this.on('token-exp-ttl-in-wrong-unit')) return { ttlSeconds: Math.floor(TOKEN_TTL_SECONDS / 1000) };
     // iat written from Date.now() without the division (`token-iat-milliseconds`).
-    if (this.on('token-iat-milliseconds')) return { issuedAt: Date.now() };
+    if (this.on('token-iat-milliseconds')) return { adjust: (jwt) => jwt.setIssuedAt(Date.now()) };
     // The aud claim written as the client spelt the audience (`token-audience-claim-as-requested`).
     if (this.on('token-audience-claim-as-requested') && audience?.startsWith('/')) return { audience };
-    return this.on('token-nbf-in-future') ? { notBeforeSkewSeconds: 300 } : {};
+    return this.on('token-nbf-in-future') ? { adjust: (jwt, now) => jwt.setNotBefore(now + 300) } : {};
   }
 
   /** A rate-limit decision for `key` as reported (`rate-limit-reset-first-window`: the reset of the key's first window kept). */
@@ -3740,7 +3747,7 @@ async function signatureCutToKeySize(
 ): Promise<Principal | undefined> {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
-  const size = Buffer.from(String(auth.jwks().keys[0]?.n ?? ''), 'base64url').length;
+  const size = Buffer.from(String((await publicJwks(auth)).keys[0]?.n ?? ''), 'base64url').length;
   const signature = Buffer.from(parts[2]!, 'base64url');
   if (size === 0 || signature.length <= size) return undefined;
   const cut = `${parts[0]}.${parts[1]}.${signature.subarray(0, size).toString('base64url')}`;

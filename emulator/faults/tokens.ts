@@ -8,6 +8,7 @@ import { createPublicKey, randomBytes } from 'node:crypto';
 import { CompactEncrypt, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { makePrincipal, type Principal, type TokenAuthority } from '../auth.js';
 import { audienceOf } from '../context.js';
+import { publicJwks } from '../signing-key.js';
 
 /** The principal a JWT claims, read without verifying it. */
 export function claimedPrincipal(auth: TokenAuthority, token: string): Principal | undefined {
@@ -60,7 +61,7 @@ export async function publicKeyHmacPrincipal(
 ): Promise<Principal | undefined> {
   try {
     if (decodeProtectedHeader(token).alg !== 'HS256') return undefined;
-    const jwk = auth.jwks().keys[0]!;
+    const jwk = (await publicJwks(auth)).keys[0]!;
     const pem = createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' })
       .export({ type: 'spki', format: 'pem' })
       .toString();

@@ -25,9 +25,9 @@ function target(ctx: EmulatorContext, request: Parameters<RouteDef['handler']>[0
   const id = param(request, 'id');
   const language = param(request, 'language');
   const page = ctx.deviations.customTextPage(param(request, 'page'));
-  if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextPath('language', language, LANGUAGES))
+  if (!LANGUAGES.includes(language) && !ctx.deviations.acceptsCustomTextLanguage(language, LANGUAGES))
     throw apiError('invalid_uri', `language must be one of: ${LANGUAGES.join(', ')}`);
-  if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPath('page', page, PAGES))
+  if (!PAGES.includes(page) && !ctx.deviations.acceptsCustomTextPage(page, PAGES))
     throw apiError('invalid_uri', `page must be one of: ${PAGES.join(', ')}`);
   return { id, key: customTextKey(id, language, page), known: ctx.state.profiles.has(id) };
 }

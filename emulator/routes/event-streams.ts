@@ -20,7 +20,7 @@ export const TAKE_DEFAULT = 50;
 const CURSOR_PREFIX = 'es1:';
 
 export function encodeStreamCursor(lastId: string): string {
-  return Buffer.from(CURSOR_PREFIX + lastId, 'utf8').toString('base64url');
+  return Buffer.from(CURSOR_PREFIX + lastId).toString('base64url');
 }
 
 /**

@@ -38,7 +38,7 @@ export function apiRoutes(ctx: EmulatorContext): RouteDef[] {
 
 export function registerApiRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const methodsByUrl = new Map<string, string[]>();
-  const served = apiRoutes(ctx).filter((def) => !def.snapshot || ctx.deviations.servesSnapshotRoutes);
+  const served = ctx.deviations.servedRoutes(apiRoutes(ctx));
   for (const def of served) {
     app.route({
       method: def.method,

@@ -105,7 +105,7 @@ test.describe('verify cache in the bearer check @auth', () => {
   test('should refuse a token differing by one byte in its header, payload or signature after the original was cached', async () => {
     const token = await h.token('full');
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(200);
-    expect(h.app.emulator.auth.cached(token)).toBeDefined();
+    expect(h.app.emulator.auth.verified.get(token)).toBeDefined();
     const [header, payload] = token.split('.') as [string, string, string];
     const positions = {
       header: Math.floor(header.length / 2),
@@ -118,7 +118,7 @@ test.describe('verify cache in the bearer check @auth', () => {
       expect(forged).not.toBe(token);
       const res = await h.api('GET', grantPath(), { token: forged });
       expect(res.statusCode, `${part} changed`).toBe(401);
-      expect(h.app.emulator.auth.cached(forged), `${part} changed`).toBeUndefined();
+      expect(h.app.emulator.auth.verified.get(forged), `${part} changed`).toBeUndefined();
     }
     // The original is still good.
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(200);
@@ -131,11 +131,11 @@ test.describe('verify cache in the bearer check @auth', () => {
       ttlSeconds: 2,
     });
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(200);
-    expect(auth.cached(token)).toBeDefined();
+    expect(auth.verified.get(token)).toBeDefined();
     // Expiry is the behaviour under test: let the token's own seconds run out.
     const exp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number }).exp;
     await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 1));
-    expect(auth.cached(token)).toBeUndefined();
+    expect(auth.verified.get(token)).toBeUndefined();
     expect((await h.api('GET', grantPath(), { token })).statusCode).toBe(401);
   });
 
