@@ -543,12 +543,12 @@ const grepForTitle = (title: string) =>
  * the whole suite, or (outside a round's sweep) the checks of the rules that
  * caught it when it was last swept whole, with the very checks that caught it
  * where such a rule is held on every answer (those still in the suite; the
- * whole suite if none is). A disputed fault that caught nothing then: its own
+ * whole suite if none is, or if the fault says `sweep: 'whole'`). A disputed fault that caught nothing then: its own
  * rule's, where a check names it.
  */
 function grepFor(f: Fault, whole: boolean, caught: CaughtByRules, profile: Profile, o: Options) {
   if (f.round === undefined) return grepForRule(f.rule);
-  if (whole) return undefined;
+  if (whole || ('sweep' in f && f.sweep === 'whole')) return undefined;
   const rules = caught[profile][f.name];
   if (!rules?.length)
     return 'disputed' in f && f.disputed && o.checkedRules.has(f.rule) ? grepForRule(f.rule) : undefined;

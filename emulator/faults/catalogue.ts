@@ -87,6 +87,13 @@ export interface Fault {
    * document's owner.
    */
   disputed?: string;
+  /**
+   * A fault written blind that shows only through state one check leaves
+   * for another (a refusal cached by one check, read by the next): the
+   * checks of the rules that caught it do not catch it alone, so every run
+   * sweeps it against the whole suite, as a round's sweep does.
+   */
+  sweep?: 'whole';
 }
 
 export const faults = [

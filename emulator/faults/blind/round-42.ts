@@ -19,6 +19,9 @@ export const round42 = [
     name: 'scope-refusal-cached-by-path',
     rule: 'oauth.token.accepted',
     how: 'The authorisation layer keeps a deny cache to shed clients that probe without scopes, keyed by method and path where the token (or its client) was meant to be part of the key: once a request was refused 403 insufficient_scope (the limited client reading GET /client-grants/{id}, or the token-set listing of a user), every request of the same method to the same path is refused 403 for the next 60 seconds whatever its token, the run\'s own token holding the required scope included, where "An operation accepts either the bearer scheme or the client-credentials scheme with the scopes it requires"; paths no 403 was answered on, and requests after the 60 seconds, are admitted as before.',
+    // Primed by a check of another rule (a 403 to the limited client), read by the run's token in the next:
+    // the read-only sweep of the rules that caught it, alone, missed it (rehearsal of 43c08a7).
+    sweep: 'whole',
     round: 42,
   },
   {
