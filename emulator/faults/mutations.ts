@@ -788,17 +788,6 @@ function exponentFourOctets(e: string): string {
   return out.toString('base64url');
 }
 
-/** blind round 42: the eight operations, whose 401s a negative cache answers (`invalid-token-negative-cache-401-no-challenge`). */
-const API_OPERATIONS: readonly OperationId[] = [
-  'token-sets.list',
-  'experiments.transition',
-  'client-grants.get',
-  'events.subscribe',
-  'event-streams.get',
-  'event-streams.list',
-  'custom-signing-keys.put',
-  'custom-text.put',
-];
 /** blind round 42: the output object each grant is copied onto, one per fault layer (`client-grant-serializer-object-reused`). */
 const pooledGrant = new WeakMap<Set<string>, Json>();
 /** blind round 42: the stream collection's version, bumped by each read by id, and the version each next cursor was cut from (`event-streams-cursor-invalidated-by-reads`). */
@@ -854,7 +843,7 @@ const answerMutations: readonly AnswerMutation[] = [
   },
   {
     by: 'invalid-token-negative-cache-401-no-challenge',
-    on: API_OPERATIONS,
+    on: INTERFACE_OPERATIONS,
     answers: 'errors',
     // A token refused once is refused again by the negative cache's fast path, which sets no challenge.
     when: (a, q) => {
